@@ -1,0 +1,46 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "LiftLedger",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "liftledger", targets: ["liftledger"]),
+        .library(name: "EventJournal", targets: ["EventJournal"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLMDB",
+            pkgConfig: "lmdb",
+            providers: [.apt(["liblmdb-dev"])]
+        ),
+        .target(name: "LMDB", dependencies: ["CLMDB"]),
+        .target(
+            name: "EventJournal",
+            dependencies: ["LMDB", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        .executableTarget(
+            name: "liftledger",
+            dependencies: [
+                "EventJournal",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // Test support executables: the crash harness's child and the benchmark driver.
+        .executableTarget(
+            name: "liftledger-harness",
+            dependencies: [
+                "EventJournal", "LMDB",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/Harness"
+        ),
+        .testTarget(name: "LMDBTests", dependencies: ["LMDB"]),
+        .testTarget(name: "EventJournalTests", dependencies: ["EventJournal", "LMDB"]),
+        .testTarget(name: "CLITests", dependencies: ["EventJournal"]),
+    ]
+)

@@ -1,0 +1,125 @@
+import Foundation
+
+/// How a record's payload bytes are to be read.
+public enum PayloadEncoding: UInt8, Sendable {
+    /// Bytes the journal knows nothing about.
+    case opaque = 0
+    /// UTF-8 JSON text.
+    case json = 1
+    /// The compact binary encoding of typed events (documented in docs/FORMAT.md).
+    case binary = 2
+}
+
+/// Correlation, causation and source of an event. Empty strings mean "none".
+public struct EventMetadata: Sendable, Hashable {
+    public var correlationID: String
+    public var causationID: String
+    /// Where the event came from, for example `cli` or `import:strong:<digest>`.
+    public var source: String
+
+    public init(correlationID: String = "", causationID: String = "", source: String = "") {
+        self.correlationID = correlationID
+        self.causationID = causationID
+        self.source = source
+    }
+}
+
+/// An event to append.
+public struct ProposedEvent: Sendable, Equatable {
+    /// The event's id; appending an id that is already stored, with the same content, is an idempotent retry.
+    public var id: UUID
+    public var type: String
+    public var schemaVersion: UInt32
+    public var encoding: PayloadEncoding
+    public var payload: [UInt8]
+    /// When it happened; nil means when the journal records it.
+    public var occurredAt: Timestamp?
+    public var metadata: EventMetadata
+
+    public init(
+        id: UUID = .timeOrdered(), type: String, schemaVersion: UInt32 = 1, encoding: PayloadEncoding,
+        payload: [UInt8], occurredAt: Timestamp? = nil, metadata: EventMetadata = .init()
+    ) {
+        self.id = id
+        self.type = type
+        self.schemaVersion = schemaVersion
+        self.encoding = encoding
+        self.payload = payload
+        self.occurredAt = occurredAt
+        self.metadata = metadata
+    }
+}
+
+/// The version a stream must have for an append to go ahead.
+public enum ExpectedVersion: Sendable, Equatable, CustomStringConvertible {
+    /// Append whatever the stream's version.
+    case any
+    /// The stream must not exist yet.
+    case noStream
+    /// The stream's last event must have this version (versions count from 1).
+    case exact(UInt64)
+
+    public var description: String {
+        switch self {
+        case .any: "any"
+        case .noStream: "no stream"
+        case .exact(let version): String(version)
+        }
+    }
+
+    func admits(_ actual: UInt64) -> Bool {
+        switch self {
+        case .any: true
+        case .noStream: actual == 0
+        case .exact(let version): actual == version
+        }
+    }
+}
+
+/// What an append did.
+public struct AppendResult: Sendable, Equatable {
+    /// The global positions of the appended events, in order.
+    public let positions: [UInt64]
+    /// The stream's version after the append.
+    public let streamVersion: UInt64
+    /// True when every event was already stored (an idempotent retry) and nothing was written.
+    public let wasAlreadyStored: Bool
+}
+
+/// The rules for names the journal stores.
+enum Names {
+    static let maximumStreamIDBytes = 512
+    static let maximumTypeBytes = 255
+    static let maximumMetadataBytes = 1_024
+    static let maximumPayloadBytes = 16 << 20
+
+    static func validateStreamID(_ stream: String) throws(JournalError) {
+        let bytes = stream.utf8
+        guard !bytes.isEmpty, bytes.count <= maximumStreamIDBytes, !bytes.contains(where: { $0 < 0x20 || $0 == 0x7F })
+        else {
+            throw .invalid(
+                "invalid stream id '\(stream)'",
+                remedy: "use 1 to \(maximumStreamIDBytes) bytes of text without control characters, such as workout-42")
+        }
+    }
+
+    static func validate(_ event: ProposedEvent) throws(JournalError) {
+        let type = event.type.utf8
+        guard !type.isEmpty, type.count <= maximumTypeBytes, !type.contains(where: { $0 <= 0x20 || $0 == 0x7F })
+        else {
+            throw .invalid(
+                "invalid event type '\(event.type)'",
+                remedy: "use 1 to \(maximumTypeBytes) bytes without spaces or control characters, such as SetLogged")
+        }
+        let metadata = event.metadata
+        for field in [metadata.correlationID, metadata.causationID, metadata.source]
+        where field.utf8.count > maximumMetadataBytes {
+            throw .invalid(
+                "metadata field of \(field.utf8.count) bytes", remedy: "keep metadata under \(maximumMetadataBytes) bytes")
+        }
+        guard event.payload.count <= maximumPayloadBytes else {
+            throw .invalid(
+                "payload of \(event.payload.count) bytes", remedy: "keep each payload under \(maximumPayloadBytes) bytes")
+        }
+    }
+}

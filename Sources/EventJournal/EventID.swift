@@ -1,0 +1,35 @@
+import Foundation
+
+extension UUID {
+    /// A time-ordered UUID (version 7, RFC 9562): 48 bits of Unix milliseconds, then random bits. Ids made close in
+    /// time sort close together, which keeps inserts into the `event_ids` index local.
+    public static func timeOrdered(at time: Timestamp = .now()) -> UUID {
+        var generator = SystemRandomNumberGenerator()
+        let milliseconds = UInt64(max(0, time.microsecondsSinceEpoch / 1_000))
+        let random = generator.next() as UInt64
+        let random2 = generator.next() as UInt64
+        var bytes = [UInt8](repeating: 0, count: 16)
+        for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: milliseconds >> (40 - 8 * index)) }
+        bytes[6] = 0x70 | UInt8(truncatingIfNeeded: random & 0x0F)
+        bytes[7] = UInt8(truncatingIfNeeded: random >> 8)
+        bytes[8] = 0x80 | UInt8(truncatingIfNeeded: random2 & 0x3F)
+        for index in 9..<16 { bytes[index] = UInt8(truncatingIfNeeded: random2 >> (8 * (index - 8))) }
+        return UUID(bytes: bytes)
+    }
+
+    init(bytes: [UInt8]) {
+        precondition(bytes.count == 16)
+        self = UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            ))
+    }
+
+    init(bytes: UnsafeRawBufferPointer) {
+        precondition(bytes.count == 16)
+        self.init(bytes: Array(bytes))
+    }
+
+    var bytes: [UInt8] { withUnsafeBytes(of: uuid) { Array($0) } }
+}

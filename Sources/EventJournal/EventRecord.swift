@@ -1,0 +1,196 @@
+import Crypto
+import Foundation
+
+/// A stored event: the exact record bytes (see docs/FORMAT.md) and the fields decoded from them.
+public struct EventRecord: Sendable {
+    /// The record exactly as stored, checksum included.
+    public let bytes: [UInt8]
+    public let position: UInt64
+    public let streamVersion: UInt64
+    public let recordedAt: Timestamp
+    public let occurredAt: Timestamp
+    public let schemaVersion: UInt32
+    public let encoding: PayloadEncoding
+    /// Byte ranges of the variable-length fields inside `bytes`.
+    private let fields: RecordFormat.FieldRanges
+
+    /// Decodes and checks a stored record; a record that fails its checksum or does not parse throws
+    /// `JournalError.Code.corruptRecord`.
+    init(decoding raw: UnsafeRawBufferPointer, at expectedPosition: UInt64) throws(JournalError) {
+        let header = try RecordFormat.parse(raw, at: expectedPosition)
+        bytes = Array(raw)
+        position = header.position
+        streamVersion = header.streamVersion
+        recordedAt = header.recordedAt
+        occurredAt = header.occurredAt
+        schemaVersion = header.schemaVersion
+        encoding = header.encoding
+        fields = header.fields
+    }
+
+    public var id: UUID { UUID(bytes: Array(bytes[RecordFormat.eventIDOffset..<RecordFormat.eventIDOffset + 16])) }
+    public var streamID: String { string(fields.streamID) }
+    public var type: String { string(fields.type) }
+    public var metadata: EventMetadata {
+        EventMetadata(
+            correlationID: string(fields.correlationID), causationID: string(fields.causationID),
+            source: string(fields.source))
+    }
+    public var payload: ArraySlice<UInt8> { bytes[fields.payload] }
+
+    /// The chain hash of the previous record (32 zero bytes for position 1).
+    public var previousHash: [UInt8] {
+        Array(bytes[RecordFormat.previousHashOffset..<RecordFormat.previousHashOffset + 32])
+    }
+
+    /// This record's chain hash: SHA-256(previous hash ‖ record bytes).
+    public var hash: [UInt8] { RecordFormat.chainHash(previous: previousHash, record: bytes) }
+
+    private func string(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
+
+    /// True when `event` has the same content as this record (its id, type, payload and metadata; and its
+    /// occurrence time, when the event names one).
+    func hasSameContent(as event: ProposedEvent, in stream: String) -> Bool {
+        id == event.id && type == event.type && schemaVersion == event.schemaVersion
+            && encoding == event.encoding && payload.elementsEqual(event.payload) && metadata == event.metadata
+            && streamID == stream && (event.occurredAt.map { $0 == occurredAt } ?? true)
+    }
+}
+
+/// The record layout, version 1. All integers are big-endian. Documented in docs/FORMAT.md.
+enum RecordFormat {
+    static let version: UInt8 = 1
+    static let fixedHeaderSize = 92
+    static let eventIDOffset = 44
+    static let previousHashOffset = 60
+    static let checksumSize = 4
+    static let zeroHash = [UInt8](repeating: 0, count: 32)
+
+    struct FieldRanges: Sendable {
+        var streamID: Range<Int>
+        var type: Range<Int>
+        var correlationID: Range<Int>
+        var causationID: Range<Int>
+        var source: Range<Int>
+        var payload: Range<Int>
+    }
+
+    struct Header {
+        var position: UInt64
+        var streamVersion: UInt64
+        var recordedAt: Timestamp
+        var occurredAt: Timestamp
+        var schemaVersion: UInt32
+        var encoding: PayloadEncoding
+        var fields: FieldRanges
+    }
+
+    /// SHA-256(previous ‖ record).
+    static func chainHash(previous: [UInt8], record: [UInt8]) -> [UInt8] {
+        var hasher = SHA256()
+        hasher.update(data: previous)
+        hasher.update(data: record)
+        return Array(hasher.finalize())
+    }
+
+    static func encode(
+        _ event: ProposedEvent, stream: String, position: UInt64, streamVersion: UInt64, recordedAt: Timestamp,
+        previousHash: [UInt8]
+    ) -> [UInt8] {
+        let metadata = event.metadata
+        let strings = [stream, event.type, metadata.correlationID, metadata.causationID, metadata.source]
+        let length =
+            fixedHeaderSize + strings.reduce(0) { $0 + 2 + $1.utf8.count } + 4 + event.payload.count + checksumSize
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(length)
+        bytes.append(version)
+        bytes.append(event.encoding.rawValue)
+        bytes.appendBigEndian(UInt16(0))
+        bytes.appendBigEndian(UInt32(length))
+        bytes.appendBigEndian(position)
+        bytes.appendBigEndian(streamVersion)
+        bytes.appendBigEndian(UInt64(bitPattern: recordedAt.microsecondsSinceEpoch))
+        bytes.appendBigEndian(UInt64(bitPattern: (event.occurredAt ?? recordedAt).microsecondsSinceEpoch))
+        bytes.appendBigEndian(event.schemaVersion)
+        bytes.append(contentsOf: event.id.bytes)
+        bytes.append(contentsOf: previousHash)
+        for string in strings {
+            bytes.appendBigEndian(UInt16(string.utf8.count))
+            bytes.append(contentsOf: string.utf8)
+        }
+        bytes.appendBigEndian(UInt32(event.payload.count))
+        bytes.append(contentsOf: event.payload)
+        let checksum = bytes.withUnsafeBytes { CRC32.checksum($0) }
+        bytes.appendBigEndian(checksum)
+        return bytes
+    }
+
+    /// Checks the checksum and structure of a stored record and returns its header.
+    static func parse(_ raw: UnsafeRawBufferPointer, at expected: UInt64) throws(JournalError) -> Header {
+        guard raw.count >= fixedHeaderSize + 5 * 2 + 4 + checksumSize else {
+            throw .corrupt(expected, "only \(raw.count) bytes")
+        }
+        let storedChecksum = raw.bigEndian(UInt32.self, at: raw.count - checksumSize)
+        let computed = CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[0..<(raw.count - checksumSize)]))
+        guard storedChecksum == computed else {
+            throw .corrupt(expected, "checksum mismatch (stored \(hex(storedChecksum)), computed \(hex(computed)))")
+        }
+        guard raw[0] == version else {
+            throw .corrupt(expected, "unknown record format version \(raw[0])")
+        }
+        guard let encoding = PayloadEncoding(rawValue: raw[1]) else {
+            throw .corrupt(expected, "unknown payload encoding \(raw[1])")
+        }
+        guard Int(raw.bigEndian(UInt32.self, at: 4)) == raw.count else {
+            throw .corrupt(expected, "length field does not match the stored size \(raw.count)")
+        }
+        let position = raw.bigEndian(UInt64.self, at: 8)
+        guard position == expected else {
+            throw .corrupt(expected, "record says position \(position)")
+        }
+        var offset = fixedHeaderSize
+        func field(lengthBytes: Int) throws(JournalError) -> Range<Int> {
+            guard offset + lengthBytes <= raw.count - checksumSize else {
+                throw .corrupt(expected, "field length beyond the record")
+            }
+            let length =
+                lengthBytes == 2
+                ? Int(raw.bigEndian(UInt16.self, at: offset)) : Int(raw.bigEndian(UInt32.self, at: offset))
+            let start = offset + lengthBytes
+            guard start + length <= raw.count - checksumSize else {
+                throw .corrupt(expected, "field beyond the record")
+            }
+            offset = start + length
+            return start..<offset
+        }
+        let fields = FieldRanges(
+            streamID: try field(lengthBytes: 2), type: try field(lengthBytes: 2),
+            correlationID: try field(lengthBytes: 2), causationID: try field(lengthBytes: 2),
+            source: try field(lengthBytes: 2), payload: try field(lengthBytes: 4))
+        guard offset == raw.count - checksumSize else {
+            throw .corrupt(expected, "\(raw.count - checksumSize - offset) unexplained bytes before the checksum")
+        }
+        return Header(
+            position: position, streamVersion: raw.bigEndian(UInt64.self, at: 16),
+            recordedAt: Timestamp(microsecondsSinceEpoch: Int64(bitPattern: raw.bigEndian(UInt64.self, at: 24))),
+            occurredAt: Timestamp(microsecondsSinceEpoch: Int64(bitPattern: raw.bigEndian(UInt64.self, at: 32))),
+            schemaVersion: raw.bigEndian(UInt32.self, at: 40), encoding: encoding, fields: fields)
+    }
+
+    private static func hex(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 8 - digits.count) + digits
+    }
+}
+
+extension [UInt8] {
+    mutating func appendBigEndian<T: FixedWidthInteger>(_ value: T) {
+        Swift.withUnsafeBytes(of: value.bigEndian) { append(contentsOf: $0) }
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    func bigEndian<T: FixedWidthInteger>(_: T.Type, at offset: Int) -> T {
+        T(bigEndian: loadUnaligned(fromByteOffset: offset, as: T.self))
+    }
+}

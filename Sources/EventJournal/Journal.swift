@@ -1,0 +1,197 @@
+import Foundation
+import LMDB
+
+/// When an append counts as done.
+public enum Durability: Sendable, Equatable, CustomStringConvertible {
+    /// Acknowledged only after the commit is on disk (fsync). Concurrent appends share one fsync per batch.
+    case durable
+    /// `MDB_NOSYNC`, with a background sync every `syncInterval`: survives a killed process, may lose the last
+    /// interval of appends on power loss.
+    case relaxed(syncInterval: Duration)
+
+    public static let relaxed = Durability.relaxed(syncInterval: .milliseconds(100))
+
+    public var description: String {
+        switch self {
+        case .durable: "durable"
+        case .relaxed(let interval): "relaxed (sync every \(interval))"
+        }
+    }
+}
+
+/// How to open a journal.
+public struct JournalOptions: Sendable {
+    public var durability: Durability
+    /// The initial memory map; it grows as the journal does.
+    public var initialMapSize: Int
+
+    public init(durability: Durability = .durable, initialMapSize: Int = 64 << 20) {
+        self.durability = durability
+        self.initialMapSize = initialMapSize
+    }
+}
+
+/// An append-only, hash-chained log of events in an LMDB environment, with streams, global positions, idempotent
+/// appends and optimistic concurrency. Nothing in it knows what the events mean.
+public final class Journal: Sendable {
+    /// The journal's on-disk format version (docs/FORMAT.md).
+    public static let formatVersion: UInt32 = 1
+
+    public let path: String
+    public let id: UUID
+    public let durability: Durability
+    let store: JournalStore
+    private let committer: GroupCommitter
+
+    /// Opens the journal in the directory `path`. With `create`, makes the directory (mode 0700) and an empty
+    /// journal in it when there is none yet; an existing journal is opened as it is.
+    public static func open(at path: String, options: JournalOptions = .init(), create: Bool = false) throws -> Journal {
+        let layout = try JournalDirectory.inspect(path)
+        switch layout {
+        case .missing, .empty:
+            guard create else {
+                throw JournalError(
+                    .noJournal, "no journal at \(path)", remedy: "create one with: liftledger init --journal \(path)")
+            }
+            try JournalDirectory.prepare(path)
+        case .journal:
+            try JournalDirectory.checkIsJournal(path, mapSize: options.initialMapSize)
+        }
+        return try Journal(path: path, options: options)
+    }
+
+    /// True when `path` holds a journal (or an LMDB environment that claims to be one).
+    public static func exists(at path: String) -> Bool {
+        (try? JournalDirectory.inspect(path)) == .journal
+    }
+
+    private init(path: String, options: JournalOptions) throws {
+        var environmentOptions = EnvironmentOptions(mapSize: options.initialMapSize)
+        if case .relaxed = options.durability { environmentOptions.noSync = true }
+        let environment = try mappingStorageErrors { try Environment.open(path: path, options: environmentOptions) }
+        let store = try JournalStore(environment: environment)
+        self.path = path
+        self.id = store.journalID
+        self.durability = options.durability
+        self.store = store
+        let syncInterval: Duration?
+        if case .relaxed(let interval) = options.durability { syncInterval = interval } else { syncInterval = nil }
+        self.committer = GroupCommitter(store: store, syncInterval: syncInterval)
+    }
+
+    deinit { committer.stop() }
+
+    // MARK: Appending
+
+    /// Appends `events`, in order, to `stream`, if the stream's version is what `expectedVersion` says.
+    ///
+    /// Returns once the events are committed (and on disk, in `durable` mode). All the events are appended or none
+    /// is. Re-appending events whose ids are stored already, with the same content, returns their positions and
+    /// writes nothing.
+    public func append(
+        _ events: [ProposedEvent], to stream: String, expectedVersion: ExpectedVersion = .any
+    ) async throws -> AppendResult {
+        try Names.validateStreamID(stream)
+        guard !events.isEmpty else {
+            throw JournalError.invalid("an append needs at least one event", remedy: "pass one or more events")
+        }
+        for event in events { try Names.validate(event) }
+        return try await withCheckedThrowingContinuation { continuation in
+            committer.submit(
+                AppendRequest(stream: stream, expectedVersion: expectedVersion, events: events) {
+                    continuation.resume(with: $0)
+                })
+        }
+    }
+
+    // MARK: Reading
+
+    /// The position of the last record (0 for an empty journal) and its chain hash.
+    public func head() throws -> (position: UInt64, hash: [UInt8]) {
+        try mappingStorageErrors { try store.environment.read { try store.readHead($0) } }
+    }
+
+    /// The current version of `stream`: the number of events in it (0 when it does not exist).
+    public func version(of stream: String) throws -> UInt64 {
+        try mappingStorageErrors { try store.environment.read { try store.streamHead(stream, $0).version } }
+    }
+
+    /// The record at `position`, or nil past the head.
+    public func record(at position: UInt64) throws -> EventRecord? {
+        try mappingStorageErrors { try store.environment.read { try store.record(at: position, $0) } }
+    }
+
+    /// Up to `limit` records from `position` on, read in one short transaction.
+    public func records(from position: UInt64, limit: Int) throws -> [EventRecord] {
+        try mappingStorageErrors { try store.environment.read { try store.records(from: position, limit: limit, $0) } }
+    }
+
+    /// Calls `body` with each record from `position` on, up to `limit` records, reading `chunkSize` records per
+    /// short read transaction so that memory stays bounded; `body` runs outside any transaction.
+    public func forEachRecord(
+        from position: UInt64 = 1, limit: Int = .max, chunkSize: Int = 4_096, _ body: (EventRecord) throws -> Void
+    ) throws {
+        var next = max(position, 1)
+        var remaining = limit
+        while remaining > 0 {
+            let chunk = try records(from: next, limit: min(chunkSize, remaining))
+            for record in chunk { try body(record) }
+            guard let last = chunk.last, chunk.count == min(chunkSize, remaining) else { return }
+            next = last.position + 1
+            remaining -= chunk.count
+        }
+    }
+
+    /// The records of `stream` from version `version` on (forward) or down from it (backward).
+    public func readStream(
+        _ stream: String, from version: UInt64 = 1, direction: ReadDirection = .forward, limit: Int = .max
+    ) throws -> [EventRecord] {
+        try Names.validateStreamID(stream)
+        return try mappingStorageErrors {
+            try store.environment.read {
+                try store.streamRecords(stream, from: version, direction: direction, limit: limit, $0)
+            }
+        }
+    }
+
+    /// New records from `position` on, as they are committed, by this process or any other. Ends when cancelled.
+    public func follow(from position: UInt64, pollInterval: Duration = .milliseconds(50)) -> JournalFollower {
+        JournalFollower(journal: self, next: max(position, 1), pollInterval: pollInterval)
+    }
+
+    // MARK: Maintenance
+
+    /// Figures about the journal: counts, sizes and the head.
+    public func statistics() throws -> JournalStatistics {
+        try store.statistics(path: path)
+    }
+
+    /// Writes a compact, consistent copy of the journal into `destination`, a new or empty directory, while writers
+    /// go on. The copy is a journal: open it like any other.
+    public func backup(to destination: String) throws {
+        try JournalDirectory.prepareBackupDestination(destination)
+        try mappingStorageErrors { try store.environment.copy(to: destination) }
+        chmod(destination + "/data.mdb", 0o600)
+    }
+}
+
+public enum ReadDirection: Sendable {
+    case forward
+    case backward
+}
+
+/// Figures about a journal.
+public struct JournalStatistics: Sendable {
+    public let journalID: UUID
+    public let formatVersion: UInt32
+    public let createdAt: Timestamp
+    public let events: UInt64
+    public let streams: Int
+    public let headPosition: UInt64
+    public let headHash: [UInt8]
+    /// Size of the data file on disk.
+    public let fileBytes: Int
+    /// Bytes in the pages in use.
+    public let usedBytes: Int
+    public let mapSize: Int
+}

@@ -1,0 +1,94 @@
+import Foundation
+import LMDB
+
+/// What a journal directory holds, and the checks made before LMDB is allowed to touch it.
+enum JournalDirectory {
+    enum Layout: Equatable {
+        case missing
+        case empty
+        case journal
+    }
+
+    static let dataFile = "data.mdb"
+
+    /// Looks at `path` without changing anything.
+    static func inspect(_ path: String) throws(JournalError) -> Layout {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return .missing }
+        guard isDirectory.boolValue else {
+            throw JournalError(
+                .notAJournal, "\(path) is a file, not a journal directory",
+                remedy: "point --journal (or LIFTLEDGER_JOURNAL) at a journal directory")
+        }
+        let contents = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        if contents.contains(dataFile) { return .journal }
+        if contents.isEmpty { return .empty }
+        throw JournalError(
+            .notAJournal, "\(path) holds other files and no journal",
+            remedy: "point --journal at a journal directory, or at a new or empty one for liftledger init")
+    }
+
+    /// Makes the directory for a new journal, private to its owner.
+    static func prepare(_ path: String) throws(JournalError) {
+        do {
+            try FileManager.default.createDirectory(
+                atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw JournalError(
+                .storage, "cannot create the journal directory \(path): \(error.localizedDescription)",
+                remedy: "choose a directory you can write to")
+        }
+        chmod(path, 0o700)
+    }
+
+    static func prepareBackupDestination(_ path: String) throws(JournalError) {
+        switch try? inspect(path) {
+        case .missing, .empty: try prepare(path)
+        default:
+            throw JournalError(
+                .destinationNotEmpty, "backup destination \(path) is not empty",
+                remedy: "give a new or empty directory as the backup destination")
+        }
+    }
+
+    /// Opens `path` read-only without a lock file (creating nothing) and checks that it is a journal this build
+    /// can read.
+    static func checkIsJournal(_ path: String, mapSize: Int) throws {
+        let notAJournal = JournalError(
+            .notAJournal, "\(path) holds an LMDB file that is not a LiftLedger journal",
+            remedy: "point --journal at a LiftLedger journal directory")
+        let environment: Environment
+        do throws(LMDBError) {
+            environment = try Environment.open(path: path, options: .init(mapSize: mapSize, inspectOnly: true))
+        } catch where error.code == .invalid || error.code == .versionMismatch {
+            throw JournalError(
+                .notAJournal, "\(path)/\(dataFile) is not an LMDB file",
+                remedy: "point --journal at a LiftLedger journal directory")
+        } catch {
+            throw JournalError.storage(error)
+        }
+        let meta: Database
+        do {
+            guard let opened = try environment.openDatabases([JournalStore.metaName], create: false).first else {
+                throw notAJournal
+            }
+            meta = opened
+        } catch let error as LMDBError where error.code == .notFound || error.code == .invalid {
+            throw notAJournal
+        } catch let error as LMDBError {
+            throw JournalError.storage(error)
+        }
+        let version = try mappingStorageErrors {
+            try environment.read { txn in
+                try txn.withValue(forKey: JournalStore.MetaKey.format, in: meta) { $0.bigEndian(UInt32.self, at: 0) }
+            }
+        }
+        guard let version else { throw notAJournal }
+        guard version <= Journal.formatVersion else {
+            throw JournalError(
+                .newerFormat,
+                "\(path) is a journal of format version \(version); this build reads up to \(Journal.formatVersion)",
+                remedy: "upgrade liftledger to open it; the journal was not changed")
+        }
+    }
+}

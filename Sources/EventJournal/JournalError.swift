@@ -1,0 +1,78 @@
+import LMDB
+
+/// An error from the journal: a matchable code, a one-line account of what went wrong, and how to fix it.
+public struct JournalError: Error, Sendable, CustomStringConvertible {
+    public enum Code: Sendable, Equatable {
+        /// The stream's version was not the one the append expected.
+        case wrongExpectedVersion
+        /// An event id already stored with other content, or repeated within one append.
+        case duplicateEventID
+        /// A stored record fails its checksum or does not decode.
+        case corruptRecord
+        /// The directory holds no journal.
+        case noJournal
+        /// The directory holds something that is not a journal.
+        case notAJournal
+        /// The journal was written by a newer on-disk format than this build reads.
+        case newerFormat
+        /// A stream id, event type or other argument is not acceptable.
+        case invalidArgument
+        /// The destination of a backup is not an empty directory.
+        case destinationNotEmpty
+        /// The disk (or a file-size limit) has no room for the write.
+        case outOfSpace
+        /// Any other failure of the storage layer.
+        case storage
+    }
+
+    public let code: Code
+    /// What went wrong.
+    public let message: String
+    /// What the user can do about it.
+    public let remedy: String
+    /// The journal position concerned, when there is one (for example the first corrupt record).
+    public let position: UInt64?
+    /// For `wrongExpectedVersion`: the stream's actual version.
+    public let actualVersion: UInt64?
+
+    public init(
+        _ code: Code, _ message: String, remedy: String, position: UInt64? = nil, actualVersion: UInt64? = nil
+    ) {
+        self.code = code
+        self.message = message
+        self.remedy = remedy
+        self.position = position
+        self.actualVersion = actualVersion
+    }
+
+    public var description: String { "\(message); \(remedy)" }
+
+    /// Wraps an error of the storage layer, keeping disk-full apart from the rest.
+    static func storage(_ error: LMDBError) -> JournalError {
+        if error.isOutOfSpace {
+            return JournalError(
+                .outOfSpace, "the disk is full: \(error.operation) failed with \(error.code)",
+                remedy: "free space on the volume that holds the journal, then retry; nothing was written")
+        }
+        return JournalError(.storage, "storage error: \(error.operation) failed with \(error.code)", remedy: error.remedy)
+    }
+
+    static func corrupt(_ position: UInt64, _ detail: String) -> JournalError {
+        JournalError(
+            .corruptRecord, "record \(position) is corrupt: \(detail)",
+            remedy: "restore the journal from a backup (liftledger backup) and run liftledger verify", position: position)
+    }
+
+    static func invalid(_ message: String, remedy: String) -> JournalError {
+        JournalError(.invalidArgument, message, remedy: remedy)
+    }
+}
+
+/// Runs `body`, turning storage-layer errors into `JournalError`s.
+func mappingStorageErrors<T>(_ body: () throws -> T) throws -> T {
+    do {
+        return try body()
+    } catch let error as LMDBError {
+        throw JournalError.storage(error)
+    }
+}

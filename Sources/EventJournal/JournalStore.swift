@@ -1,0 +1,291 @@
+import Foundation
+import LMDB
+
+/// The journal's databases and the operations on them inside a transaction. See docs/FORMAT.md for the layout.
+final class JournalStore: Sendable {
+    static let metaName = "meta"
+    static let eventsName = "events"
+    static let streamsName = "streams"
+    static let streamHeadsName = "stream_heads"
+    static let eventIDsName = "event_ids"
+
+    enum MetaKey {
+        static let format = Array("format".utf8)
+        static let journalID = Array("journal_id".utf8)
+        static let createdAt = Array("created_at".utf8)
+        static let head = Array("head".utf8)
+    }
+
+    let environment: Environment
+    let meta: Database
+    let events: Database
+    let streams: Database
+    let streamHeads: Database
+    let eventIDs: Database
+    let journalID: UUID
+
+    init(environment: Environment) throws {
+        let names = [Self.metaName, Self.eventsName, Self.streamsName, Self.streamHeadsName, Self.eventIDsName]
+        let databases = try mappingStorageErrors {
+            try environment.openDatabases(names, create: true) { txn, databases in
+                let meta = databases[0]
+                var format: [UInt8] = []
+                format.appendBigEndian(Journal.formatVersion)
+                let created = try txn.put(format, forKey: MetaKey.format, in: meta, options: .noOverwrite)
+                guard created else { return }
+                try txn.put(UUID().bytes, forKey: MetaKey.journalID, in: meta)
+                try txn.put(
+                    BigEndianKey.encode(UInt64(bitPattern: Timestamp.now().microsecondsSinceEpoch)),
+                    forKey: MetaKey.createdAt, in: meta)
+                try txn.put(BigEndianKey.encode(0) + RecordFormat.zeroHash, forKey: MetaKey.head, in: meta)
+            }
+        }
+        self.environment = environment
+        (meta, events, streams, streamHeads, eventIDs) = (
+            databases[0], databases[1], databases[2], databases[3], databases[4]
+        )
+        let meta = databases[0]
+        let storedID = try mappingStorageErrors {
+            try environment.read { try $0.value(forKey: MetaKey.journalID, in: meta) }
+        }
+        guard let storedID, storedID.count == 16 else {
+            throw JournalError(
+                .notAJournal, "\(environment.path) has no journal id", remedy: "restore the journal from a backup")
+        }
+        journalID = UUID(bytes: storedID)
+    }
+
+    // MARK: Keys
+
+    static func streamKey(_ stream: String, version: UInt64) -> [UInt8] {
+        var key = Array(stream.utf8)
+        key.reserveCapacity(key.count + 9)
+        key.append(0)
+        key.appendBigEndian(version)
+        return key
+    }
+
+    // MARK: Reading inside a transaction
+
+    func readHead(_ txn: Transaction) throws -> (position: UInt64, hash: [UInt8]) {
+        let head = try txn.withValue(forKey: MetaKey.head, in: meta) { raw -> (UInt64, [UInt8])? in
+            guard raw.count == 40 else { return nil }
+            return (raw.bigEndian(UInt64.self, at: 0), Array(raw[8..<40]))
+        }
+        guard let head, let head else {
+            throw JournalError(
+                .corruptRecord, "the journal's head entry is missing or damaged",
+                remedy: "restore the journal from a backup")
+        }
+        return head
+    }
+
+    func streamHead(_ stream: String, _ txn: Transaction) throws -> (version: UInt64, lastPosition: UInt64) {
+        let head = try txn.withValue(forKey: Array(stream.utf8), in: streamHeads) { raw in
+            (raw.bigEndian(UInt64.self, at: 0), raw.bigEndian(UInt64.self, at: 8))
+        }
+        return head ?? (0, 0)
+    }
+
+    func record(at position: UInt64, _ txn: Transaction) throws -> EventRecord? {
+        try txn.withValue(forKey: BigEndianKey.encode(position), in: events) { raw in
+            try EventRecord(decoding: raw, at: position)
+        }
+    }
+
+    func records(from position: UInt64, limit: Int, _ txn: Transaction) throws -> [EventRecord] {
+        guard limit > 0 else { return [] }
+        return try txn.withCursor(on: events) { cursor in
+            var result: [EventRecord] = []
+            result.reserveCapacity(min(limit, 4_096))
+            var entry = try cursor.seek(atLeast: BigEndianKey.encode(max(position, 1)))
+            while let current = entry, result.count < limit {
+                guard let key = BigEndianKey.decode(current.key) else {
+                    throw JournalError.corrupt(0, "an events key of \(current.key.count) bytes")
+                }
+                result.append(try EventRecord(decoding: current.value, at: key))
+                entry = try cursor.next()
+            }
+            return result
+        }
+    }
+
+    func streamRecords(
+        _ stream: String, from version: UInt64, direction: ReadDirection, limit: Int, _ txn: Transaction
+    ) throws -> [EventRecord] {
+        let prefix = Array(stream.utf8) + [0]
+        let positions: [UInt64] = try txn.withCursor(on: streams) { cursor in
+            var positions: [UInt64] = []
+            var entry: CursorEntry?
+            switch direction {
+            case .forward:
+                entry = try cursor.seek(atLeast: Self.streamKey(stream, version: max(version, 1)))
+            case .backward:
+                let start = version == 0 ? UInt64.max : version
+                entry = try cursor.seek(atLeast: Self.streamKey(stream, version: start))
+                if entry == nil || !Self.key(entry!.key, matches: prefix, version: start) {
+                    entry = try cursor.previous() ?? nil
+                }
+            }
+            while let current = entry, positions.count < limit, current.key.starts(with: prefix),
+                current.key.count == prefix.count + 8
+            {
+                guard let position = BigEndianKey.decode(current.value) else {
+                    throw JournalError.corrupt(0, "a streams entry of \(current.value.count) bytes")
+                }
+                positions.append(position)
+                entry = direction == .forward ? try cursor.next() : try cursor.previous()
+            }
+            return positions
+        }
+        return try positions.map { position in
+            guard let record = try record(at: position, txn) else {
+                throw JournalError.corrupt(position, "the streams index names a missing record")
+            }
+            return record
+        }
+    }
+
+    private static func key(_ key: UnsafeRawBufferPointer, matches prefix: [UInt8], version: UInt64) -> Bool {
+        key.count == prefix.count + 8 && key.starts(with: prefix)
+            && BigEndianKey.decode(UnsafeRawBufferPointer(rebasing: key[prefix.count...])) == version
+    }
+
+    // MARK: Appending
+
+    /// Applies one batch of appends in a single write transaction (one commit, one fsync). A request that fails its
+    /// checks gets its own error and writes nothing; the others go ahead. A storage failure fails the whole batch.
+    func commit(_ requests: [AppendRequest]) -> [Result<AppendResult, Error>] {
+        do {
+            return try environment.write { txn in
+                var head = try readHead(txn)
+                let headBefore = head.position
+                let recordedAt = Timestamp.now()
+                var results: [Result<AppendResult, Error>] = []
+                results.reserveCapacity(requests.count)
+                for request in requests {
+                    do {
+                        let plan = try check(request, txn)
+                        results.append(.success(try write(request, plan: plan, head: &head, at: recordedAt, txn)))
+                    } catch let error as JournalError {
+                        results.append(.failure(error))
+                    }
+                }
+                if head.position != headBefore {
+                    try txn.put(BigEndianKey.encode(head.position) + head.hash, forKey: MetaKey.head, in: meta)
+                }
+                return results
+            }
+        } catch let error as LMDBError {
+            let failure = JournalError.storage(error)
+            return requests.map { _ in .failure(failure) }
+        } catch {
+            return requests.map { _ in .failure(error) }
+        }
+    }
+
+    private enum Plan {
+        case alreadyStored(AppendResult)
+        case append(fromVersion: UInt64)
+    }
+
+    /// Everything that can reject a request, checked before it writes anything.
+    private func check(_ request: AppendRequest, _ txn: Transaction) throws -> Plan {
+        var seen = Set<UUID>()
+        for event in request.events where !seen.insert(event.id).inserted {
+            throw JournalError(
+                .duplicateEventID, "event id \(event.id) appears twice in one append",
+                remedy: "give every event in an append its own id")
+        }
+        var stored: [EventRecord] = []
+        for event in request.events {
+            guard let position = try txn.withValue(forKey: event.id.bytes, in: eventIDs, { BigEndianKey.decode($0) }),
+                let position
+            else { continue }
+            guard let record = try record(at: position, txn) else {
+                throw JournalError.corrupt(position, "the event_ids index names a missing record")
+            }
+            guard record.hasSameContent(as: event, in: request.stream) else {
+                throw JournalError(
+                    .duplicateEventID,
+                    "event id \(event.id) is already stored at position \(position) with other content",
+                    remedy: "give a new event a new id; reuse an id only to retry the very same append", position: position
+                )
+            }
+            stored.append(record)
+        }
+        if let last = stored.last {
+            guard stored.count == request.events.count else {
+                throw JournalError(
+                    .duplicateEventID,
+                    "\(stored.count) of the \(request.events.count) events of this append are stored already",
+                    remedy: "retry an append with exactly the events it first had", position: stored[0].position)
+            }
+            let version = try streamHead(request.stream, txn).version
+            return .alreadyStored(
+                AppendResult(positions: stored.map(\.position), streamVersion: max(version, last.streamVersion),
+                    wasAlreadyStored: true))
+        }
+        let current = try streamHead(request.stream, txn).version
+        guard request.expectedVersion.admits(current) else {
+            throw JournalError(
+                .wrongExpectedVersion,
+                "stream \(request.stream) is at version \(current), the append expected \(request.expectedVersion)",
+                remedy: "read the stream again, re-check the command, and retry with expected version \(current)",
+                actualVersion: current)
+        }
+        return .append(fromVersion: current)
+    }
+
+    /// Writes the request's records and index entries. Throws only storage errors (which abort the batch).
+    private func write(
+        _ request: AppendRequest, plan: Plan, head: inout (position: UInt64, hash: [UInt8]), at recordedAt: Timestamp,
+        _ txn: Transaction
+    ) throws -> AppendResult {
+        guard case .append(var version) = plan else {
+            if case .alreadyStored(let result) = plan { return result }
+            preconditionFailure("unhandled append plan")
+        }
+        var positions: [UInt64] = []
+        positions.reserveCapacity(request.events.count)
+        for event in request.events {
+            let position = head.position + 1
+            version += 1
+            let record = RecordFormat.encode(
+                event, stream: request.stream, position: position, streamVersion: version, recordedAt: recordedAt,
+                previousHash: head.hash)
+            let positionKey = BigEndianKey.encode(position)
+            try txn.put(record, forKey: positionKey, in: events, options: .append)
+            try txn.put(positionKey, forKey: Self.streamKey(request.stream, version: version), in: streams)
+            try txn.put(positionKey, forKey: event.id.bytes, in: eventIDs)
+            head = (position, RecordFormat.chainHash(previous: head.hash, record: record))
+            positions.append(position)
+        }
+        try txn.put(
+            BigEndianKey.encode(version) + BigEndianKey.encode(head.position), forKey: Array(request.stream.utf8),
+            in: streamHeads)
+        return AppendResult(positions: positions, streamVersion: version, wasAlreadyStored: false)
+    }
+
+    // MARK: Statistics
+
+    func statistics(path: String) throws -> JournalStatistics {
+        let info = environment.info()
+        let (head, streamCount, format, createdAt) = try mappingStorageErrors {
+            try environment.read { txn in
+                (
+                    try readHead(txn), try txn.statistics(of: streamHeads).entries,
+                    try txn.withValue(forKey: MetaKey.format, in: meta) { $0.bigEndian(UInt32.self, at: 0) } ?? 0,
+                    try txn.withValue(forKey: MetaKey.createdAt, in: meta) { $0.bigEndian(UInt64.self, at: 0) } ?? 0
+                )
+            }
+        }
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path + "/" + JournalDirectory.dataFile)
+        return JournalStatistics(
+            journalID: journalID, formatVersion: format,
+            createdAt: Timestamp(microsecondsSinceEpoch: Int64(bitPattern: createdAt)), events: head.position,
+            streams: streamCount, headPosition: head.position, headHash: head.hash,
+            fileBytes: (attributes?[.size] as? Int) ?? 0, usedBytes: (info.lastPage + 1) * environment.pageSize,
+            mapSize: info.mapSize)
+    }
+}

@@ -1,0 +1,292 @@
+import CLMDB
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// How to open an environment.
+public struct EnvironmentOptions: Sendable, Equatable {
+    /// Initial size of the memory map in bytes. Writes that do not fit grow it transparently.
+    public var mapSize: Int
+    public var maxReaders: UInt32
+    public var maxDatabases: UInt32
+    /// Skip the fsync at commit (`MDB_NOSYNC`): survives a killed process, may lose recent commits on power loss.
+    public var noSync: Bool
+    public var readOnly: Bool
+    /// Open without the lock file (`MDB_NOLOCK`), read-only, private to the caller: for inspecting a directory
+    /// without creating or changing anything in it. No other process may write meanwhile.
+    public var inspectOnly: Bool
+    /// Permissions for files LMDB creates.
+    public var fileMode: mode_t
+
+    public init(
+        mapSize: Int = 64 << 20, maxReaders: UInt32 = 126, maxDatabases: UInt32 = 32,
+        noSync: Bool = false, readOnly: Bool = false, inspectOnly: Bool = false, fileMode: mode_t = 0o600
+    ) {
+        self.mapSize = mapSize
+        self.maxReaders = maxReaders
+        self.maxDatabases = maxDatabases
+        self.noSync = noSync
+        self.readOnly = readOnly || inspectOnly
+        self.inspectOnly = inspectOnly
+        self.fileMode = fileMode
+    }
+}
+
+/// Environment-wide figures from `mdb_env_info`.
+public struct EnvironmentInfo: Sendable {
+    public let mapSize: Int
+    public let lastPage: Int
+    public let lastTransactionID: Int
+    public let maxReaders: Int
+    public let readers: Int
+}
+
+/// An LMDB environment: one memory-mapped file holding named databases.
+///
+/// One instance exists per path per process (opening a path again returns the same instance), as LMDB requires.
+/// Transactions run inside `read` and `write` closures; a write that runs out of map space is aborted, the map
+/// grows while no transaction of this process is live, and the closure runs again.
+///
+/// `@unchecked Sendable`: the `MDB_env` is opened with `MDB_NOTLS`, so LMDB allows its use from any thread; the
+/// one mutable property of the map, its size, changes only while `gate` is held exclusively, which waits for every
+/// transaction in this process to end (each holds `gate` shared).
+public final class Environment: @unchecked Sendable {
+    let handle: OpaquePointer
+    /// The directory, as given when first opened.
+    public let path: String
+    public let options: EnvironmentOptions
+    private let registryKey: String?
+    private let gate = ReadWriteLock()
+
+    /// Opens (creating files if needed, unless read-only) the environment in the directory `path`.
+    public static func open(path: String, options: EnvironmentOptions = .init()) throws(LMDBError) -> Environment {
+        ForkGuard.install()
+        try ForkGuard.check("mdb_env_open")
+        if options.inspectOnly {
+            return try Environment(path: path, options: options, registryKey: nil)
+        }
+        let key = canonicalPath(path)
+        while true {
+            let found: Result<Environment, LMDBError>? = EnvironmentRegistry.shared.withLock { open -> Result<Environment, LMDBError>? in
+                switch open[key] {
+                case .some(let box):
+                    guard let environment = box.environment else { return nil }  // closing right now: wait
+                    guard environment.options.noSync == options.noSync,
+                        environment.options.readOnly == options.readOnly
+                    else {
+                        return .failure(
+                            LMDBError(
+                                code: .misuse, operation: "mdb_env_open", path: path,
+                                remedy: "this process has the environment open with other durability or access flags"
+                            ))
+                    }
+                    return .success(environment)
+                case .none:
+                    do throws(LMDBError) {
+                        let environment = try Environment(path: path, options: options, registryKey: key)
+                        open[key] = WeakEnvironment(environment: environment)
+                        return .success(environment)
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+            }
+            if let found { return try found.get() }
+            sched_yield()
+        }
+    }
+
+    private init(path: String, options: EnvironmentOptions, registryKey: String?) throws(LMDBError) {
+        var env: OpaquePointer?
+        try check(mdb_env_create(&env), "mdb_env_create", path: path)
+        guard let env else { throw LMDBError(code: .misuse, operation: "mdb_env_create", path: path) }
+        do {
+            try check(mdb_env_set_maxreaders(env, options.maxReaders), "mdb_env_set_maxreaders", path: path)
+            try check(mdb_env_set_maxdbs(env, options.maxDatabases), "mdb_env_set_maxdbs", path: path)
+            try check(mdb_env_set_mapsize(env, options.mapSize), "mdb_env_set_mapsize", path: path)
+            var flags = UInt32(MDB_NOTLS)
+            if options.noSync { flags |= UInt32(MDB_NOSYNC) }
+            if options.readOnly { flags |= UInt32(MDB_RDONLY) }
+            if options.inspectOnly { flags |= UInt32(MDB_NOLOCK) }
+            try check(mdb_env_open(env, path, flags, options.fileMode), "mdb_env_open", path: path)
+            if !options.inspectOnly {
+                var dead: Int32 = 0
+                try check(mdb_reader_check(env, &dead), "mdb_reader_check", path: path)
+            }
+        } catch {
+            mdb_env_close(env)
+            throw error
+        }
+        self.handle = env
+        self.path = path
+        self.options = options
+        self.registryKey = registryKey
+    }
+
+    deinit {
+        guard let registryKey else {
+            mdb_env_close(handle)
+            return
+        }
+        // Close under the registry lock, so that no new instance for this path opens before this one has closed.
+        EnvironmentRegistry.shared.withLock { open in
+            mdb_env_close(handle)
+            open[registryKey] = nil
+        }
+    }
+
+    /// Opens named databases, creating the missing ones when `create` is true, and runs `initialize` in the same
+    /// transaction (so that a crash cannot leave databases without their initial contents). Call once, at start-up.
+    public func openDatabases(
+        _ names: [String], create: Bool, initialize: (Transaction, [Database]) throws -> Void = { _, _ in }
+    ) throws -> [Database] {
+        let readOnly = !create || options.readOnly
+        return try withTransaction(readOnly: readOnly, commit: true) { txn in
+            let databases = try names.map { name in
+                var dbi: MDB_dbi = 0
+                try check(
+                    mdb_dbi_open(txn, name, create ? UInt32(MDB_CREATE) : 0, &dbi), "mdb_dbi_open(\(name))",
+                    path: path)
+                return Database(dbi: dbi, name: name)
+            }
+            try initialize(Transaction(txn, readOnly: readOnly), databases)
+            return databases
+        }
+    }
+
+    /// Runs `body` in a read-only transaction: a consistent snapshot. Keep it short; it pins old pages.
+    public func read<T>(_ body: (Transaction) throws -> T) throws -> T {
+        try withTransaction(readOnly: true, commit: false) { txn in try body(Transaction(txn, readOnly: true)) }
+    }
+
+    /// Runs `body` in a write transaction that commits when `body` returns and aborts when it throws.
+    ///
+    /// If the map fills up, the transaction is aborted, the map grows, and `body` runs again from the start, so
+    /// `body` must not have effects outside the transaction. Write transactions never cross an `await`: `body` is
+    /// synchronous and runs on the calling thread.
+    public func write<T>(_ body: (Transaction) throws -> T) throws -> T {
+        if options.readOnly {
+            throw LMDBError(
+                code: .misuse, operation: "mdb_txn_begin", path: path,
+                remedy: "the environment was opened read-only; open it for writing")
+        }
+        while true {
+            let observedMapSize = info().mapSize
+            do {
+                return try withTransaction(readOnly: false, commit: true) { txn in
+                    try body(Transaction(txn, readOnly: false))
+                }
+            } catch let error as LMDBError where error.code == .mapFull {
+                try growMap(from: observedMapSize)
+            }
+        }
+    }
+
+    /// Writes a consistent copy of the environment into the empty directory `destination`, compacted
+    /// (`MDB_CP_COMPACT`): free pages are left out. Writers may go on meanwhile.
+    public func copy(to destination: String) throws(LMDBError) {
+        try ForkGuard.check("mdb_env_copy2")
+        while true {
+            gate.lockShared()
+            let rc = mdb_env_copy2(handle, destination, UInt32(MDB_CP_COMPACT))
+            gate.unlock()
+            if rc == MDB_MAP_RESIZED {
+                try adoptMapSize()
+                continue
+            }
+            try check(rc, "mdb_env_copy2", path: destination)
+            return
+        }
+    }
+
+    /// Flushes committed data to disk (`mdb_env_sync`, forced). Used by relaxed durability.
+    public func sync() throws(LMDBError) {
+        try ForkGuard.check("mdb_env_sync")
+        try check(mdb_env_sync(handle, 1), "mdb_env_sync", path: path)
+    }
+
+    public func info() -> EnvironmentInfo {
+        var info = MDB_envinfo()
+        mdb_env_info(handle, &info)
+        return EnvironmentInfo(
+            mapSize: info.me_mapsize, lastPage: info.me_last_pgno, lastTransactionID: info.me_last_txnid,
+            maxReaders: Int(info.me_maxreaders), readers: Int(info.me_numreaders))
+    }
+
+    /// The page size of the data file.
+    public var pageSize: Int {
+        var stat = MDB_stat()
+        mdb_env_stat(handle, &stat)
+        return Int(stat.ms_psize)
+    }
+
+    // MARK: - Transactions and map size
+
+    /// Begins a transaction, runs `body`, then commits or aborts. Holds `gate` shared throughout, and adopts a map
+    /// size grown by another process (`MDB_MAP_RESIZED`) before retrying.
+    private func withTransaction<T>(
+        readOnly: Bool, commit: Bool, _ body: (OpaquePointer) throws -> T
+    ) throws -> T {
+        try ForkGuard.check("mdb_txn_begin")
+        while true {
+            gate.lockShared()
+            var txn: OpaquePointer?
+            let rc = mdb_txn_begin(handle, nil, readOnly ? UInt32(MDB_RDONLY) : 0, &txn)
+            if rc == MDB_MAP_RESIZED {
+                gate.unlock()
+                try adoptMapSize()
+                continue
+            }
+            guard rc == 0, let txn else {
+                gate.unlock()
+                throw LMDBError(code: .init(rc), operation: "mdb_txn_begin", path: path)
+            }
+            defer { gate.unlock() }
+            let result: T
+            do {
+                result = try body(txn)
+            } catch {
+                mdb_txn_abort(txn)
+                throw error
+            }
+            if commit {
+                try check(mdb_txn_commit(txn), "mdb_txn_commit", path: path)
+            } else {
+                mdb_txn_abort(txn)
+            }
+            return result
+        }
+    }
+
+    /// Doubles the map, unless another thread already grew it past `observed`.
+    private func growMap(from observed: Int) throws(LMDBError) {
+        gate.lockExclusive()
+        defer { gate.unlock() }
+        let current = info().mapSize
+        guard current <= observed else { return }
+        try check(mdb_env_set_mapsize(handle, current * 2), "mdb_env_set_mapsize", path: path)
+    }
+
+    private func adoptMapSize() throws(LMDBError) {
+        gate.lockExclusive()
+        defer { gate.unlock() }
+        try check(mdb_env_set_mapsize(handle, 0), "mdb_env_set_mapsize", path: path)
+    }
+}
+
+/// The environments open in this process, by canonical path.
+private enum EnvironmentRegistry {
+    static let shared = Mutex<[String: WeakEnvironment]>([:])
+}
+
+private struct WeakEnvironment {
+    weak var environment: Environment?
+}
+
+private func canonicalPath(_ path: String) -> String {
+    guard let resolved = realpath(path, nil) else { return path }
+    defer { free(resolved) }
+    return String(cString: resolved)
+}

@@ -1,0 +1,92 @@
+import CLMDB
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// An error from LMDB or from misuse of this wrapper: a matchable code, the call that failed, and a remedy.
+public struct LMDBError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A return code from an LMDB call (an `MDB_*` code or an `errno` value).
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: Int32
+        public init(_ rawValue: Int32) { self.rawValue = rawValue }
+
+        public static let keyExists = Code(MDB_KEYEXIST)
+        public static let notFound = Code(MDB_NOTFOUND)
+        public static let corrupted = Code(MDB_CORRUPTED)
+        public static let panic = Code(MDB_PANIC)
+        public static let versionMismatch = Code(MDB_VERSION_MISMATCH)
+        public static let invalid = Code(MDB_INVALID)
+        public static let mapFull = Code(MDB_MAP_FULL)
+        public static let databasesFull = Code(MDB_DBS_FULL)
+        public static let readersFull = Code(MDB_READERS_FULL)
+        public static let mapResized = Code(MDB_MAP_RESIZED)
+        public static let badTransaction = Code(MDB_BAD_TXN)
+        public static let noSpace = Code(ENOSPC)
+        public static let fileTooLarge = Code(EFBIG)
+        public static let quotaExceeded = Code(EDQUOT)
+        public static let permissionDenied = Code(EACCES)
+        public static let noSuchFile = Code(ENOENT)
+        public static let readOnlyFileSystem = Code(EROFS)
+        /// Not an LMDB code: the wrapper was used in a way LMDB forbids (for example after `fork()`).
+        public static let misuse = Code(-1)
+
+        public var description: String {
+            self == .misuse ? "misuse" : String(cString: mdb_strerror(rawValue))
+        }
+    }
+
+    public let code: Code
+    /// The LMDB call (or wrapper operation) that failed, for example `mdb_txn_commit`.
+    public let operation: String
+    /// The environment's path, when known.
+    public let path: String?
+    /// What the user can do about it.
+    public let remedy: String
+
+    public init(code: Code, operation: String, path: String? = nil, remedy: String? = nil) {
+        self.code = code
+        self.operation = operation
+        self.path = path
+        self.remedy = remedy ?? Self.defaultRemedy(for: code)
+    }
+
+    /// True when the failure means the disk (or a file-size limit) has no room for the write.
+    public var isOutOfSpace: Bool {
+        code == .noSpace || code == .fileTooLarge || code == .quotaExceeded
+    }
+
+    public var description: String {
+        let place = path.map { " at \($0)" } ?? ""
+        return "\(operation) failed\(place): \(code) (\(code.rawValue)); \(remedy)"
+    }
+
+    static func defaultRemedy(for code: Code) -> String {
+        switch code {
+        case .noSpace, .fileTooLarge, .quotaExceeded:
+            return "free space on the volume that holds the journal (or raise the file-size limit) and retry"
+        case .permissionDenied, .readOnlyFileSystem:
+            return "check that the journal directory is writable by you (it should be mode 0700)"
+        case .noSuchFile:
+            return "check the path, or create a journal there first"
+        case .invalid, .versionMismatch:
+            return "the file is not an LMDB environment this build can read; point at a journal directory"
+        case .corrupted, .panic:
+            return "the environment is damaged; restore it from a backup"
+        case .readersFull:
+            return "too many processes are reading; close some, stale readers are cleared when a journal opens"
+        case .mapFull:
+            return "the memory map could not grow; free address space or memory and retry"
+        case .databasesFull:
+            return "raise maxDatabases when opening the environment"
+        default:
+            return "see the LMDB documentation for this return code"
+        }
+    }
+}
+
+/// Turns an LMDB return code into a thrown `LMDBError`.
+@inline(__always)
+func check(_ rc: Int32, _ operation: @autoclosure () -> String, path: String? = nil) throws(LMDBError) {
+    if rc != 0 { throw LMDBError(code: .init(rc), operation: operation(), path: path) }
+}

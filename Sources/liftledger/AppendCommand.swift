@@ -1,0 +1,133 @@
+import ArgumentParser
+import EventJournal
+import Foundation
+
+struct AppendCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "append",
+        abstract: "Append one event with a JSON payload (a low-level command for scripts and tests).",
+        discussion: "Events of types this build does not know are stored as they are and shown by 'events'.")
+
+    @OptionGroup var location: JournalLocation
+
+    @Option(help: "The stream to append to, for example workout-42.")
+    var stream: String
+
+    @Option(help: "The event type, for example SetLogged.")
+    var type: String
+
+    @Option(help: "The payload: one JSON value.")
+    var data: String
+
+    @Option(
+        help: ArgumentHelp(
+            "Refuse the append unless the stream is at this version: 'any', 'no-stream', or a number.",
+            valueName: "version"))
+    var expectedVersion: ExpectedVersionArgument = .init(.any)
+
+    @Option(help: "The event's id (a UUID). Repeating an append with the same id and content is a no-op.")
+    var id: String?
+
+    @Option(help: ArgumentHelp("When it happened, as RFC 3339 (default: now).", valueName: "time"))
+    var occurredAt: String?
+
+    @Option(help: "The schema version of the payload.")
+    var schemaVersion: UInt32 = 1
+
+    @Option(help: "Correlation id to record in the metadata.")
+    var correlationId: String = ""
+
+    @Option(help: "Causation id to record in the metadata.")
+    var causationId: String = ""
+
+    @Option(help: "The source to record in the metadata.")
+    var source: String = "cli"
+
+    @Flag(help: "Print the result as JSON.")
+    var json = false
+
+    func run() async throws {
+        let event = try proposedEvent()
+        let journal = try location.open()
+        let result = try await journal.append([event], to: stream, expectedVersion: expectedVersion.value)
+        let position = result.positions[0]
+        if json {
+            Terminal.write(
+                JSON.object([
+                    ("position", .unsigned(position)), ("streamVersion", .unsigned(result.streamVersion)),
+                    ("eventId", .string(event.id.uuidString.lowercased())),
+                    ("alreadyStored", .bool(result.wasAlreadyStored)),
+                ]).rendered + "\n")
+        } else {
+            let note = result.wasAlreadyStored ? " (already stored: nothing written)" : ""
+            Terminal.write("appended at position \(position), \(stream) version \(result.streamVersion)\(note)\n")
+        }
+    }
+
+    /// Checks every argument before the journal is opened, so that bad input writes nothing.
+    private func proposedEvent() throws -> ProposedEvent {
+        let payload = try Self.validatedJSON(data)
+        var eventID = UUID.timeOrdered()
+        if let id {
+            guard let parsed = UUID(uuidString: id) else {
+                throw CLIError(message: "--id '\(id)' is not a UUID", remedy: "pass a UUID such as 0190f3c2-7a4e-7b1c-9d2e-3f4a5b6c7d8e")
+            }
+            eventID = parsed
+        }
+        return ProposedEvent(
+            id: eventID, type: type, schemaVersion: schemaVersion, encoding: .json, payload: payload,
+            occurredAt: try occurredAt.map(Self.parseTime),
+            metadata: EventMetadata(correlationID: correlationId, causationID: causationId, source: source))
+    }
+
+    /// The payload bytes: the given text, checked to be JSON, on one line.
+    static func validatedJSON(_ text: String) throws -> [UInt8] {
+        let bytes = Data(text.utf8)
+        do {
+            _ = try JSONSerialization.jsonObject(with: bytes, options: [.fragmentsAllowed])
+        } catch {
+            throw CLIError(
+                message: "--data is not valid JSON",
+                remedy: #"pass one JSON value, for example --data '{"reps": 5, "weight": 100}'"#)
+        }
+        // In valid JSON, line breaks can only be whitespace between tokens: keep each record on one line.
+        let oneLine = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            .replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " ")
+        return Array(oneLine.utf8)
+    }
+
+    static func parseTime(_ text: String) throws -> Timestamp {
+        let formats: [Date.ISO8601FormatStyle] = [
+            .iso8601.year().month().day().dateTimeSeparator(.standard).time(includingFractionalSeconds: true)
+                .timeZone(separator: .omitted),
+            .iso8601,
+        ]
+        for format in formats {
+            if let date = try? format.parse(text) {
+                return Timestamp(microsecondsSinceEpoch: Int64((date.timeIntervalSince1970 * 1_000_000).rounded()))
+            }
+        }
+        throw CLIError(
+            message: "--occurred-at '\(text)' is not an RFC 3339 time",
+            remedy: "write it like 2026-11-21T18:05:00Z or 2026-11-21T18:05:00.250+01:00")
+    }
+}
+
+/// `--expected-version`: `any`, `no-stream` or a version number.
+struct ExpectedVersionArgument: ExpressibleByArgument {
+    let value: ExpectedVersion
+
+    init(_ value: ExpectedVersion) { self.value = value }
+
+    init?(argument: String) {
+        switch argument {
+        case "any": value = .any
+        case "no-stream": value = .noStream
+        default:
+            guard let version = UInt64(argument) else { return nil }
+            value = version == 0 ? .noStream : .exact(version)
+        }
+    }
+
+    var defaultValueDescription: String { "any" }
+}

@@ -1,0 +1,93 @@
+import ArgumentParser
+import EventJournal
+
+struct EventsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "events", abstract: "Print the journal's records, oldest first.")
+
+    @OptionGroup var location: JournalLocation
+
+    @Option(help: "Only this stream's events.")
+    var stream: String?
+
+    @Option(help: ArgumentHelp("Start at this global position (or stream version, with --stream).", valueName: "pos"))
+    var from: UInt64 = 1
+
+    @Option(help: "Print at most this many records.")
+    var limit: Int?
+
+    @Flag(help: "Keep printing new records as they are committed, until interrupted.")
+    var follow = false
+
+    @Flag(help: "Print one JSON object per line (fields documented in docs/FORMAT.md).")
+    var json = false
+
+    func validate() throws {
+        if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more") }
+        if follow, stream != nil { throw ValidationError("--follow reads the whole journal; leave out --stream") }
+    }
+
+    func run() async throws {
+        let journal = try location.open()
+        var printer = RecordPrinter(json: json)
+        let limit = limit ?? .max
+        if let stream {
+            for record in try journal.readStream(stream, from: max(from, 1), limit: limit) { printer.print(record) }
+        } else if follow {
+            var printed = 0
+            for try await record in journal.follow(from: from) {
+                guard printed < limit else { break }
+                printer.print(record)
+                printed += 1
+            }
+        } else {
+            try journal.forEachRecord(from: from, limit: limit) { printer.print($0) }
+        }
+        printer.finish()
+    }
+}
+
+/// Prints records as a table (for people) or as JSON lines (for programs).
+struct RecordPrinter {
+    let json: Bool
+    private var printedHeader = false
+
+    init(json: Bool) { self.json = json }
+
+    mutating func print(_ record: EventRecord) {
+        if json {
+            Terminal.write(record.json.rendered + "\n")
+            return
+        }
+        if !printedHeader {
+            Terminal.write(row("POS", "RECORDED (UTC)", "STREAM@VERSION", "TYPE", "PAYLOAD"))
+            printedHeader = true
+        }
+        let recorded = String(record.recordedAt.description.prefix(19)).replacingOccurrences(of: "T", with: " ")
+        Terminal.write(
+            row(
+                String(record.position), recorded, "\(record.streamID)@\(record.streamVersion)", record.type,
+                summary(record)))
+    }
+
+    func finish() {
+        if !json && !printedHeader { Terminal.write("(no events)\n") }
+    }
+
+    private func summary(_ record: EventRecord) -> String {
+        let text: String
+        if record.encoding == .json, let payload = String(validating: record.payload, as: UTF8.self) {
+            text = payload
+        } else {
+            text = "<\(record.payload.count) bytes, \(record.encoding.name)>"
+        }
+        return text.count > 70 ? String(text.prefix(69)) + "…" : text
+    }
+
+    private func row(_ position: String, _ time: String, _ stream: String, _ type: String, _ payload: String) -> String {
+        func pad(_ text: String, _ width: Int) -> String {
+            text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+        }
+        return pad(position, 6) + pad(time, 20) + pad(stream, 26) + pad(type, 18) + payload + "\n"
+    }
+}

@@ -1,0 +1,113 @@
+import EventJournal
+import Foundation
+
+/// A JSON value written with its keys in the order given, for stable, documented output.
+enum JSON {
+    case string(String)
+    case integer(Int64)
+    case unsigned(UInt64)
+    case bool(Bool)
+    case null
+    case array([JSON])
+    case object([(String, JSON)])
+    /// Text that is already valid JSON (checked when it was stored), written as it is.
+    case verbatim(String)
+
+    var rendered: String {
+        var output = ""
+        render(into: &output)
+        return output
+    }
+
+    private func render(into output: inout String) {
+        switch self {
+        case .string(let value): JSON.quote(value, into: &output)
+        case .integer(let value): output += String(value)
+        case .unsigned(let value): output += String(value)
+        case .bool(let value): output += value ? "true" : "false"
+        case .null: output += "null"
+        case .verbatim(let text): output += text
+        case .array(let values):
+            output += "["
+            for (index, value) in values.enumerated() {
+                if index > 0 { output += "," }
+                value.render(into: &output)
+            }
+            output += "]"
+        case .object(let members):
+            output += "{"
+            for (index, (key, value)) in members.enumerated() {
+                if index > 0 { output += "," }
+                JSON.quote(key, into: &output)
+                output += ":"
+                value.render(into: &output)
+            }
+            output += "}"
+        }
+    }
+
+    private static func quote(_ string: String, into output: inout String) {
+        output += "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        output += "\""
+    }
+}
+
+extension [UInt8] {
+    var hexString: String { map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined() }
+}
+
+extension EventRecord {
+    /// The record as documented for `liftledger events --json` (one object per line).
+    var json: JSON {
+        let metadata = metadata
+        var members: [(String, JSON)] = [
+            ("position", .unsigned(position)),
+            ("streamId", .string(streamID)),
+            ("streamVersion", .unsigned(streamVersion)),
+            ("eventId", .string(id.uuidString.lowercased())),
+            ("type", .string(type)),
+            ("schemaVersion", .unsigned(UInt64(schemaVersion))),
+            ("recordedAt", .string(recordedAt.description)),
+            ("occurredAt", .string(occurredAt.description)),
+            (
+                "metadata",
+                .object([
+                    ("correlationId", .string(metadata.correlationID)),
+                    ("causationId", .string(metadata.causationID)),
+                    ("source", .string(metadata.source)),
+                ])
+            ),
+            ("encoding", .string(encoding.name)),
+        ]
+        if encoding == .json, let text = String(validating: payload, as: UTF8.self) {
+            members.append(("payload", .verbatim(text)))
+        } else {
+            members.append(("payloadBase64", .string(Data(payload).base64EncodedString())))
+        }
+        members.append(("hash", .string(hash.hexString)))
+        return .object(members)
+    }
+}
+
+extension PayloadEncoding {
+    var name: String {
+        switch self {
+        case .opaque: "opaque"
+        case .json: "json"
+        case .binary: "binary"
+        }
+    }
+}

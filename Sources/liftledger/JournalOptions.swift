@@ -1,0 +1,41 @@
+import ArgumentParser
+import EventJournal
+import Foundation
+
+/// The options every command that touches a journal takes.
+struct JournalLocation: ParsableArguments {
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The journal directory.",
+            discussion: "Defaults to $LIFTLEDGER_JOURNAL, else $XDG_DATA_HOME/liftledger, else ~/.local/share/liftledger.",
+            valueName: "dir"))
+    var journal: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "When an append counts as done: 'durable' (after fsync) or 'relaxed' (no fsync at commit, synced every "
+                + "100 ms: survives a killed process, may lose the last appends on power loss).",
+            valueName: "mode"))
+    var durability: DurabilityChoice = .durable
+
+    /// The directory the journal lives in, following the documented order of defaults.
+    var path: String {
+        if let journal { return journal }
+        let environment = ProcessInfo.processInfo.environment
+        if let path = environment["LIFTLEDGER_JOURNAL"], !path.isEmpty { return path }
+        if let data = environment["XDG_DATA_HOME"], !data.isEmpty { return data + "/liftledger" }
+        return (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share/liftledger"
+    }
+
+    func open(create: Bool = false) throws -> Journal {
+        try Journal.open(at: path, options: JournalOptions(durability: durability.durability), create: create)
+    }
+}
+
+enum DurabilityChoice: String, ExpressibleByArgument, CaseIterable {
+    case durable
+    case relaxed
+
+    var durability: Durability { self == .durable ? .durable : .relaxed }
+}

@@ -1,0 +1,52 @@
+import ArgumentParser
+import EventJournal
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+@main
+struct LiftLedger: AsyncParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "liftledger",
+        abstract: "An event-sourced training log on LMDB.",
+        discussion: """
+            The journal directory is --journal, else $LIFTLEDGER_JOURNAL, else $XDG_DATA_HOME/liftledger, else \
+            ~/.local/share/liftledger.
+            """,
+        version: version,
+        subcommands: [
+            InitCommand.self, AppendCommand.self, EventsCommand.self, VerifyCommand.self, BackupCommand.self,
+            StatsCommand.self, DemoCommand.self,
+        ]
+    )
+
+    /// Runs the command, printing journal and CLI errors as one line on standard error with a non-zero status.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let error as JournalError {
+            Terminal.fail(error.description)
+        } catch let error as CLIError {
+            Terminal.fail(error.description)
+        } catch {
+            exit(withError: error)
+        }
+    }
+}
+
+/// A failure of the command line itself: what went wrong and how to fix it.
+struct CLIError: Error, CustomStringConvertible {
+    let message: String
+    let remedy: String
+    var exitCode: Int32 = 1
+
+    var description: String { "\(message); \(remedy)" }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Standard output and error, and whether they are terminals.
+enum Terminal {
+    static var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+
+    static func write(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    static func writeError(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    /// Prints `message` as one line on standard error and exits with `status`.
+    static func fail(_ message: String, status: Int32 = 1) -> Never {
+        writeError("liftledger: error: \(message)\n")
+        exit(status)
+    }
+}
+
+/// A progress bar on standard error, drawn only when standard error is a terminal.
+struct ProgressBar {
+    let label: String
+    private let enabled = Terminal.standardErrorIsTerminal
+    private var lastDrawn: ContinuousClock.Instant?
+
+    init(label: String) { self.label = label }
+
+    mutating func update(_ done: UInt64, of total: UInt64) {
+        guard enabled else { return }
+        let now = ContinuousClock.now
+        if let lastDrawn, now - lastDrawn < .milliseconds(100), done < total { return }
+        lastDrawn = now
+        let fraction = total == 0 ? 1 : min(1, Double(done) / Double(total))
+        let width = 30
+        let filled = Int(fraction * Double(width))
+        let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
+        Terminal.writeError("\r\(label) [\(bar)] \(Int(fraction * 100))% \(done)/\(total)")
+    }
+
+    func finish() {
+        guard enabled, lastDrawn != nil else { return }
+        Terminal.writeError("\n")
+    }
+}

@@ -1,0 +1,41 @@
+import ArgumentParser
+import EventJournal
+
+struct VerifyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Check every record's checksum, the hash chain, and that every index agrees with the records.",
+        discussion: "Exits with status 1 and names the first bad position when anything does not match.")
+
+    @OptionGroup var location: JournalLocation
+
+    @Flag(help: "Print the result as JSON.")
+    var json = false
+
+    func run() async throws {
+        let journal = try location.open()
+        var bar = ProgressBar(label: "verify")
+        let report = try journal.verify { bar.update($0, of: $1) }
+        bar.finish()
+        if json {
+            var members: [(String, JSON)] = [
+                ("valid", .bool(report.isValid)), ("recordsChecked", .unsigned(report.recordsChecked)),
+                ("streams", .integer(Int64(report.streams))), ("headPosition", .unsigned(report.headPosition)),
+                ("headHash", .string(report.headHash.hexString)),
+            ]
+            if let problem = report.problem {
+                members.append(("firstBadPosition", problem.position.map { .unsigned($0) } ?? .null))
+                members.append(("problem", .string(problem.detail)))
+            }
+            Terminal.write(JSON.object(members).rendered + "\n")
+        }
+        if let problem = report.problem {
+            Terminal.fail(
+                "verify failed at \(problem); restore the journal from a backup, or keep it for inspection")
+        }
+        if !json {
+            Terminal.write(
+                "ok: \(report.recordsChecked) records in \(report.streams) streams, head hash \(report.headHash.hexString)\n")
+        }
+    }
+}
