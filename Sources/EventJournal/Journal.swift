@@ -161,6 +161,12 @@ public final class Journal: Sendable {
 
     // MARK: Maintenance
 
+    /// Makes visible a commit left by a writer process that died between committing and publishing it (see
+    /// `Environment.adoptAbandonedCommit`). Opening a journal does this; call it after killing a writer.
+    public func adoptAbandonedCommit() throws {
+        try mappingStorageErrors { try store.environment.adoptAbandonedCommit() }
+    }
+
     /// Figures about the journal: counts, sizes and the head.
     public func statistics() throws -> JournalStatistics {
         try store.statistics(path: path)

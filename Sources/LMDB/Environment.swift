@@ -115,6 +115,7 @@ public final class Environment: @unchecked Sendable {
                 var dead: Int32 = 0
                 try check(mdb_reader_check(env, &dead), "mdb_reader_check", path: path)
             }
+            if !options.readOnly { try Self.adoptAbandonedCommit(env, path: path) }
         } catch {
             mdb_env_close(env)
             throw error
@@ -199,6 +200,25 @@ public final class Environment: @unchecked Sendable {
             try check(rc, "mdb_env_copy2", path: destination)
             return
         }
+    }
+
+    /// Makes visible to this process's readers a commit whose writer died after writing it and before publishing
+    /// it. Such a commit is durable, but readers keep the previous snapshot until a writer takes the write lock,
+    /// which finds the dead owner and adopts the newest meta page. Runs when the environment opens; call it again
+    /// after a writer process is known to have died.
+    public func adoptAbandonedCommit() throws(LMDBError) {
+        try ForkGuard.check("mdb_txn_begin")
+        gate.lockShared()
+        defer { gate.unlock() }
+        try Self.adoptAbandonedCommit(handle, path: path)
+    }
+
+    private static func adoptAbandonedCommit(_ env: OpaquePointer, path: String) throws(LMDBError) {
+        var txn: OpaquePointer?
+        let rc = mdb_txn_begin(env, nil, 0, &txn)
+        if rc == MDB_MAP_RESIZED { return }  // the next transaction adopts the new size and the commit with it
+        try check(rc, "mdb_txn_begin", path: path)
+        mdb_txn_abort(txn)
     }
 
     /// Flushes committed data to disk (`mdb_env_sync`, forced). Used by relaxed durability.

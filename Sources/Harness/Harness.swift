@@ -1,0 +1,12 @@
+import ArgumentParser
+
+/// Test and measurement programs for the journal, run by tools/crash-test, tools/bench and the tests. Not
+/// installed for users.
+@main
+struct Harness: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "liftledger-harness",
+        abstract: "Crash, contention and benchmark programs for the LiftLedger journal.",
+        subcommands: [CrashTest.self, AppendWorker.self, ContendWorker.self, Bench.self]
+    )
+}
