@@ -19,9 +19,11 @@ let package = Package(
             providers: [.apt(["liblmdb-dev"])]
         ),
         .target(name: "LMDB", dependencies: ["CLMDB"]),
+        // CRC-32C with the CPU's instruction: Swift has no portable access to it.
+        .target(name: "CChecksum"),
         .target(
             name: "EventJournal",
-            dependencies: ["LMDB", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["LMDB", "CChecksum", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .executableTarget(
             name: "liftledger",

@@ -1,19 +1,21 @@
 import Foundation
 
 extension UUID {
-    /// A time-ordered UUID (version 7, RFC 9562): 48 bits of Unix milliseconds, then random bits. Ids made close in
-    /// time sort close together, which keeps inserts into the `event_ids` index local.
+    /// A time-ordered UUID (version 7, RFC 9562): 48 bits of Unix milliseconds, 12 bits of the sub-millisecond
+    /// fraction (the RFC's method 3), then 62 random bits. Ids made close in time sort close together, which keeps
+    /// inserts into the `event_ids` index local.
     public static func timeOrdered(at time: Timestamp = .now()) -> UUID {
+        let microseconds = UInt64(max(0, time.microsecondsSinceEpoch))
+        let milliseconds = microseconds / 1_000
+        let fraction = (microseconds % 1_000) * 4_096 / 1_000
         var generator = SystemRandomNumberGenerator()
-        let milliseconds = UInt64(max(0, time.microsecondsSinceEpoch / 1_000))
-        let random = generator.next() as UInt64
-        let random2 = generator.next() as UInt64
+        let random: UInt64 = generator.next()
         var bytes = [UInt8](repeating: 0, count: 16)
         for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: milliseconds >> (40 - 8 * index)) }
-        bytes[6] = 0x70 | UInt8(truncatingIfNeeded: random & 0x0F)
-        bytes[7] = UInt8(truncatingIfNeeded: random >> 8)
-        bytes[8] = 0x80 | UInt8(truncatingIfNeeded: random2 & 0x3F)
-        for index in 9..<16 { bytes[index] = UInt8(truncatingIfNeeded: random2 >> (8 * (index - 8))) }
+        bytes[6] = 0x70 | UInt8(truncatingIfNeeded: fraction >> 8)
+        bytes[7] = UInt8(truncatingIfNeeded: fraction)
+        bytes[8] = 0x80 | UInt8(truncatingIfNeeded: random >> 58)
+        for index in 9..<16 { bytes[index] = UInt8(truncatingIfNeeded: random >> (8 * (15 - index))) }
         return UUID(bytes: bytes)
     }
 

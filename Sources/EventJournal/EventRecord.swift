@@ -120,7 +120,7 @@ enum RecordFormat {
         }
         bytes.appendBigEndian(UInt32(event.payload.count))
         bytes.append(contentsOf: event.payload)
-        let checksum = bytes.withUnsafeBytes { CRC32.checksum($0) }
+        let checksum = bytes.withUnsafeBytes { RecordChecksum.compute($0) }
         bytes.appendBigEndian(checksum)
         return bytes
     }
@@ -131,7 +131,7 @@ enum RecordFormat {
             throw .corrupt(expected, "only \(raw.count) bytes")
         }
         let storedChecksum = raw.bigEndian(UInt32.self, at: raw.count - checksumSize)
-        let computed = CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[0..<(raw.count - checksumSize)]))
+        let computed = RecordChecksum.compute(UnsafeRawBufferPointer(rebasing: raw[0..<(raw.count - checksumSize)]))
         guard storedChecksum == computed else {
             throw .corrupt(expected, "checksum mismatch (stored \(hex(storedChecksum)), computed \(hex(computed)))")
         }

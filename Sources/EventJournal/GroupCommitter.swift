@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// One caller's append, waiting for the writer thread.
 struct AppendRequest: Sendable {
     let stream: String
@@ -15,8 +19,9 @@ struct AppendRequest: Sendable {
 /// In relaxed mode (no fsync at commit) the same thread syncs the environment `syncInterval` after the first
 /// unsynced commit.
 ///
-/// `@unchecked Sendable`: `pending`, `stopping` and `unsyncedSince` are read and written only with `condition`
-/// locked; `store` and `syncInterval` are immutable.
+/// `@unchecked Sendable`: `pending`, `stopping`, `unsyncedSince` and `gatherTarget` are read and written only
+/// with `condition`
+/// locked (`gatherTarget` written by the writer thread alone); `store` and `syncInterval` are immutable.
 final class GroupCommitter: @unchecked Sendable {
     /// The most events one commit takes, so that one enormous queue does not become one enormous transaction.
     static let maximumBatchEvents = 100_000
@@ -27,6 +32,7 @@ final class GroupCommitter: @unchecked Sendable {
     private var pending: [AppendRequest] = []
     private var stopping = false
     private var unsyncedSince: ContinuousClock.Instant?
+    private var gatherTarget = 0
 
     init(store: JournalStore, syncInterval: Duration?) {
         self.store = store
@@ -45,7 +51,9 @@ final class GroupCommitter: @unchecked Sendable {
             return
         }
         pending.append(request)
-        condition.signal()
+        // Wake the writer only when it has something to act on: the first request of an idle spell, or as many as
+        // it is gathering for. Waking it for every request would steal the CPU the other callers need to queue.
+        if pending.count == 1 || pending.count >= gatherTarget { condition.signal() }
     }
 
     /// Finishes the queued appends, syncs in relaxed mode, and ends the writer thread.
@@ -74,7 +82,12 @@ final class GroupCommitter: @unchecked Sendable {
     }
 
     /// Waits for work. Returns the next batch, an empty batch when a relaxed-mode sync is due, or nil to stop.
+    ///
+    /// Two waits keep batches full without slowing a lone writer: after a commit the thread spins briefly before it
+    /// sleeps (a lone caller that appends again at once then pays no wake-up), and when several callers were in
+    /// flight at the last batch it gives them up to `gatherWindow` to queue again before committing fewer.
     private func nextBatch() -> [AppendRequest]? {
+        spinForWork()
         condition.lock()
         defer { condition.unlock() }
         while pending.isEmpty {
@@ -82,10 +95,14 @@ final class GroupCommitter: @unchecked Sendable {
             if let syncInterval, let since = unsyncedSince {
                 let due = since + syncInterval
                 if ContinuousClock.now >= due { return [] }
-                _ = condition.wait(until: Date.now.addingTimeInterval(Self.seconds(ContinuousClock.now.duration(to: due))))
+                _ = condition.wait(until: Self.date(after: ContinuousClock.now.duration(to: due)))
             } else {
                 condition.wait()
             }
+        }
+        if gatherTarget > 1 && pending.count < gatherTarget {
+            let gatherUntil = Self.date(after: Self.gatherWindow)
+            while pending.count < gatherTarget && !stopping && condition.wait(until: gatherUntil) {}
         }
         var events = 0
         var count = 0
@@ -94,9 +111,31 @@ final class GroupCommitter: @unchecked Sendable {
             events += request.events.count
             count += 1
         }
+        // The callers in this batch will likely append again, and the rest are waiting already: gather for all.
+        gatherTarget = pending.count
         let batch = Array(pending.prefix(count))
         pending.removeFirst(count)
         return batch
+    }
+
+    /// The longest the writer waits for the callers in flight at the last batch to queue again.
+    static let gatherWindow = Duration.microseconds(250)
+    /// How long the writer polls for new work before it sleeps.
+    static let spinWindow = Duration.microseconds(100)
+
+    private func spinForWork() {
+        condition.lock()
+        let lone = gatherTarget <= 1
+        condition.unlock()
+        guard lone else { return }
+        let until = ContinuousClock.now + Self.spinWindow
+        while ContinuousClock.now < until {
+            condition.lock()
+            let ready = !pending.isEmpty || stopping
+            condition.unlock()
+            if ready { return }
+            sched_yield()
+        }
     }
 
     private func syncNow() {
@@ -107,8 +146,8 @@ final class GroupCommitter: @unchecked Sendable {
         if due { try? store.environment.sync() }
     }
 
-    private static func seconds(_ duration: Duration) -> TimeInterval {
+    private static func date(after duration: Duration) -> Date {
         let (seconds, attoseconds) = duration.components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+        return Date.now.addingTimeInterval(TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18)
     }
 }

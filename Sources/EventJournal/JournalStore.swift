@@ -57,11 +57,13 @@ final class JournalStore: Sendable {
 
     // MARK: Keys
 
+    /// The `streams` index key: version first, then the stream id, so that one commit's entries for many streams
+    /// at similar versions share leaf pages (see docs/FORMAT.md).
     static func streamKey(_ stream: String, version: UInt64) -> [UInt8] {
-        var key = Array(stream.utf8)
-        key.reserveCapacity(key.count + 9)
-        key.append(0)
+        var key: [UInt8] = []
+        key.reserveCapacity(8 + stream.utf8.count)
         key.appendBigEndian(version)
+        key.append(contentsOf: stream.utf8)
         return key
     }
 
@@ -81,8 +83,11 @@ final class JournalStore: Sendable {
     }
 
     func streamHead(_ stream: String, _ txn: Transaction) throws -> (version: UInt64, lastPosition: UInt64) {
-        let head = try txn.withValue(forKey: Array(stream.utf8), in: streamHeads) { raw in
-            (raw.bigEndian(UInt64.self, at: 0), raw.bigEndian(UInt64.self, at: 8))
+        var stream = stream
+        let head = try stream.withUTF8 { key in
+            try txn.withValue(forKey: UnsafeRawBufferPointer(key), in: streamHeads) { raw in
+                (raw.bigEndian(UInt64.self, at: 0), raw.bigEndian(UInt64.self, at: 8))
+            }
         }
         return head ?? (0, 0)
     }
@@ -113,42 +118,25 @@ final class JournalStore: Sendable {
     func streamRecords(
         _ stream: String, from version: UInt64, direction: ReadDirection, limit: Int, _ txn: Transaction
     ) throws -> [EventRecord] {
-        let prefix = Array(stream.utf8) + [0]
-        let positions: [UInt64] = try txn.withCursor(on: streams) { cursor in
-            var positions: [UInt64] = []
-            var entry: CursorEntry?
-            switch direction {
-            case .forward:
-                entry = try cursor.seek(atLeast: Self.streamKey(stream, version: max(version, 1)))
-            case .backward:
-                let start = version == 0 ? UInt64.max : version
-                entry = try cursor.seek(atLeast: Self.streamKey(stream, version: start))
-                if entry == nil || !Self.key(entry!.key, matches: prefix, version: start) {
-                    entry = try cursor.previous() ?? nil
-                }
-            }
-            while let current = entry, positions.count < limit, current.key.starts(with: prefix),
-                current.key.count == prefix.count + 8
-            {
-                guard let position = BigEndianKey.decode(current.value) else {
-                    throw JournalError.corrupt(0, "a streams entry of \(current.value.count) bytes")
-                }
-                positions.append(position)
-                entry = direction == .forward ? try cursor.next() : try cursor.previous()
-            }
-            return positions
+        let last = try streamHead(stream, txn).version
+        let versions: [UInt64]
+        switch direction {
+        case .forward:
+            let first = max(version, 1)
+            versions = first <= last ? Array(first...min(last, first &+ UInt64(clamping: limit) &- 1)) : []
+        case .backward:
+            let top = min(version == 0 ? last : version, last)
+            versions = top >= 1 ? Array((max(1, top - min(top - 1, UInt64(clamping: limit) &- 1))...top).reversed()) : []
         }
-        return try positions.map { position in
-            guard let record = try record(at: position, txn) else {
-                throw JournalError.corrupt(position, "the streams index names a missing record")
+        return try versions.map { version in
+            let position = try txn.withValue(forKey: Self.streamKey(stream, version: version), in: streams) {
+                BigEndianKey.decode($0)
+            }
+            guard let position, let position, let record = try record(at: position, txn) else {
+                throw JournalError.corrupt(0, "the streams index has no record for \(stream) version \(version)")
             }
             return record
         }
-    }
-
-    private static func key(_ key: UnsafeRawBufferPointer, matches prefix: [UInt8], version: UInt64) -> Bool {
-        key.count == prefix.count + 8 && key.starts(with: prefix)
-            && BigEndianKey.decode(UnsafeRawBufferPointer(rebasing: key[prefix.count...])) == version
     }
 
     // MARK: Appending
@@ -192,16 +180,17 @@ final class JournalStore: Sendable {
     /// Everything that can reject a request, checked before it writes anything.
     private func check(_ request: AppendRequest, _ txn: Transaction) throws -> Plan {
         var seen = Set<UUID>()
-        for event in request.events where !seen.insert(event.id).inserted {
+        for event in request.events where request.events.count > 1 && !seen.insert(event.id).inserted {
             throw JournalError(
                 .duplicateEventID, "event id \(event.id) appears twice in one append",
                 remedy: "give every event in an append its own id")
         }
         var stored: [EventRecord] = []
         for event in request.events {
-            guard let position = try txn.withValue(forKey: event.id.bytes, in: eventIDs, { BigEndianKey.decode($0) }),
-                let position
-            else { continue }
+            let position = try withUnsafeBytes(of: event.id.uuid) { id in
+                try txn.withValue(forKey: id, in: eventIDs) { BigEndianKey.decode($0) }
+            }
+            guard let position, let position else { continue }
             guard let record = try record(at: position, txn) else {
                 throw JournalError.corrupt(position, "the event_ids index names a missing record")
             }
@@ -254,10 +243,13 @@ final class JournalStore: Sendable {
             let record = RecordFormat.encode(
                 event, stream: request.stream, position: position, streamVersion: version, recordedAt: recordedAt,
                 previousHash: head.hash)
-            let positionKey = BigEndianKey.encode(position)
-            try txn.put(record, forKey: positionKey, in: events, options: .append)
-            try txn.put(positionKey, forKey: Self.streamKey(request.stream, version: version), in: streams)
-            try txn.put(positionKey, forKey: event.id.bytes, in: eventIDs)
+            try withUnsafeBytes(of: position.bigEndian) { positionKey in
+                try record.withUnsafeBytes { try txn.put($0, forKey: positionKey, in: events, options: .append) }
+                try Self.streamKey(request.stream, version: version).withUnsafeBytes {
+                    try txn.put(positionKey, forKey: $0, in: streams)
+                }
+                try withUnsafeBytes(of: event.id.uuid) { try txn.put(positionKey, forKey: $0, in: eventIDs) }
+            }
             head = (position, RecordFormat.chainHash(previous: head.hash, record: record))
             positions.append(position)
         }

@@ -1,2 +1,208 @@
 import ArgumentParser
-struct Bench: AsyncParsableCommand { func run() async throws {} }
+import EventJournal
+import Foundation
+import LMDB
+
+/// Benchmarks, printed as one JSON object. Every journal figure stands beside its peer measured in the same run:
+/// raw LMDB doing exactly the same puts (or the same scan) with the same bytes, and nothing else.
+struct Bench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench", abstract: "Measure the journal against raw LMDB.",
+        subcommands: [JournalBench.self])
+}
+
+struct JournalBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "journal",
+        abstract: "Appends (one writer, 32 writers, batches of 10,000) and a full read, against raw LMDB.")
+
+    @Flag(help: "Fewer events and one repetition: a smoke test, not a measurement.")
+    var quick = false
+
+    @Option(help: "Where the benchmark journals go (default: a new temporary directory, removed afterwards).")
+    var directory: String?
+
+    mutating func run() async throws {
+        let root = directory ?? FileManager.default.temporaryDirectory
+            .appendingPathComponent("liftledger-bench-\(UUID().uuidString.lowercased())").path
+        defer { if directory == nil { try? FileManager.default.removeItem(atPath: root) } }
+        let single = quick ? 200 : 2_000
+        let perWriter = quick ? 20 : 250
+        let batches = quick ? 2 : 20
+        let repetitions = quick ? 1 : 3
+        var runs: [String: [Double]] = [:]
+        var counter = 0
+        func fresh() -> String {
+            counter += 1
+            return "\(root)/\(counter)"
+        }
+        for _ in 0..<repetitions {
+            // One event per append, one writer, durable: each append waits for its own fsync.
+            let singleJournal = try Journal.open(at: fresh(), options: Self.options, create: true)
+            let singleRate = try await Self.rate(events: single) {
+                for index in 0..<single {
+                    _ = try await singleJournal.append([Self.event(index)], to: "bench-single")
+                }
+            }
+            runs["durableSingleWriter", default: []].append(singleRate)
+            let singleRecords = try Self.allRecords(singleJournal)
+            runs["rawSingleCommits", default: []].append(try Self.rawPuts(singleRecords, perCommit: 1, at: fresh()))
+
+            // 32 writers, one event per append each: the writer thread commits what queued during the last fsync.
+            let sharedJournal = try Journal.open(at: fresh(), options: Self.options, create: true)
+            let concurrentRate = try await Self.rate(events: 32 * perWriter) {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for writer in 0..<32 {
+                        group.addTask {
+                            for index in 0..<perWriter {
+                                _ = try await sharedJournal.append([Self.event(index)], to: "bench-writer-\(writer)")
+                            }
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+            }
+            runs["durable32Writers", default: []].append(concurrentRate)
+
+            // Batches of 10,000 events per append.
+            let batchJournal = try Journal.open(at: fresh(), options: Self.options, create: true)
+            let batchRate = try await Self.rate(events: batches * 10_000) {
+                for batch in 0..<batches {
+                    let events = (0..<10_000).map { Self.event(batch * 10_000 + $0) }
+                    _ = try await batchJournal.append(events, to: "bench-batch-\(batch % 4)")
+                }
+            }
+            runs["durableBatches10000", default: []].append(batchRate)
+            let batchRecords = try Self.allRecords(batchJournal)
+            runs["rawBatchedPuts", default: []].append(try Self.rawPuts(batchRecords, perCommit: 10_000, at: fresh()))
+
+            // A full forward read of the batch journal, against a raw cursor scan of its events database.
+            let total = batchRecords.count
+            runs["fullRead", default: []].append(
+                try await Self.rate(events: total) {
+                    var seen = 0
+                    try batchJournal.forEachRecord { _ in seen += 1 }
+                    precondition(seen == total)
+                })
+            runs["rawScan", default: []].append(try Self.rawScan(batchJournal.path, expected: total))
+        }
+        let median = runs.mapValues { values in values.sorted()[values.count / 2] }
+        func figure(_ key: String) -> Double { median[key] ?? 0 }
+        let ratios: [(String, Double, Double)] = [
+            ("durableSingleWriterVsRaw", figure("durableSingleWriter") / figure("rawSingleCommits"), 0.8),
+            ("durable32WritersVsSingleWriter", figure("durable32Writers") / figure("durableSingleWriter"), 20),
+            ("batchesVsRawBatchedPuts", figure("durableBatches10000") / figure("rawBatchedPuts"), 0.4),
+            ("fullReadVsRawScan", figure("fullRead") / figure("rawScan"), 0.25),
+        ]
+        var lines = ["{", #"  "unit": "events per second (median of \#(repetitions))","#]
+        for key in median.keys.sorted() { lines.append(#"  "\#(key)": \#(Int(figure(key))),"#) }
+        lines.append(#"  "ratios": {"#)
+        for (index, (name, value, target)) in ratios.enumerated() {
+            let comma = index == ratios.count - 1 ? "" : ","
+            let rounded = (value * 1_000).rounded() / 1_000
+            lines.append(#"    "\#(name)": {"value": \#(rounded), "target": \#(target), "met": \#(value >= target)}\#(comma)"#)
+        }
+        lines.append("  },")
+        lines.append(#"  "quick": \#(quick)"#)
+        lines.append("}")
+        print(lines.joined(separator: "\n"))
+    }
+
+    static let options = JournalOptions(durability: .durable, initialMapSize: 1 << 30)
+
+    /// A set-logged event of a realistic size (about 150 bytes of JSON).
+    static func event(_ index: Int) -> ProposedEvent {
+        let payload =
+            #"{"exercise":"Barbell_Squat","weight":{"value":\#(100 + index % 50),"unit":"kg"},"#
+            + #""reps":\#(1 + index % 12),"type":"normal","rpe":8.5,"note":"bench"}"#
+        return ProposedEvent(
+            type: "SetLogged", encoding: .json, payload: Array(payload.utf8),
+            metadata: EventMetadata(correlationID: "bench", source: "bench"))
+    }
+
+    static func rate(events: Int, _ body: () async throws -> Void) async throws -> Double {
+        let started = ContinuousClock.now
+        try await body()
+        return Double(events) / seconds(ContinuousClock.now - started)
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    static func allRecords(_ journal: Journal) throws -> [EventRecord] {
+        var records: [EventRecord] = []
+        try journal.forEachRecord { records.append($0) }
+        return records
+    }
+
+    /// Raw LMDB: the journal's puts for `records` (record, stream index, event id index, stream head, head), with
+    /// the same keys and bytes, `perCommit` records per durable commit, and nothing else.
+    static func rawPuts(_ records: [EventRecord], perCommit: Int, at path: String) throws -> Double {
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        let environment = try Environment.open(path: path, options: EnvironmentOptions(mapSize: 1 << 30))
+        let databases = try environment.openDatabases(
+            ["meta", "events", "streams", "stream_heads", "event_ids"], create: true)
+        let (meta, events, streams, heads, ids) = (
+            databases[0], databases[1], databases[2], databases[3], databases[4]
+        )
+        struct Puts {
+            var position: [UInt8]
+            var record: [UInt8]
+            var streamKey: [UInt8]
+            var id: [UInt8]
+            var stream: [UInt8]
+            var head: [UInt8]
+            var journalHead: [UInt8]
+        }
+        let puts = records.map { record in
+            let position = BigEndianKey.encode(record.position)
+            return Puts(
+                position: position, record: record.bytes,
+                streamKey: Array(record.streamID.utf8) + [0] + BigEndianKey.encode(record.streamVersion),
+                id: withUnsafeBytes(of: record.id.uuid) { Array($0) }, stream: Array(record.streamID.utf8),
+                head: BigEndianKey.encode(record.streamVersion) + position, journalHead: position + record.hash)
+        }
+        let headKey = Array("head".utf8)
+        let started = ContinuousClock.now
+        for start in stride(from: 0, to: puts.count, by: perCommit) {
+            try environment.write { txn in
+                let slice = puts[start..<min(start + perCommit, puts.count)]
+                for put in slice {
+                    try txn.put(put.record, forKey: put.position, in: events, options: .append)
+                    try txn.put(put.position, forKey: put.streamKey, in: streams)
+                    try txn.put(put.position, forKey: put.id, in: ids)
+                }
+                // The journal writes one stream head per stream per append and one journal head per commit.
+                var lastHead: [[UInt8]: [UInt8]] = [:]
+                for put in slice { lastHead[put.stream] = put.head }
+                for (stream, head) in lastHead { try txn.put(head, forKey: stream, in: heads) }
+                try txn.put(slice.last!.journalHead, forKey: headKey, in: meta)
+            }
+        }
+        return Double(puts.count) / seconds(ContinuousClock.now - started)
+    }
+
+    /// Raw LMDB: a cursor over the journal's events database, touching every value, in one read transaction.
+    static func rawScan(_ path: String, expected: Int) throws -> Double {
+        let environment = try Environment.open(path: path, options: EnvironmentOptions(mapSize: 1 << 30))
+        let events = try environment.openDatabases(["events"], create: false)[0]
+        let started = ContinuousClock.now
+        let (count, checksum) = try environment.read { txn in
+            try txn.withCursor(on: events) { cursor in
+                var count = 0
+                var checksum = 0
+                var entry = try cursor.first()
+                while let current = entry {
+                    count += 1
+                    checksum &+= current.value.count &+ Int(current.value[current.value.count - 1])
+                    entry = try cursor.next()
+                }
+                return (count, checksum)
+            }
+        }
+        let rate = Double(count) / seconds(ContinuousClock.now - started)
+        precondition(count == expected && checksum != 0)
+        return rate
+    }
+}
