@@ -244,11 +244,11 @@ final class JournalStore: Sendable {
                 event, stream: request.stream, position: position, streamVersion: version, recordedAt: recordedAt,
                 previousHash: head.hash)
             try withUnsafeBytes(of: position.bigEndian) { positionKey in
-                try record.withUnsafeBytes { try txn.put($0, forKey: positionKey, in: events, options: .append) }
-                try Self.streamKey(request.stream, version: version).withUnsafeBytes {
+                _ = try record.withUnsafeBytes { try txn.put($0, forKey: positionKey, in: events, options: .append) }
+                _ = try Self.streamKey(request.stream, version: version).withUnsafeBytes {
                     try txn.put(positionKey, forKey: $0, in: streams)
                 }
-                try withUnsafeBytes(of: event.id.uuid) { try txn.put(positionKey, forKey: $0, in: eventIDs) }
+                _ = try withUnsafeBytes(of: event.id.uuid) { try txn.put(positionKey, forKey: $0, in: eventIDs) }
             }
             head = (position, RecordFormat.chainHash(previous: head.hash, record: record))
             positions.append(position)
