@@ -41,8 +41,12 @@ let package = Package(
             ],
             path: "Sources/Harness"
         ),
-        .testTarget(name: "LMDBTests", dependencies: ["LMDB"]),
-        .testTarget(name: "EventJournalTests", dependencies: ["EventJournal", "LMDB"]),
-        .testTarget(name: "CLITests", dependencies: ["EventJournal"]),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "LMDBTests", dependencies: ["LMDB", "TestSupport"]),
+        .testTarget(
+            name: "EventJournalTests",
+            dependencies: ["EventJournal", "LMDB", "TestSupport", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        .testTarget(name: "CLITests", dependencies: ["EventJournal", "LMDB", "TestSupport"]),
     ]
 )

@@ -98,7 +98,7 @@ enum Names {
         guard !bytes.isEmpty, bytes.count <= maximumStreamIDBytes, !bytes.contains(where: { $0 < 0x20 || $0 == 0x7F })
         else {
             throw .invalid(
-                "invalid stream id '\(stream)'",
+                "invalid stream id \(stream.debugDescription)",
                 remedy: "use 1 to \(maximumStreamIDBytes) bytes of text without control characters, such as workout-42")
         }
     }
@@ -108,7 +108,7 @@ enum Names {
         guard !type.isEmpty, type.count <= maximumTypeBytes, !type.contains(where: { $0 <= 0x20 || $0 == 0x7F })
         else {
             throw .invalid(
-                "invalid event type '\(event.type)'",
+                "invalid event type \(event.type.debugDescription)",
                 remedy: "use 1 to \(maximumTypeBytes) bytes without spaces or control characters, such as SetLogged")
         }
         let metadata = event.metadata

@@ -158,6 +158,7 @@ public final class Environment: @unchecked Sendable {
     }
 
     /// Runs `body` in a read-only transaction: a consistent snapshot. Keep it short; it pins old pages.
+    @discardableResult
     public func read<T>(_ body: (Transaction) throws -> T) throws -> T {
         try withTransaction(readOnly: true, commit: false) { txn in try body(Transaction(txn, readOnly: true)) }
     }
@@ -167,6 +168,7 @@ public final class Environment: @unchecked Sendable {
     /// If the map fills up, the transaction is aborted, the map grows, and `body` runs again from the start, so
     /// `body` must not have effects outside the transaction. Write transactions never cross an `await`: `body` is
     /// synchronous and runs on the calling thread.
+    @discardableResult
     public func write<T>(_ body: (Transaction) throws -> T) throws -> T {
         if options.readOnly {
             throw LMDBError(

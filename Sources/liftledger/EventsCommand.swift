@@ -39,6 +39,7 @@ struct EventsCommand: AsyncParsableCommand {
                 guard printed < limit else { break }
                 printer.print(record)
                 printed += 1
+                if printed == limit { break }
             }
         } else {
             try journal.forEachRecord(from: from, limit: limit) { printer.print($0) }

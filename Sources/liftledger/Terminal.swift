@@ -16,9 +16,10 @@ enum Terminal {
         FileHandle.standardError.write(Data(text.utf8))
     }
 
-    /// Prints `message` as one line on standard error and exits with `status`.
+    /// Prints `message` as one line on standard error (line breaks in it escaped) and exits with `status`.
     static func fail(_ message: String, status: Int32 = 1) -> Never {
-        writeError("liftledger: error: \(message)\n")
+        let oneLine = message.replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\n", with: "\\n")
+        writeError("liftledger: error: \(oneLine)\n")
         exit(status)
     }
 }

@@ -1,0 +1,157 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The `liftledger` binary, run as a user would.
+struct CLITests {
+    let directory: TemporaryDirectory
+    let journal: String
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        journal = directory.child("journal")
+        let created = try liftledger(["init"], journal: journal)
+        #expect(created.status == 0 && created.standardOutput.contains("created journal"))
+    }
+
+    @Test func appendedEventsComeBackAsDocumentedJSON() throws {
+        let appended = try liftledger(
+            [
+                "append", "--stream", "workout-1", "--type", "SetLogged", "--data", #"{"reps": 5, "note": "grind\u00e9"}"#,
+                "--occurred-at", "2020-01-02T03:04:05.5Z", "--correlation-id", "c-1", "--json",
+            ], journal: journal)
+        #expect(appended.status == 0, "\(appended.standardError)")
+        #expect(try jsonObject(appended.lines[0])["position"] as? Int == 1)
+        let events = try liftledger(["events", "--json"], journal: journal)
+        let record = try jsonObject(events.lines[0])
+        #expect(record["streamId"] as? String == "workout-1")
+        #expect(record["streamVersion"] as? Int == 1)
+        #expect(record["type"] as? String == "SetLogged")
+        #expect(record["occurredAt"] as? String == "2020-01-02T03:04:05.500000Z")
+        #expect((record["metadata"] as? [String: String])?["correlationId"] == "c-1")
+        #expect((record["metadata"] as? [String: String])?["source"] == "cli")
+        #expect((record["payload"] as? [String: Any])?["note"] as? String == "grind\u{e9}")
+        #expect((record["hash"] as? String)?.count == 64)
+        let statistics = try jsonObject(try liftledger(["stats", "--json"], journal: journal).lines[0])
+        #expect(statistics["events"] as? Int == 1 && statistics["headHash"] as? String == record["hash"] as? String)
+        let verify = try liftledger(["verify"], journal: journal)
+        #expect(verify.status == 0 && verify.standardOutput.hasPrefix("ok: 1 records in 1 streams"))
+    }
+
+    @Test func badInputIsOneLineNonZeroAndWritesNothing() throws {
+        let id = UUID().uuidString
+        let seeded = try liftledger(
+            ["append", "--stream", "w-1", "--type", "T", "--data", "{}", "--id", id], journal: journal)
+        #expect(seeded.status == 0)
+        let before = try snapshot(of: journal)["data.mdb"]
+        let cases: [(String, [String], String)] = [
+            ("wrong expected version", ["--expected-version", "5"], "retry with expected version 1"),
+            ("duplicate id, other content", ["--id", id, "--data", #"{"other": true}"#], "already stored"),
+            ("invalid JSON", ["--data", "{reps: 5"], "pass one JSON value"),
+            ("an id that is not a UUID", ["--id", "not-a-uuid"], "pass a UUID"),
+            ("a time that is not RFC 3339", ["--occurred-at", "yesterday"], "write it like"),
+            ("a stream id with a newline", ["--stream", "a\nb"], "without control characters"),
+        ]
+        for (name, override, hint) in cases {
+            var arguments = ["append", "--stream", "w-1", "--type", "T", "--data", "{}"]
+            for pair in stride(from: 0, to: override.count, by: 2) {
+                if let index = arguments.firstIndex(of: override[pair]) {
+                    arguments[index + 1] = override[pair + 1]
+                } else {
+                    arguments += [override[pair], override[pair + 1]]
+                }
+            }
+            let result = try liftledger(arguments, journal: journal)
+            #expect(result.status != 0, "\(name)")
+            #expect(result.standardOutput.isEmpty, "\(name)")
+            let lines = result.standardError.split(separator: "\n")
+            #expect(lines.count == 1 && lines[0].hasPrefix("liftledger: error: "), "\(name): \(result.standardError)")
+            #expect(result.standardError.contains(hint), "\(name): \(result.standardError)")
+        }
+        #expect(try snapshot(of: journal)["data.mdb"] == before)
+        #expect(try jsonObject(try liftledger(["stats", "--json"], journal: journal).lines[0])["events"] as? Int == 1)
+    }
+
+    @Test func aMissingOrForeignDirectoryIsRefusedUntouched() throws {
+        let missing = directory.child("missing")
+        let result = try liftledger(["events"], journal: missing)
+        #expect(result.status != 0 && result.standardError.contains("no journal at \(missing)"))
+        #expect(result.standardError.contains("liftledger init"))
+        #expect(!FileManager.default.fileExists(atPath: missing))
+
+        let foreign = directory.child("foreign")
+        try FileManager.default.createDirectory(atPath: foreign, withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: URL(fileURLWithPath: foreign + "/photo.jpg"))
+        let before = try snapshot(of: foreign)
+        for arguments in [["events"], ["init"], ["append", "--stream", "s", "--type", "T", "--data", "{}"]] {
+            let refused = try liftledger(arguments, journal: foreign)
+            #expect(refused.status != 0 && refused.standardError.contains("holds other files and no journal"))
+            #expect(refused.standardError.split(separator: "\n").count == 1)
+        }
+        #expect(try snapshot(of: foreign) == before)
+    }
+
+    @Test func theJournalDefaultsToTheEnvironmentVariable() throws {
+        let result = try run(
+            BuiltProgram.liftledger, ["append", "--stream", "s", "--type", "T", "--data", "1"],
+            environment: ["LIFTLEDGER_JOURNAL": journal])
+        #expect(result.status == 0)
+        #expect(try liftledger(["events", "--json"], journal: journal).lines.count == 1)
+    }
+
+    @Test func twoProcessesRacingOnOneStreamWithExpectedVersionsEndGapless() throws {
+        let racers = try (0..<2).map { writer in
+            try ProgramHandle(
+                BuiltProgram.harness,
+                ["contend", "--journal", journal, "--stream", "shared", "--count", "1000", "--writer", "w\(writer)"])
+        }
+        for racer in racers { #expect(racer.wait().status == 0) }
+        let records = try liftledger(["events", "--json", "--stream", "shared"], journal: journal).lines.map(jsonObject)
+        #expect(records.count == 2_000)
+        #expect(records.map { $0["streamVersion"] as? Int } == Array(1...2_000))
+        for writer in ["w0", "w1"] {
+            let sequence = records.compactMap { $0["payload"] as? [String: Any] }.filter { $0["writer"] as? String == writer }
+                .map { $0["sequence"] as? Int }
+            #expect(sequence == Array(0..<1_000), "each of \(writer)'s events exactly once, in order")
+        }
+        #expect(try liftledger(["verify"], journal: journal).status == 0)
+    }
+
+    @Test func followPrintsEventsAnotherProcessCommits() throws {
+        _ = try liftledger(["append", "--stream", "s", "--type", "T", "--data", "0"], journal: journal)
+        let follower = try ProgramHandle(
+            BuiltProgram.liftledger, ["events", "--follow", "--json", "--limit", "3", "--journal", journal])
+        Thread.sleep(forTimeInterval: 0.3)
+        for value in ["1", "2"] {
+            #expect(try liftledger(["append", "--stream", "t", "--type", "T", "--data", value], journal: journal).status == 0)
+        }
+        let result = follower.wait(timeout: .seconds(20))
+        #expect(result.status == 0)
+        #expect(try result.lines.map { try jsonObject($0)["payload"] as? Int } == [0, 1, 2])
+    }
+
+    @Test func aBackupVerifiesWithTheSameHead() throws {
+        for index in 0..<20 {
+            _ = try liftledger(["append", "--stream", "s-\(index % 3)", "--type", "T", "--data", "\(index)"], journal: journal)
+        }
+        let destination = directory.child("backup")
+        let backup = try liftledger(["backup", destination], journal: journal)
+        #expect(backup.status == 0 && backup.standardOutput.hasPrefix("backed up 20 events"))
+        let original = try jsonObject(try liftledger(["stats", "--json"], journal: journal).lines[0])
+        let copy = try jsonObject(try liftledger(["stats", "--json"], journal: destination).lines[0])
+        #expect(copy["headHash"] as? String == original["headHash"] as? String)
+        #expect(copy["journalId"] as? String == original["journalId"] as? String)
+        #expect(try liftledger(["verify"], journal: destination).status == 0)
+    }
+
+    @Test func demoShowsAVerifiedJournal() throws {
+        let demo = try liftledger(["demo"])
+        #expect(demo.status == 0)
+        #expect(demo.standardOutput.contains("WorkoutStarted") && demo.standardOutput.contains("WorkoutFinished"))
+        #expect(demo.standardOutput.contains("verify: ok, 10 records"))
+    }
+}
+
+func jsonObject(_ line: String) throws -> [String: Any] {
+    try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+}

@@ -1,0 +1,49 @@
+import EventJournal
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A real full disk: a 2 MiB tmpfs, mounted for the test (which needs root).
+struct DiskFullTests {
+    static let canMount: Bool = {
+        guard getuid() == 0, let directory = try? TemporaryDirectory() else { return false }
+        guard (try? run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", directory.path]))?.status == 0 else {
+            return false
+        }
+        _ = try? run("/bin/umount", [directory.path])
+        return true
+    }()
+
+    @Test(.enabled(if: canMount, "needs root to mount a tmpfs; skipped"))
+    func anAppendThatDoesNotFitFailsClearlyAndEarlierEventsStayIntact() async throws {
+        let directory = try TemporaryDirectory()
+        try #require(try run("/bin/mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", directory.path]).status == 0)
+        defer { _ = try? run("/bin/umount", ["-l", directory.path]) }
+        let journal = try Journal.open(at: directory.child("journal"), create: true)
+        let payload = [UInt8](repeating: 0x5A, count: 3_000)
+        var acknowledged: [UInt64] = []
+        var failure: JournalError?
+        for index in 0..<2_000 {
+            do {
+                let proposed = ProposedEvent(type: "Filler", encoding: .opaque, payload: payload)
+                acknowledged += try await journal.append([proposed], to: "filler-\(index % 4)").positions
+            } catch {
+                failure = error as? JournalError
+                break
+            }
+        }
+        let error = try #require(failure, "2,000 appends of 3 KB fitted in a 2 MiB tmpfs")
+        #expect(error.code == .outOfSpace)
+        #expect(error.description.contains("disk is full"))
+        #expect(acknowledged.count > 100)
+        let report = try journal.verify()
+        #expect(report.isValid)
+        #expect(report.headPosition == UInt64(acknowledged.count))
+        #expect(acknowledged == Array(1...UInt64(acknowledged.count)))
+        #expect(try journal.record(at: acknowledged.last!)?.payload.count == payload.count)
+    }
+}

@@ -1,0 +1,74 @@
+import Crypto
+import EventJournal
+import Foundation
+import Testing
+
+/// The record layout of docs/FORMAT.md, checked field by field against bytes decoded here by hand.
+struct FormatTests {
+    @Test func aStoredRecordHasTheDocumentedLayout() async throws {
+        let test = try TestJournal()
+        let occurred = Timestamp(microsecondsSinceEpoch: 1_700_000_000_123_456)
+        let proposed = ProposedEvent(
+            type: "SetLogged", schemaVersion: 2, encoding: .json, payload: Array(#"{"reps":5}"#.utf8),
+            occurredAt: occurred, metadata: EventMetadata(correlationID: "corr", causationID: "", source: "cli"))
+        _ = try await test.journal.append([event("first")], to: "s")
+        _ = try await test.journal.append([proposed], to: "workout-7")
+        let first = try #require(try test.journal.record(at: 1))
+        let bytes = try #require(try test.journal.record(at: 2)).bytes
+
+        func integer(_ offset: Int, _ size: Int) -> UInt64 {
+            bytes[offset..<offset + size].reduce(0) { $0 << 8 | UInt64($1) }
+        }
+        #expect(bytes[0] == 1 && bytes[1] == 1 && integer(2, 2) == 0)
+        #expect(integer(4, 4) == UInt64(bytes.count))
+        #expect(integer(8, 8) == 2 && integer(16, 8) == 1)
+        #expect(integer(32, 8) == 1_700_000_000_123_456)
+        #expect(integer(40, 4) == 2)
+        #expect(Array(bytes[44..<60]) == withUnsafeBytes(of: proposed.id.uuid) { Array($0) })
+        #expect(Array(bytes[60..<92]) == first.hash)
+        var offset = 92
+        var fields: [String] = []
+        for size in [2, 2, 2, 2, 2, 4] {
+            let length = Int(integer(offset, size))
+            fields.append(String(decoding: bytes[offset + size..<offset + size + length], as: UTF8.self))
+            offset += size + length
+        }
+        #expect(fields == ["workout-7", "SetLogged", "corr", "", "cli", #"{"reps":5}"#])
+        #expect(offset == bytes.count - 4)
+        #expect(UInt32(integer(offset, 4)) == crc32c(bytes[0..<offset]))
+        #expect(Array(SHA256.hash(data: first.hash + bytes)) == (try test.journal.head().hash))
+    }
+
+    @Test func timestampsPrintAsRFC3339WithMicroseconds() {
+        #expect(Timestamp(microsecondsSinceEpoch: 0).description == "1970-01-01T00:00:00.000000Z")
+        // 1,700,000,000 s after the epoch is 2023-11-14 22:13:20 UTC.
+        #expect(Timestamp(microsecondsSinceEpoch: 1_700_000_000_123_456).description == "2023-11-14T22:13:20.123456Z")
+        #expect(Timestamp(microsecondsSinceEpoch: -1).description == "1969-12-31T23:59:59.999999Z")
+    }
+
+    @Test func eventIDsAreVersion7AndSortByTime() {
+        let early = UUID.timeOrdered(at: Timestamp(microsecondsSinceEpoch: 1_700_000_000_000_000))
+        let late = UUID.timeOrdered(at: Timestamp(microsecondsSinceEpoch: 1_700_000_000_001_000))
+        let bytes = withUnsafeBytes(of: early.uuid) { Array($0) }
+        #expect(bytes[6] >> 4 == 7)
+        #expect(bytes[8] >> 6 == 0b10)
+        // The first 48 bits are the Unix time in milliseconds: 1,700,000,000,000 = 0x018BCFE56800.
+        #expect(Array(bytes[0..<6]) == [0x01, 0x8B, 0xCF, 0xE5, 0x68, 0x00])
+        #expect(early.uuidString < late.uuidString)
+    }
+}
+
+/// CRC-32C written out bit by bit from its definition (docs/FORMAT.md), independent of the journal's table and
+/// hardware code; its check value is asserted below.
+func crc32c<C: Collection<UInt8>>(_ bytes: C) -> UInt32 {
+    var crc: UInt32 = 0xFFFF_FFFF
+    for byte in bytes {
+        crc ^= UInt32(byte)
+        for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0x82F6_3B78 : crc >> 1 }
+    }
+    return ~crc
+}
+
+@Test func theReferenceCRCHasTheStandardCheckValue() {
+    #expect(crc32c(Array("123456789".utf8)) == 0xE306_9283)
+}

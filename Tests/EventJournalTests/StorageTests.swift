@@ -1,0 +1,163 @@
+import EventJournal
+import Foundation
+import LMDB
+import TestSupport
+import Testing
+
+struct StorageTests {
+    @Test func aJournalCreatedWithA1MiBMapTakes100MBOfEvents() async throws {
+        let test = try TestJournal(options: JournalOptions(initialMapSize: 1 << 20))
+        let payload = [UInt8](repeating: 0x61, count: 64 << 10)
+        let events = 1_600  // 1,600 × 64 KiB = 100 MiB of payload
+        for batch in 0..<(events / 16) {
+            let proposed = (0..<16).map { _ in ProposedEvent(type: "Blob", encoding: .opaque, payload: payload) }
+            _ = try await test.journal.append(proposed, to: "blobs-\(batch % 5)")
+        }
+        let statistics = try test.journal.statistics()
+        #expect(statistics.events == UInt64(events))
+        #expect(statistics.mapSize >= 100 << 20)
+        #expect(try test.journal.verify().isValid)
+    }
+
+    @Test func aFlippedByteFailsVerifyAtItsPositionAndReadingItThrows() async throws {
+        let test = try TestJournal()
+        var ids: [UUID] = []
+        for index in 1...20 {
+            let proposed = event("record-\(index)")
+            ids.append(proposed.id)
+            _ = try await test.journal.append([proposed], to: "s-\(index % 3)")
+        }
+        // Find record 7 in data.mdb through the documented layout: its event id sits at offset 44 of the record, and
+        // the record's position, big-endian, at offset 8. Copy-on-write leaves stale copies in freed pages, so the
+        // byte is flipped in every copy.
+        let file = test.path + "/data.mdb"
+        let data = try Data(contentsOf: URL(fileURLWithPath: file))
+        let idBytes = Data(withUnsafeBytes(of: ids[6].uuid) { Array($0) })
+        var searchFrom = data.startIndex
+        var flipped = 0
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file))
+        while let idRange = data.range(of: idBytes, in: searchFrom..<data.endIndex) {
+            searchFrom = idRange.upperBound
+            let start = idRange.lowerBound - 44
+            guard data[(start + 8)..<(start + 16)].reduce(0, { $0 << 8 | UInt64($1) }) == 7 else { continue }
+            // The payload is the last field before the 4-byte checksum; flip its first byte ('{').
+            let length = Int(data[(start + 4)..<(start + 8)].reduce(0) { $0 << 8 | UInt32($1) })
+            let payloadStart = start + length - 4 - #"{"marker":"record-7"}"#.utf8.count
+            #expect(data[payloadStart] == UInt8(ascii: "{"))
+            try handle.seek(toOffset: UInt64(payloadStart))
+            try handle.write(contentsOf: Data([data[payloadStart] ^ 0x01]))
+            flipped += 1
+        }
+        try handle.close()
+        #expect(flipped >= 1)
+
+        let report = try test.journal.verify()
+        #expect(report.problem?.position == 7)
+        #expect(report.problem?.detail.contains("checksum mismatch") == true)
+        #expect(throws: JournalError.self) { _ = try test.journal.record(at: 7) }
+        do {
+            _ = try test.journal.record(at: 7)
+        } catch let error as JournalError {
+            #expect(error.code == .corruptRecord && error.position == 7)
+        }
+        #expect(try test.journal.record(at: 6) != nil)
+        #expect(try test.journal.record(at: 8) != nil)
+    }
+
+    @Test func aBackupTakenWhileWritingIsAConsistentJournal() async throws {
+        let test = try TestJournal()
+        _ = try await test.journal.append((0..<500).map { event("\($0)") }, to: "before")
+        let journal = test.journal
+        let writer = Task {
+            for index in 0..<200 { _ = try await journal.append([event("during-\(index)")], to: "during") }
+        }
+        let destination = test.directory.child("backup")
+        try journal.backup(to: destination)
+        try await writer.value
+        let copy = try Journal.open(at: destination)
+        let report = try copy.verify()
+        #expect(report.isValid)
+        #expect(report.headPosition >= 500 && report.headPosition <= 700)
+        #expect(copy.id == journal.id)
+        let original = try #require(try journal.record(at: report.headPosition))
+        #expect(report.headHash == original.hash)
+        let mode = try FileManager.default.attributesOfItem(atPath: destination + "/data.mdb")[.posixPermissions]
+        #expect(mode as? Int == 0o600)
+        #expect(throws: JournalError.self) { try journal.backup(to: destination) }
+    }
+
+    @Test func aNewJournalIsPrivateToItsOwner() throws {
+        let test = try TestJournal()
+        let attributes = { (path: String) in
+            try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        }
+        #expect(try attributes(test.path) == 0o700)
+        #expect(try attributes(test.path + "/data.mdb") == 0o600)
+        #expect(try attributes(test.path + "/lock.mdb") == 0o600)
+    }
+}
+
+/// Opening something that is not a journal this build reads: a clear error, and nothing in the directory changes.
+struct OpenTests {
+    @Test func aMissingDirectoryIsNotCreated() throws {
+        let directory = try TemporaryDirectory()
+        let missing = directory.child("nothing-here")
+        #expect(openError(missing)?.code == .noJournal)
+        #expect(!FileManager.default.fileExists(atPath: missing))
+    }
+
+    @Test func aDirectoryOfOtherFilesIsLeftAlone() throws {
+        let directory = try TemporaryDirectory()
+        try Data("notes".utf8).write(to: URL(fileURLWithPath: directory.child("notes.txt")))
+        let before = try snapshot(of: directory.path)
+        #expect(openError(directory.path)?.code == .notAJournal)
+        #expect(openError(directory.path, create: true)?.code == .notAJournal)
+        #expect(try snapshot(of: directory.path) == before)
+    }
+
+    @Test func aFileThatIsNotLMDBIsLeftAlone() throws {
+        let directory = try TemporaryDirectory()
+        try Data(repeating: 7, count: 8_192).write(to: URL(fileURLWithPath: directory.child("data.mdb")))
+        let before = try snapshot(of: directory.path)
+        #expect(openError(directory.path)?.code == .notAJournal)
+        #expect(try snapshot(of: directory.path) == before)
+    }
+
+    @Test func anLMDBEnvironmentOfAnotherProgramIsLeftAlone() throws {
+        let directory = try TemporaryDirectory()
+        do {
+            let foreign = try Environment.open(path: directory.path)
+            let database = try foreign.openDatabases(["settings"], create: true)[0]
+            try foreign.write { try $0.put([1], forKey: [1], in: database) }
+        }
+        let before = try snapshot(of: directory.path)
+        #expect(openError(directory.path)?.code == .notAJournal)
+        #expect(try snapshot(of: directory.path) == before)
+    }
+
+    @Test func aJournalOfANewerFormatIsRefusedUnchanged() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.child("journal")
+        do {
+            _ = try Journal.open(at: path, create: true)
+            // Set the format version the way a future build would: meta/format = 2 (u32, big-endian).
+            let environment = try Environment.open(path: path)
+            let meta = try environment.openDatabases(["meta"], create: false)[0]
+            try environment.write { try $0.put([0, 0, 0, 2], forKey: Array("format".utf8), in: meta) }
+        }
+        let before = try snapshot(of: path)
+        let error = openError(path)
+        #expect(error?.code == .newerFormat)
+        #expect(error?.description.contains("upgrade liftledger") == true)
+        #expect(try snapshot(of: path) == before)
+    }
+
+    private func openError(_ path: String, create: Bool = false) -> JournalError? {
+        do {
+            _ = try Journal.open(at: path, create: create)
+            return nil
+        } catch {
+            return error as? JournalError
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import LMDB
+
+struct EnvironmentTests {
+    let directory: TemporaryDirectory
+    let environment: Environment
+    let database: Database
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        environment = try Environment.open(path: directory.path)
+        database = try environment.openDatabases(["test"], create: true)[0]
+    }
+
+    @Test func writeCommitsWhenTheClosureReturns() throws {
+        try environment.write { try $0.put(Array("value".utf8), forKey: Array("key".utf8), in: database) }
+        let stored = try environment.read { try $0.value(forKey: Array("key".utf8), in: database) }
+        #expect(stored == Array("value".utf8))
+    }
+
+    @Test func writeAbortsWhenTheClosureThrows() throws {
+        struct Planned: Error {}
+        #expect(throws: Planned.self) {
+            try environment.write { txn in
+                try txn.put([1], forKey: Array("key".utf8), in: database)
+                throw Planned()
+            }
+        }
+        let stored = try environment.read { try $0.value(forKey: Array("key".utf8), in: database) }
+        #expect(stored == nil)
+    }
+
+    @Test func aPathOpensOneEnvironmentPerProcess() throws {
+        let again = try Environment.open(path: directory.path + "/.")
+        #expect(again === environment)
+    }
+
+    @Test func putInAReadTransactionIsMisuse() throws {
+        #expect {
+            try environment.read { try $0.put([1], forKey: [1], in: database) }
+        } throws: { error in
+            (error as? LMDBError)?.code == .misuse
+        }
+    }
+
+    @Test func noOverwriteLeavesTheStoredValue() throws {
+        let first = try environment.write { try $0.put([1], forKey: [7], in: database, options: .noOverwrite) }
+        let second = try environment.write { try $0.put([2], forKey: [7], in: database, options: .noOverwrite) }
+        #expect(first && !second)
+        #expect(try environment.read { try $0.value(forKey: [7], in: database) } == [1])
+    }
+
+    @Test func cursorWalksKeysInByteOrderAndSeeks() throws {
+        try environment.write { txn in
+            for key: UInt64 in [300, 2, 1 << 40, 17] { try txn.put([0], forKey: BigEndianKey.encode(key), in: database) }
+        }
+        let (all, fromTen) = try environment.read { txn in
+            try txn.withCursor(on: database) { cursor -> ([UInt64], UInt64?) in
+                var keys: [UInt64] = []
+                var entry = try cursor.first()
+                while let current = entry {
+                    keys.append(BigEndianKey.decode(current.key)!)
+                    entry = try cursor.next()
+                }
+                let seek = try cursor.seek(atLeast: BigEndianKey.encode(10)).map { BigEndianKey.decode($0.key)! }
+                return (keys, seek)
+            }
+        }
+        #expect(all == [2, 17, 300, 1 << 40])
+        #expect(fromTen == 17)
+    }
+
+    @Test func theMapGrowsWhenAWriteDoesNotFit() throws {
+        let small = try TemporaryDirectory()
+        let environment = try Environment.open(path: small.path, options: EnvironmentOptions(mapSize: 1 << 20))
+        let database = try environment.openDatabases(["blobs"], create: true)[0]
+        let megabyte = [UInt8](repeating: 0xAB, count: 1 << 20)
+        for index: UInt64 in 0..<40 {
+            try environment.write { try $0.put(megabyte, forKey: BigEndianKey.encode(index), in: database) }
+        }
+        #expect(environment.info().mapSize >= 40 << 20)
+        let count = try environment.read { try $0.statistics(of: database).entries }
+        #expect(count == 40)
+    }
+
+    @Test func aFileThatIsNotLMDBIsRefusedWithTheCallAndARemedy() throws {
+        let foreign = try TemporaryDirectory()
+        try Data(repeating: 0x42, count: 16_384).write(to: URL(fileURLWithPath: foreign.path + "/data.mdb"))
+        do {
+            _ = try Environment.open(path: foreign.path)
+            Issue.record("opening a file of 0x42 bytes succeeded")
+        } catch {
+            #expect(error.code == .invalid)
+            #expect(error.operation == "mdb_env_open")
+            #expect(error.description.contains("point at a journal directory"))
+        }
+    }
+}

@@ -1,0 +1,316 @@
+#!/usr/bin/python3
+"""Read a LiftLedger journal (on-disk format version 1) without LiftLedger.
+
+Written from docs/FORMAT.md alone, as a check that the documentation is enough
+to read a journal from another program. Needs only the standard library and
+Debian's python3-lmdb.
+
+    read-journal.py JOURNAL_DIR                 print every record as one JSON
+                                                object per line, in position
+                                                order, like `liftledger events --json`
+    read-journal.py --verify-only JOURNAL_DIR   check every record and meta/head,
+                                                print one summary line
+
+Exit status: 0 when every record checks out; 1 at the first corrupt or
+inconsistent record (named on stderr; records before it may already have been
+printed); 2 for a usage error, a directory that cannot be opened as a journal,
+or a journal whose format is newer than this reader understands.
+"""
+
+import base64
+import hashlib
+import json
+import struct
+import sys
+import uuid
+
+import lmdb
+
+PROG = "read-journal"
+SUPPORTED_FORMAT = 1
+RECORD_VERSION = 1
+FIXED_SIZE = 92          # bytes before the variable-length fields
+CHECKSUM_SIZE = 4
+ZERO_HASH = bytes(32)
+ENCODINGS = {0: "opaque", 1: "json", 2: "binary"}
+DATABASES = ("meta", "events", "streams", "stream_heads", "event_ids")
+
+
+# --- CRC-32C (Castagnoli), reflected polynomial 0x82F63B78 -------------------
+
+def _crc32c_table():
+    table = []
+    for n in range(256):
+        c = n
+        for _ in range(8):
+            c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1
+        table.append(c)
+    return tuple(table)
+
+
+_CRC32C_TABLE = _crc32c_table()
+
+
+def crc32c(data):
+    crc = 0xFFFFFFFF
+    table = _CRC32C_TABLE
+    for b in data:
+        crc = table[(crc ^ b) & 0xFF] ^ (crc >> 8)
+    return crc ^ 0xFFFFFFFF
+
+
+assert crc32c(b"123456789") == 0xE3069283, "CRC-32C self-test failed"
+
+
+# --- errors --------------------------------------------------------------------
+
+class Corrupt(Exception):
+    """The journal's content disagrees with the format: exit status 1."""
+
+
+class Refuse(Exception):
+    """Not something this reader can or may read: exit status 2."""
+
+
+# --- formatting ------------------------------------------------------------------
+
+def civil_from_days(z):
+    """(year, month, day) in the proleptic Gregorian calendar of day z, counted
+    from 1970-01-01 = 0. Integer arithmetic, valid for any z (H. Hinnant's
+    days-to-civil algorithm)."""
+    z += 719468
+    era = z // 146097
+    doe = z - era * 146097                                   # [0, 146096]
+    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365  # [0, 399]
+    y = yoe + era * 400
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)          # [0, 365]
+    mp = (5 * doy + 2) // 153                                # [0, 11], March first
+    d = doy - (153 * mp + 2) // 5 + 1                        # [1, 31]
+    m = mp + 3 if mp < 10 else mp - 9
+    return (y + 1 if m <= 2 else y), m, d
+
+
+def format_micros(us):
+    """RFC 3339 UTC with exactly six fractional digits, from integer microseconds.
+
+    Integer arithmetic only, never floats. Floor division keeps times before
+    1970 right (-1 us is 1969-12-31T23:59:59.999999Z). The proleptic Gregorian
+    calendar is used for every date. RFC 3339 has no form for years outside
+    0000-9999, and docs/FORMAT.md gives none: years above 9999 are written with
+    all their digits (as liftledger does), years before 0000 as '-' and at
+    least four digits (ISO 8601 expanded style; liftledger writes e.g. '00-1')."""
+    seconds, micro = divmod(us, 1_000_000)
+    days, sec_of_day = divmod(seconds, 86_400)
+    year, month, day = civil_from_days(days)
+    hh, rem = divmod(sec_of_day, 3600)
+    mm, ss = divmod(rem, 60)
+    year_text = "%04d" % year if year >= 0 else "-%04d" % -year
+    return "%s-%02d-%02dT%02d:%02d:%02d.%06dZ" % (year_text, month, day, hh, mm, ss, micro)
+
+
+def _no_constants(name):
+    raise ValueError("non-standard JSON constant %s" % name)
+
+
+# --- records -------------------------------------------------------------------
+
+class Reader:
+    """Sequential reader of the fixed and variable-length fields of a record."""
+
+    def __init__(self, data, offset, end):
+        self.data, self.offset, self.end = data, offset, end
+
+    def take(self, n, what):
+        if self.offset + n > self.end:
+            raise Corrupt("%s runs past the end of the record (needs %d bytes at offset %d, "
+                          "payload area ends at %d)" % (what, n, self.offset, self.end))
+        chunk = self.data[self.offset:self.offset + n]
+        self.offset += n
+        return chunk
+
+    def text(self, length_format, what):
+        size = struct.calcsize(length_format)
+        (n,) = struct.unpack(length_format, self.take(size, what + " length"))
+        raw = self.take(n, what)
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise Corrupt("%s is not valid UTF-8 (%s)" % (what, e))
+
+
+def decode_record(key_position, value, prev_hash):
+    """Check one stored record and return (json object, its chain hash).
+
+    Raises Corrupt naming what failed (the caller adds the position)."""
+    size = len(value)
+    if size < FIXED_SIZE + 2 * 5 + 4 + CHECKSUM_SIZE:
+        raise Corrupt("record is only %d bytes, shorter than the smallest possible record" % size)
+
+    (length,) = struct.unpack_from(">I", value, 4)
+    if length != size:
+        raise Corrupt("length field says %d bytes but the stored value is %d bytes" % (length, size))
+
+    (stored_crc,) = struct.unpack_from(">I", value, size - CHECKSUM_SIZE)
+    computed_crc = crc32c(value[:size - CHECKSUM_SIZE])
+    if stored_crc != computed_crc:
+        raise Corrupt("checksum mismatch: stored 0x%08X, computed CRC-32C 0x%08X"
+                      % (stored_crc, computed_crc))
+
+    version, encoding = value[0], value[1]
+    if version != RECORD_VERSION:
+        raise Corrupt("record format version is %d, expected %d" % (version, RECORD_VERSION))
+    if encoding not in ENCODINGS:
+        raise Corrupt("unknown payload encoding %d" % encoding)
+
+    (position, stream_version, recorded_at, occurred_at, schema_version) = struct.unpack_from(
+        ">QQqqI", value, 8)
+    if position != key_position:
+        raise Corrupt("position field is %d but the record is stored under key %d"
+                      % (position, key_position))
+
+    event_id = value[44:60]
+    stored_prev = value[60:92]
+    if stored_prev != prev_hash:
+        raise Corrupt("previous-hash field is %s but the chain hash of the record before is %s"
+                      % (stored_prev.hex(), prev_hash.hex()))
+
+    r = Reader(value, FIXED_SIZE, size - CHECKSUM_SIZE)
+    stream_id = r.text(">H", "stream id")
+    event_type = r.text(">H", "event type")
+    correlation_id = r.text(">H", "correlation id")
+    causation_id = r.text(">H", "causation id")
+    source = r.text(">H", "source")
+    (payload_len,) = struct.unpack(">I", r.take(4, "payload length"))
+    payload = r.take(payload_len, "payload")
+    if r.offset != r.end:
+        raise Corrupt("%d unexpected bytes between the payload and the checksum" % (r.end - r.offset))
+
+    chain_hash = hashlib.sha256(prev_hash + value).digest()
+
+    obj = {
+        "position": position,
+        "streamId": stream_id,
+        "streamVersion": stream_version,
+        "eventId": str(uuid.UUID(bytes=event_id)),
+        "type": event_type,
+        "schemaVersion": schema_version,
+        "recordedAt": format_micros(recorded_at),
+        "occurredAt": format_micros(occurred_at),
+        "metadata": {
+            "correlationId": correlation_id,
+            "causationId": causation_id,
+            "source": source,
+        },
+        "encoding": ENCODINGS[encoding],
+    }
+    if encoding == 1:
+        try:
+            obj["payload"] = json.loads(payload.decode("utf-8"), parse_constant=_no_constants)
+        except (UnicodeDecodeError, ValueError) as e:
+            raise Corrupt("payload has encoding json but is not valid JSON (%s)" % e)
+    else:
+        obj["payloadBase64"] = base64.b64encode(payload).decode("ascii")
+    obj["hash"] = chain_hash.hex()
+    return obj, chain_hash
+
+
+# --- the journal ----------------------------------------------------------------
+
+def read_journal(path, verify_only, out):
+    try:
+        env = lmdb.open(path, readonly=True, lock=True, subdir=True, create=False,
+                        max_dbs=len(DATABASES) + 3)
+    except lmdb.Error as e:
+        raise Refuse("cannot open %s as an LMDB environment: %s" % (path, e))
+    try:
+        with env.begin(write=False, buffers=False) as txn:
+            dbs = {}
+            for name in ("meta", "events"):
+                try:
+                    dbs[name] = env.open_db(name.encode("ascii"), txn=txn, create=False)
+                except lmdb.NotFoundError:
+                    raise Refuse("%s is not a LiftLedger journal: no '%s' database" % (path, name))
+
+            fmt = txn.get(b"format", db=dbs["meta"])
+            if fmt is None:
+                raise Refuse("%s is not a LiftLedger journal: no meta/format entry" % path)
+            if len(fmt) != 4:
+                raise Corrupt("meta/format is %d bytes, expected 4" % len(fmt))
+            (fmt_version,) = struct.unpack(">I", fmt)
+            if fmt_version > SUPPORTED_FORMAT:
+                raise Refuse("%s has on-disk format %d; this reader only understands format %d or older"
+                             % (path, fmt_version, SUPPORTED_FORMAT))
+
+            prev_hash = ZERO_HASH
+            expected = 1
+            count = 0
+            for key, value in txn.cursor(db=dbs["events"]):
+                if len(key) != 8:
+                    raise Corrupt("events key %s is %d bytes, expected an 8-byte position"
+                                  % (key.hex(), len(key)))
+                (position,) = struct.unpack(">Q", key)
+                if position != expected:
+                    raise Corrupt("position %d: positions are not gapless from 1 "
+                                  "(expected position %d next)" % (position, expected))
+                try:
+                    obj, prev_hash = decode_record(position, value, prev_hash)
+                except Corrupt as e:
+                    raise Corrupt("position %d: %s" % (position, e))
+                count += 1
+                expected += 1
+                if not verify_only:
+                    line = json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+                    try:
+                        out.write(line.encode("utf-8") + b"\n")
+                    except UnicodeEncodeError:
+                        raise Corrupt("position %d: payload holds a lone UTF-16 surrogate, "
+                                      "which cannot be written as UTF-8" % position)
+
+            if verify_only:
+                head = txn.get(b"head", db=dbs["meta"])
+                if head is None:
+                    raise Corrupt("meta/head is missing")
+                if len(head) != 40:
+                    raise Corrupt("meta/head is %d bytes, expected 40" % len(head))
+                (head_position,) = struct.unpack_from(">Q", head, 0)
+                head_hash = head[8:40]
+                if head_position != count:
+                    raise Corrupt("meta/head names position %d but the last record is at position %d"
+                                  % (head_position, count))
+                if head_hash != prev_hash:
+                    raise Corrupt("meta/head hash is %s but the chain hash of position %d is %s"
+                                  % (head_hash.hex(), count, prev_hash.hex()))
+                out.write(("ok %d records, head hash %s\n" % (count, prev_hash.hex())).encode("ascii"))
+    finally:
+        env.close()
+
+
+def main(argv):
+    args = argv[1:]
+    if any(a in ("-h", "--help") for a in args):
+        sys.stdout.write(__doc__.lstrip())
+        return 0
+    verify_only = "--verify-only" in args
+    args = [a for a in args if a != "--verify-only"]
+    if len(args) != 1 or args[0].startswith("-"):
+        sys.stderr.write("usage: read-journal.py [--verify-only] JOURNAL_DIR\n")
+        return 2
+    out = sys.stdout.buffer
+    try:
+        read_journal(args[0], verify_only, out)
+        out.flush()
+    except Corrupt as e:
+        out.flush()
+        sys.stderr.write("%s: %s\n" % (PROG, e))
+        return 1
+    except Refuse as e:
+        out.flush()
+        sys.stderr.write("%s: %s\n" % (PROG, e))
+        return 2
+    except BrokenPipeError:
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
