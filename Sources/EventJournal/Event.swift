@@ -115,11 +115,13 @@ enum Names {
         for field in [metadata.correlationID, metadata.causationID, metadata.source]
         where field.utf8.count > maximumMetadataBytes {
             throw .invalid(
-                "metadata field of \(field.utf8.count) bytes", remedy: "keep metadata under \(maximumMetadataBytes) bytes")
+                "metadata field of \(field.utf8.count) bytes",
+                remedy: "keep metadata under \(maximumMetadataBytes) bytes")
         }
         guard event.payload.count <= maximumPayloadBytes else {
             throw .invalid(
-                "payload of \(event.payload.count) bytes", remedy: "keep each payload under \(maximumPayloadBytes) bytes")
+                "payload of \(event.payload.count) bytes",
+                remedy: "keep each payload under \(maximumPayloadBytes) bytes")
         }
     }
 }

@@ -45,7 +45,8 @@ public final class Journal: Sendable {
 
     /// Opens the journal in the directory `path`. With `create`, makes the directory (mode 0700) and an empty
     /// journal in it when there is none yet; an existing journal is opened as it is.
-    public static func open(at path: String, options: JournalOptions = .init(), create: Bool = false) throws -> Journal {
+    public static func open(at path: String, options: JournalOptions = .init(), create: Bool = false) throws -> Journal
+    {
         let layout = try JournalDirectory.inspect(path)
         switch layout {
         case .missing, .empty:

@@ -60,7 +60,7 @@ enum JournalDirectory {
         let environment: Environment
         do throws(LMDBError) {
             environment = try Environment.open(path: path, options: .init(mapSize: mapSize, inspectOnly: true))
-        } catch where error.code == .invalid || error.code == .versionMismatch {
+        } catch  where error.code == .invalid || error.code == .versionMismatch {
             throw JournalError(
                 .notAJournal, "\(path)/\(dataFile) is not an LMDB file",
                 remedy: "point --journal at a LiftLedger journal directory")

@@ -54,13 +54,15 @@ public struct JournalError: Error, Sendable, CustomStringConvertible {
                 .outOfSpace, "the disk is full: \(error.operation) failed with \(error.code)",
                 remedy: "free space on the volume that holds the journal, then retry; nothing was written")
         }
-        return JournalError(.storage, "storage error: \(error.operation) failed with \(error.code)", remedy: error.remedy)
+        return JournalError(
+            .storage, "storage error: \(error.operation) failed with \(error.code)", remedy: error.remedy)
     }
 
     static func corrupt(_ position: UInt64, _ detail: String) -> JournalError {
         JournalError(
             .corruptRecord, "record \(position) is corrupt: \(detail)",
-            remedy: "restore the journal from a backup (liftledger backup) and run liftledger verify", position: position)
+            remedy: "restore the journal from a backup (liftledger backup) and run liftledger verify",
+            position: position)
     }
 
     static func invalid(_ message: String, remedy: String) -> JournalError {

@@ -126,7 +126,8 @@ final class JournalStore: Sendable {
             versions = first <= last ? Array(first...min(last, first &+ UInt64(clamping: limit) &- 1)) : []
         case .backward:
             let top = min(version == 0 ? last : version, last)
-            versions = top >= 1 ? Array((max(1, top - min(top - 1, UInt64(clamping: limit) &- 1))...top).reversed()) : []
+            versions =
+                top >= 1 ? Array((max(1, top - min(top - 1, UInt64(clamping: limit) &- 1))...top).reversed()) : []
         }
         return try versions.map { version in
             let position = try txn.withValue(forKey: Self.streamKey(stream, version: version), in: streams) {
@@ -198,7 +199,8 @@ final class JournalStore: Sendable {
                 throw JournalError(
                     .duplicateEventID,
                     "event id \(event.id) is already stored at position \(position) with other content",
-                    remedy: "give a new event a new id; reuse an id only to retry the very same append", position: position
+                    remedy: "give a new event a new id; reuse an id only to retry the very same append",
+                    position: position
                 )
             }
             stored.append(record)
@@ -212,7 +214,8 @@ final class JournalStore: Sendable {
             }
             let version = try streamHead(request.stream, txn).version
             return .alreadyStored(
-                AppendResult(positions: stored.map(\.position), streamVersion: max(version, last.streamVersion),
+                AppendResult(
+                    positions: stored.map(\.position), streamVersion: max(version, last.streamVersion),
                     wasAlreadyStored: true))
         }
         let current = try streamHead(request.stream, txn).version

@@ -21,7 +21,8 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// RFC 3339 in UTC with six fractional digits, for example `2026-11-21T18:05:09.250000Z`.
     public var description: String {
-        let seconds = microsecondsSinceEpoch >= 0
+        let seconds =
+            microsecondsSinceEpoch >= 0
             ? microsecondsSinceEpoch / 1_000_000 : (microsecondsSinceEpoch - 999_999) / 1_000_000
         let micros = microsecondsSinceEpoch - seconds * 1_000_000
         var time = time_t(seconds)

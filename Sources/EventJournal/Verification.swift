@@ -130,7 +130,8 @@ extension JournalStore {
                 return report(
                     VerificationProblem(
                         position: tally.lastPosition,
-                        detail: "stream_heads says \(stream) is at version \(stored.version), the records say \(tally.version)"
+                        detail:
+                            "stream_heads says \(stream) is at version \(stored.version), the records say \(tally.version)"
                     ), head: head.position)
             }
         }

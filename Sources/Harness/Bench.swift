@@ -23,7 +23,9 @@ struct JournalBench: AsyncParsableCommand {
     var directory: String?
 
     mutating func run() async throws {
-        let root = directory ?? FileManager.default.temporaryDirectory
+        let root =
+            directory
+            ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("liftledger-bench-\(UUID().uuidString.lowercased())").path
         defer { if directory == nil { try? FileManager.default.removeItem(atPath: root) } }
         let single = quick ? 200 : 2_000
@@ -100,7 +102,8 @@ struct JournalBench: AsyncParsableCommand {
         for (index, (name, value, target)) in ratios.enumerated() {
             let comma = index == ratios.count - 1 ? "" : ","
             let rounded = (value * 1_000).rounded() / 1_000
-            lines.append(#"    "\#(name)": {"value": \#(rounded), "target": \#(target), "met": \#(value >= target)}\#(comma)"#)
+            lines.append(
+                #"    "\#(name)": {"value": \#(rounded), "target": \#(target), "met": \#(value >= target)}\#(comma)"#)
         }
         lines.append("  },")
         lines.append(#"  "quick": \#(quick)"#)

@@ -40,7 +40,8 @@ final class ChildProcess {
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while ContinuousClock.now < deadline {
             let remaining = ContinuousClock.now.duration(to: deadline)
-            let milliseconds = Int32(max(1, remaining.components.seconds * 1_000 + remaining.components.attoseconds / 1_000_000_000_000_000))
+            let milliseconds = Int32(
+                max(1, remaining.components.seconds * 1_000 + remaining.components.attoseconds / 1_000_000_000_000_000))
             var descriptor = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
             let ready = poll(&descriptor, 1, milliseconds)
             if ready < 0 && errno == EINTR { continue }

@@ -29,7 +29,9 @@ struct CrashTest: AsyncParsableCommand {
     var directory: String?
 
     mutating func run() async throws {
-        let root = directory ?? FileManager.default.temporaryDirectory
+        let root =
+            directory
+            ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("liftledger-crash-\(UUID().uuidString.lowercased())").path
         defer { if directory == nil { try? FileManager.default.removeItem(atPath: root) } }
         var tally = Tally()
@@ -76,7 +78,8 @@ struct CrashTest: AsyncParsableCommand {
         for child in children {
             let status = child.kill(SIGKILL)
             guard (status & 0x7F) == SIGKILL else {
-                throw HarnessError("round \(round): a writer exited by itself (status \(status)) instead of being killed")
+                throw HarnessError(
+                    "round \(round): a writer exited by itself (status \(status)) instead of being killed")
             }
             tally.kills += 1
         }
@@ -114,7 +117,8 @@ struct CrashTest: AsyncParsableCommand {
                 let size = object["size"] as? Int
             else {
                 throw HarnessError(
-                    "round \(round): position \(record.position) (\(correlation), head before \(headBefore)) was not written by this round")
+                    "round \(round): position \(record.position) (\(correlation), head before \(headBefore)) was not written by this round"
+                )
             }
             batches[correlation, default: (size, 0)].seen += 1
         }

@@ -69,7 +69,8 @@ public final class Environment: @unchecked Sendable {
         }
         let key = canonicalPath(path)
         while true {
-            let found: Result<Environment, LMDBError>? = EnvironmentRegistry.shared.withLock { open -> Result<Environment, LMDBError>? in
+            let found: Result<Environment, LMDBError>? = EnvironmentRegistry.shared.withLock {
+                open -> Result<Environment, LMDBError>? in
                 switch open[key] {
                 case .some(let box):
                     guard let environment = box.environment else { return nil }  // closing right now: wait

@@ -74,7 +74,9 @@ public struct Transaction {
 
     /// Stores `value` under `key`. With `.noOverwrite`, returns false (and writes nothing) if the key exists.
     @discardableResult
-    public func put(_ value: [UInt8], forKey key: [UInt8], in database: Database, options: PutOptions = []) throws
+    public func put(
+        _ value: [UInt8], forKey key: [UInt8], in database: Database, options: PutOptions = []
+    ) throws
         -> Bool
     {
         try value.withUnsafeBytes { value in

@@ -70,7 +70,9 @@ struct AppendCommand: AsyncParsableCommand {
         var eventID = UUID.timeOrdered()
         if let id {
             guard let parsed = UUID(uuidString: id) else {
-                throw CLIError(message: "--id '\(id)' is not a UUID", remedy: "pass a UUID such as 0190f3c2-7a4e-7b1c-9d2e-3f4a5b6c7d8e")
+                throw CLIError(
+                    message: "--id '\(id)' is not a UUID",
+                    remedy: "pass a UUID such as 0190f3c2-7a4e-7b1c-9d2e-3f4a5b6c7d8e")
             }
             eventID = parsed
         }

@@ -23,14 +23,32 @@ struct DemoCommand: AsyncParsableCommand {
         }
         let script: [(Int, String, String)] = [
             (0, "WorkoutStarted", #"{"name": "Push A", "routine": "push-a"}"#),
-            (1, "ExerciseAdded", #"{"exercise": "Barbell_Bench_Press_-_Medium_Grip", "name": "Bench Press (Barbell)"}"#),
-            (3, "SetLogged", #"{"exercise": "Barbell_Bench_Press_-_Medium_Grip", "weight": {"value": 60, "unit": "kg"}, "reps": 10, "type": "warmup"}"#),
-            (6, "SetLogged", #"{"exercise": "Barbell_Bench_Press_-_Medium_Grip", "weight": {"value": 90, "unit": "kg"}, "reps": 5, "type": "normal", "rpe": 8}"#),
-            (6, "RestTimerStarted", #"{"seconds": 180, "endsAt": "end of rest"}"#),
-            (10, "SetLogged", #"{"exercise": "Barbell_Bench_Press_-_Medium_Grip", "weight": {"value": 90, "unit": "kg"}, "reps": 5, "type": "normal", "rpe": 8.5}"#),
+            (
+                1, "ExerciseAdded",
+                #"{"exercise": "Barbell_Bench_Press_-_Medium_Grip", "name": "Bench Press (Barbell)"}"#
+            ),
+            (
+                3, "SetLogged",
+                #"{"exercise": "Barbell_Bench_Press_-_Medium_Grip", "weight": {"value": 60, "unit": "kg"}, "reps": 10, "type": "warmup"}"#
+            ),
+            (
+                6, "SetLogged",
+                #"{"exercise": "Barbell_Bench_Press_-_Medium_Grip", "weight": {"value": 90, "unit": "kg"}, "reps": 5, "type": "normal", "rpe": 8}"#
+            ),
+            (6, "RestTimerStarted", #"{"seconds": 180, "endsAt": "\#(at(minutes: 9))"}"#),
+            (
+                10, "SetLogged",
+                #"{"exercise": "Barbell_Bench_Press_-_Medium_Grip", "weight": {"value": 90, "unit": "kg"}, "reps": 5, "type": "normal", "rpe": 8.5}"#
+            ),
             (12, "ExerciseAdded", #"{"exercise": "Standing_Military_Press", "name": "Overhead Press (Barbell)"}"#),
-            (15, "SetLogged", #"{"exercise": "Standing_Military_Press", "weight": {"value": 115, "unit": "lb"}, "reps": 6, "type": "normal"}"#),
-            (19, "SetLogged", #"{"exercise": "Standing_Military_Press", "weight": {"value": 115, "unit": "lb"}, "reps": 5, "type": "failure"}"#),
+            (
+                15, "SetLogged",
+                #"{"exercise": "Standing_Military_Press", "weight": {"value": 115, "unit": "lb"}, "reps": 6, "type": "normal"}"#
+            ),
+            (
+                19, "SetLogged",
+                #"{"exercise": "Standing_Military_Press", "weight": {"value": 115, "unit": "lb"}, "reps": 5, "type": "failure"}"#
+            ),
             (55, "WorkoutFinished", #"{"note": "Felt strong on bench."}"#),
         ]
         var version: UInt64 = 0
@@ -45,7 +63,8 @@ struct DemoCommand: AsyncParsableCommand {
         var printer = RecordPrinter(json: false)
         try journal.forEachRecord { printer.print($0) }
         let report = try journal.verify()
-        Terminal.write("\nverify: \(report.isValid ? "ok" : "FAILED"), \(report.recordsChecked) records, hash chain intact\n\n")
+        Terminal.write(
+            "\nverify: \(report.isValid ? "ok" : "FAILED"), \(report.recordsChecked) records, hash chain intact\n\n")
         let statistics = try journal.statistics()
         Terminal.write(
             """

@@ -61,18 +61,25 @@ struct RecordPrinter {
             return
         }
         if !printedHeader {
-            Terminal.write(row("POS", "RECORDED (UTC)", "STREAM@VERSION", "TYPE", "PAYLOAD"))
+            Terminal.write(row("POS", "OCCURRED (UTC)", "STREAM@VERSION", "TYPE", "PAYLOAD"))
             printedHeader = true
         }
-        let recorded = String(record.recordedAt.description.prefix(19)).replacingOccurrences(of: "T", with: " ")
+        let occurred = String(record.occurredAt.description.prefix(19)).replacingOccurrences(of: "T", with: " ")
         Terminal.write(
-            row(
-                String(record.position), recorded, "\(record.streamID)@\(record.streamVersion)", record.type,
-                summary(record)))
+            row(String(record.position), occurred, streamColumn(record), record.type, summary(record)))
     }
 
     func finish() {
         if !json && !printedHeader { Terminal.write("(no events)\n") }
+    }
+
+    /// The stream and version, shortening a long stream id in the middle so that the table stays aligned.
+    private func streamColumn(_ record: EventRecord) -> String {
+        let version = "@\(record.streamVersion)"
+        let room = 25 - version.count
+        let stream = record.streamID
+        guard stream.count > room else { return stream + version }
+        return String(stream.prefix(room - 5)) + "…" + String(stream.suffix(4)) + version
     }
 
     private func summary(_ record: EventRecord) -> String {
@@ -82,10 +89,11 @@ struct RecordPrinter {
         } else {
             text = "<\(record.payload.count) bytes, \(record.encoding.name)>"
         }
-        return text.count > 70 ? String(text.prefix(69)) + "…" : text
+        return text.count > 60 ? String(text.prefix(59)) + "…" : text
     }
 
-    private func row(_ position: String, _ time: String, _ stream: String, _ type: String, _ payload: String) -> String {
+    private func row(_ position: String, _ time: String, _ stream: String, _ type: String, _ payload: String) -> String
+    {
         func pad(_ text: String, _ width: Int) -> String {
             text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
         }

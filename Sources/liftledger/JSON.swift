@@ -66,7 +66,9 @@ enum JSON {
 }
 
 extension [UInt8] {
-    var hexString: String { map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined() }
+    var hexString: String {
+        map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+    }
 }
 
 extension EventRecord {

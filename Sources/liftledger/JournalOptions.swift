@@ -8,7 +8,8 @@ struct JournalLocation: ParsableArguments {
         name: .long,
         help: ArgumentHelp(
             "The journal directory.",
-            discussion: "Defaults to $LIFTLEDGER_JOURNAL, else $XDG_DATA_HOME/liftledger, else ~/.local/share/liftledger.",
+            discussion:
+                "Defaults to $LIFTLEDGER_JOURNAL, else $XDG_DATA_HOME/liftledger, else ~/.local/share/liftledger.",
             valueName: "dir"))
     var journal: String?
 

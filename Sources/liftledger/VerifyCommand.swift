@@ -35,7 +35,8 @@ struct VerifyCommand: AsyncParsableCommand {
         }
         if !json {
             Terminal.write(
-                "ok: \(report.recordsChecked) records in \(report.streams) streams, head hash \(report.headHash.hexString)\n")
+                "ok: \(report.recordsChecked) records in \(report.streams) streams, head hash \(report.headHash.hexString)\n"
+            )
         }
     }
 }

@@ -17,7 +17,8 @@ struct CLITests {
     @Test func appendedEventsComeBackAsDocumentedJSON() throws {
         let appended = try liftledger(
             [
-                "append", "--stream", "workout-1", "--type", "SetLogged", "--data", #"{"reps": 5, "note": "grind\u00e9"}"#,
+                "append", "--stream", "workout-1", "--type", "SetLogged", "--data",
+                #"{"reps": 5, "note": "grind\u00e9"}"#,
                 "--occurred-at", "2020-01-02T03:04:05.5Z", "--correlation-id", "c-1", "--json",
             ], journal: journal)
         #expect(appended.status == 0, "\(appended.standardError)")
@@ -110,8 +111,10 @@ struct CLITests {
         #expect(records.count == 2_000)
         #expect(records.map { $0["streamVersion"] as? Int } == Array(1...2_000))
         for writer in ["w0", "w1"] {
-            let sequence = records.compactMap { $0["payload"] as? [String: Any] }.filter { $0["writer"] as? String == writer }
-                .map { $0["sequence"] as? Int }
+            let sequence = records.compactMap { $0["payload"] as? [String: Any] }.filter {
+                $0["writer"] as? String == writer
+            }
+            .map { $0["sequence"] as? Int }
             #expect(sequence == Array(0..<1_000), "each of \(writer)'s events exactly once, in order")
         }
         #expect(try liftledger(["verify"], journal: journal).status == 0)
@@ -123,7 +126,9 @@ struct CLITests {
             BuiltProgram.liftledger, ["events", "--follow", "--json", "--limit", "3", "--journal", journal])
         Thread.sleep(forTimeInterval: 0.3)
         for value in ["1", "2"] {
-            #expect(try liftledger(["append", "--stream", "t", "--type", "T", "--data", value], journal: journal).status == 0)
+            #expect(
+                try liftledger(["append", "--stream", "t", "--type", "T", "--data", value], journal: journal).status
+                    == 0)
         }
         let result = follower.wait(timeout: .seconds(20))
         #expect(result.status == 0)
@@ -132,7 +137,8 @@ struct CLITests {
 
     @Test func aBackupVerifiesWithTheSameHead() throws {
         for index in 0..<20 {
-            _ = try liftledger(["append", "--stream", "s-\(index % 3)", "--type", "T", "--data", "\(index)"], journal: journal)
+            _ = try liftledger(
+                ["append", "--stream", "s-\(index % 3)", "--type", "T", "--data", "\(index)"], journal: journal)
         }
         let destination = directory.child("backup")
         let backup = try liftledger(["backup", destination], journal: journal)

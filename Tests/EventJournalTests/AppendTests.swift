@@ -70,7 +70,9 @@ struct AppendTests {
         let changed = await journalError { _ = try await journal.append([event("changed", id: id)], to: "workout-1") }
         #expect(changed?.code == .duplicateEventID)
         #expect(changed?.position == 1)
-        let elsewhere = await journalError { _ = try await journal.append([event("original", id: id)], to: "workout-2") }
+        let elsewhere = await journalError {
+            _ = try await journal.append([event("original", id: id)], to: "workout-2")
+        }
         #expect(elsewhere?.code == .duplicateEventID)
         let partial = await journalError {
             _ = try await journal.append([event("original", id: id), event("new")], to: "workout-1")

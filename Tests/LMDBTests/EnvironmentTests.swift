@@ -55,7 +55,9 @@ struct EnvironmentTests {
 
     @Test func cursorWalksKeysInByteOrderAndSeeks() throws {
         try environment.write { txn in
-            for key: UInt64 in [300, 2, 1 << 40, 17] { try txn.put([0], forKey: BigEndianKey.encode(key), in: database) }
+            for key: UInt64 in [300, 2, 1 << 40, 17] {
+                try txn.put([0], forKey: BigEndianKey.encode(key), in: database)
+            }
         }
         let (all, fromTen) = try environment.read { txn in
             try txn.withCursor(on: database) { cursor -> ([UInt64], UInt64?) in

@@ -63,7 +63,8 @@ public final class ProgramHandle {
         let process = process
         let (seconds, attoseconds) = timeout.components
         let killer = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + Double(seconds) + Double(attoseconds) / 1e18, execute: killer)
+        DispatchQueue.global().asyncAfter(
+            deadline: .now() + Double(seconds) + Double(attoseconds) / 1e18, execute: killer)
         let output = standardOutput.finish()
         let error = standardError.finish()
         process.waitUntilExit()

@@ -5,7 +5,8 @@ public final class TemporaryDirectory: Sendable {
     public let path: String
 
     public init() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("liftledger-test-\(UUID().uuidString)")
+        path =
+            FileManager.default.temporaryDirectory.appendingPathComponent("liftledger-test-\(UUID().uuidString)")
             .path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
