@@ -90,21 +90,34 @@ def civil_from_days(z):
     return (y + 1 if m <= 2 else y), m, d
 
 
+def _one_line_json(payload):
+    """(value,) when the payload is valid JSON text without line breaks, else None (FORMAT.md: such a json payload
+    is shown as payloadBase64)."""
+    if b"\n" in payload or b"\r" in payload:
+        return None
+    try:
+        return (json.loads(payload.decode("utf-8"), parse_constant=_no_constants),)
+    except (UnicodeDecodeError, ValueError):
+        return None
+
+
 def format_micros(us):
     """RFC 3339 UTC with exactly six fractional digits, from integer microseconds.
 
     Integer arithmetic only, never floats. Floor division keeps times before
     1970 right (-1 us is 1969-12-31T23:59:59.999999Z). The proleptic Gregorian
-    calendar is used for every date. RFC 3339 has no form for years outside
-    0000-9999, and docs/FORMAT.md gives none: years above 9999 are written with
-    all their digits (as liftledger does), years before 0000 as '-' and at
-    least four digits (ISO 8601 expanded style; liftledger writes e.g. '00-1')."""
+    calendar is used for every date. Years outside 0000-9999 (which no append
+    can store) are written, as docs/FORMAT.md says, with a sign and at least
+    four digits: -0001, +10000."""
     seconds, micro = divmod(us, 1_000_000)
     days, sec_of_day = divmod(seconds, 86_400)
     year, month, day = civil_from_days(days)
     hh, rem = divmod(sec_of_day, 3600)
     mm, ss = divmod(rem, 60)
-    year_text = "%04d" % year if year >= 0 else "-%04d" % -year
+    if 0 <= year <= 9999:
+        year_text = "%04d" % year
+    else:
+        year_text = ("-%04d" if year < 0 else "+%04d") % abs(year)
     return "%s-%02d-%02dT%02d:%02d:%02d.%06dZ" % (year_text, month, day, hh, mm, ss, micro)
 
 
@@ -123,7 +136,7 @@ class Reader:
     def take(self, n, what):
         if self.offset + n > self.end:
             raise Corrupt("%s runs past the end of the record (needs %d bytes at offset %d, "
-                          "payload area ends at %d)" % (what, n, self.offset, self.end))
+                          "the checksum starts at %d)" % (what, n, self.offset, self.end))
         chunk = self.data[self.offset:self.offset + n]
         self.offset += n
         return chunk
@@ -203,11 +216,9 @@ def decode_record(key_position, value, prev_hash):
         },
         "encoding": ENCODINGS[encoding],
     }
-    if encoding == 1:
-        try:
-            obj["payload"] = json.loads(payload.decode("utf-8"), parse_constant=_no_constants)
-        except (UnicodeDecodeError, ValueError) as e:
-            raise Corrupt("payload has encoding json but is not valid JSON (%s)" % e)
+    parsed = _one_line_json(payload) if encoding == 1 else None
+    if parsed is not None:
+        obj["payload"] = parsed[0]
     else:
         obj["payloadBase64"] = base64.b64encode(payload).decode("ascii")
     obj["hash"] = chain_hash.hex()

@@ -118,6 +118,11 @@ enum Names {
                 "metadata field of \(field.utf8.count) bytes",
                 remedy: "keep metadata under \(maximumMetadataBytes) bytes")
         }
+        if let occurredAt = event.occurredAt, !Timestamp.appendable.contains(occurredAt) {
+            throw .invalid(
+                "occurrence time \(occurredAt) is outside the years 0001 to 9999",
+                remedy: "give a time between 0001-01-01 and 9999-12-31")
+        }
         guard event.payload.count <= maximumPayloadBytes else {
             throw .invalid(
                 "payload of \(event.payload.count) bytes",

@@ -170,11 +170,21 @@ enum RecordFormat {
         guard offset == raw.count - checksumSize else {
             throw .corrupt(expected, "\(raw.count - checksumSize - offset) unexplained bytes before the checksum")
         }
+        for (name, range) in [
+            ("stream id", fields.streamID), ("event type", fields.type), ("correlation id", fields.correlationID),
+            ("causation id", fields.causationID), ("source", fields.source),
+        ] where !isUTF8(UnsafeRawBufferPointer(rebasing: raw[range])) {
+            throw .corrupt(expected, "the \(name) is not valid UTF-8")
+        }
         return Header(
             position: position, streamVersion: raw.bigEndian(UInt64.self, at: 16),
             recordedAt: Timestamp(microsecondsSinceEpoch: Int64(bitPattern: raw.bigEndian(UInt64.self, at: 24))),
             occurredAt: Timestamp(microsecondsSinceEpoch: Int64(bitPattern: raw.bigEndian(UInt64.self, at: 32))),
             schemaVersion: raw.bigEndian(UInt32.self, at: 40), encoding: encoding, fields: fields)
+    }
+
+    private static func isUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        bytes.allSatisfy { $0 < 0x80 } || String(validating: bytes, as: UTF8.self) != nil
     }
 
     private static func hex(_ value: UInt32) -> String {

@@ -71,7 +71,7 @@ struct AppendCommand: AsyncParsableCommand {
         if let id {
             guard let parsed = UUID(uuidString: id) else {
                 throw CLIError(
-                    message: "--id '\(id)' is not a UUID",
+                    message: "--id \(id.debugDescription) is not a UUID",
                     remedy: "pass a UUID such as 0190f3c2-7a4e-7b1c-9d2e-3f4a5b6c7d8e")
             }
             eventID = parsed
@@ -99,19 +99,12 @@ struct AppendCommand: AsyncParsableCommand {
     }
 
     static func parseTime(_ text: String) throws -> Timestamp {
-        let formats: [Date.ISO8601FormatStyle] = [
-            .iso8601.year().month().day().dateTimeSeparator(.standard).time(includingFractionalSeconds: true)
-                .timeZone(separator: .omitted),
-            .iso8601,
-        ]
-        for format in formats {
-            if let date = try? format.parse(text) {
-                return Timestamp(microsecondsSinceEpoch: Int64((date.timeIntervalSince1970 * 1_000_000).rounded()))
-            }
+        guard let time = Timestamp(rfc3339: text) else {
+            throw CLIError(
+                message: "--occurred-at \(text.debugDescription) is not an RFC 3339 time in the years 0001 to 9999",
+                remedy: "write it like 2026-11-21T18:05:00Z or 2026-11-21T18:05:00.250+01:00")
         }
-        throw CLIError(
-            message: "--occurred-at '\(text)' is not an RFC 3339 time",
-            remedy: "write it like 2026-11-21T18:05:00Z or 2026-11-21T18:05:00.250+01:00")
+        return time
     }
 }
 

@@ -94,13 +94,24 @@ extension EventRecord {
             ),
             ("encoding", .string(encoding.name)),
         ]
-        if encoding == .json, let text = String(validating: payload, as: UTF8.self) {
+        if encoding == .json, let text = Self.oneLineJSON(payload) {
             members.append(("payload", .verbatim(text)))
         } else {
             members.append(("payloadBase64", .string(Data(payload).base64EncodedString())))
         }
         members.append(("hash", .string(hash.hexString)))
         return .object(members)
+    }
+}
+
+extension EventRecord {
+    /// The payload's text when it is valid JSON on one line (as `liftledger append` stores it); nil otherwise, for
+    /// example for a payload another writer stored with line breaks.
+    static func oneLineJSON(_ payload: ArraySlice<UInt8>) -> String? {
+        guard !payload.contains(0x0A), !payload.contains(0x0D),
+            (try? JSONSerialization.jsonObject(with: Data(payload), options: [.fragmentsAllowed])) != nil
+        else { return nil }
+        return String(validating: payload, as: UTF8.self)
     }
 }
 

@@ -72,3 +72,36 @@ func crc32c<C: Collection<UInt8>>(_ bytes: C) -> UInt32 {
 @Test func theReferenceCRCHasTheStandardCheckValue() {
     #expect(crc32c(Array("123456789".utf8)) == 0xE306_9283)
 }
+
+struct TimestampParsingTests {
+    @Test func rfc3339ParsesExactlyInIntegers() {
+        // Expected values from Python's datetime (timestamp() of aware datetimes), computed outside this code.
+        #expect(Timestamp(rfc3339: "2020-01-02T03:04:05.5Z")?.microsecondsSinceEpoch == 1_577_934_245_500_000)
+        #expect(Timestamp(rfc3339: "0001-01-01T00:00:00Z")?.microsecondsSinceEpoch == -62_135_596_800_000_000)
+        #expect(Timestamp(rfc3339: "9999-12-31T23:59:59.9999999Z")?.microsecondsSinceEpoch == 253_402_300_799_999_999)
+        // 1600-03-01 is 135,080 days before 1970-01-01 (Gregorian): −11,670,912,000 s, plus one microsecond.
+        #expect(Timestamp(rfc3339: "1600-03-01T00:00:00.000001Z")?.microsecondsSinceEpoch == -11_670_911_999_999_999)
+        #expect(
+            Timestamp(rfc3339: "2026-11-21T18:05:00.250+01:00")?.description == "2026-11-21T17:05:00.250000Z")
+        for bad in [
+            "0000-01-01T00:00:00Z", "2026-02-29T00:00:00Z", "2026-11-21", "2026-11-21T25:00:00Z",
+            "2026-11-21T18:05:00", "2026-11-21T18:05:00.Z", "2026-11-21T18:05:00+1:00", "10000-01-01T00:00:00Z",
+        ] {
+            #expect(Timestamp(rfc3339: bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test func formattingAndParsingRoundTrip() {
+        var generator = SystemRandomNumberGenerator()
+        let range = Timestamp.appendable
+        for _ in 0..<10_000 {
+            let micros = Int64.random(
+                in: range.lowerBound.microsecondsSinceEpoch...range.upperBound.microsecondsSinceEpoch,
+                using: &generator)
+            let time = Timestamp(microsecondsSinceEpoch: micros)
+            #expect(Timestamp(rfc3339: time.description) == time, "\(time)")
+        }
+        #expect(Timestamp(microsecondsSinceEpoch: .min).description.hasPrefix("-"))
+        #expect(Timestamp(microsecondsSinceEpoch: .max).description.hasPrefix("+"))
+    }
+}
