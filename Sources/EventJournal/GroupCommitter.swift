@@ -17,11 +17,10 @@ struct AppendRequest: Sendable {
 /// transactions therefore begin and commit on this one thread, never across an `await`.
 ///
 /// In relaxed mode (no fsync at commit) the same thread syncs the environment `syncInterval` after the first
-/// unsynced commit.
+/// unsynced commit, between batches or while idle.
 ///
-/// `@unchecked Sendable`: `pending`, `stopping`, `unsyncedSince` and `gatherTarget` are read and written only
-/// with `condition`
-/// locked (`gatherTarget` written by the writer thread alone); `store` and `syncInterval` are immutable.
+/// `@unchecked Sendable`: `pending`, `stopping`, `unsyncedSince` and `gatherTarget` are read and written only with
+/// `condition` locked; `store` and `syncInterval` are immutable.
 final class GroupCommitter: @unchecked Sendable {
     /// The most events one commit takes, so that one enormous queue does not become one enormous transaction.
     static let maximumBatchEvents = 100_000
@@ -66,19 +65,19 @@ final class GroupCommitter: @unchecked Sendable {
 
     private func run() {
         while let batch = nextBatch() {
-            if batch.isEmpty {
-                syncNow()
-                continue
+            if !batch.isEmpty {
+                let results = store.commit(batch)
+                for (request, result) in zip(batch, results) { request.completion(result) }
             }
-            let results = store.commit(batch)
-            if syncInterval != nil {
+            if let syncInterval {
                 condition.lock()
-                if unsyncedSince == nil { unsyncedSince = .now }
+                let since = unsyncedSince ?? .now
+                unsyncedSince = since
                 condition.unlock()
+                if ContinuousClock.now - since >= syncInterval { syncNow() }
             }
-            for (request, result) in zip(batch, results) { request.completion(result) }
         }
-        syncNow()
+        if syncInterval != nil { syncNow() }
     }
 
     /// Waits for work. Returns the next batch, an empty batch when a relaxed-mode sync is due, or nil to stop.
@@ -138,12 +137,12 @@ final class GroupCommitter: @unchecked Sendable {
         }
     }
 
+    /// Syncs; after a failure the sync stays due and is tried again one interval later.
     private func syncNow() {
+        let synced = (try? store.environment.sync()) != nil
         condition.lock()
-        let due = unsyncedSince != nil
-        unsyncedSince = nil
+        unsyncedSince = synced ? nil : .now
         condition.unlock()
-        if due { try? store.environment.sync() }
     }
 
     private static func date(after duration: Duration) -> Date {

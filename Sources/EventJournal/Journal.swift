@@ -56,9 +56,12 @@ public final class Journal: Sendable {
             }
             try JournalDirectory.prepare(path)
         case .journal:
-            try JournalDirectory.checkIsJournal(path, mapSize: options.initialMapSize)
+            try JournalDirectory.checkIsLMDB(path)
+            if !JournalDirectory.hasLockFile(path) {
+                try JournalDirectory.inspectWithoutLocking(path, mapSize: options.initialMapSize)
+            }
         }
-        return try Journal(path: path, options: options)
+        return try Journal(path: path, options: options, existing: layout == .journal)
     }
 
     /// True when `path` holds a journal (or an LMDB environment that claims to be one).
@@ -66,10 +69,13 @@ public final class Journal: Sendable {
         (try? JournalDirectory.inspect(path)) == .journal
     }
 
-    private init(path: String, options: JournalOptions) throws {
+    /// Opens the environment; for an `existing` directory, checks that it holds a journal before anything is
+    /// created in it.
+    private init(path: String, options: JournalOptions, existing: Bool) throws {
         var environmentOptions = EnvironmentOptions(mapSize: options.initialMapSize)
         if case .relaxed = options.durability { environmentOptions.noSync = true }
         let environment = try mappingStorageErrors { try Environment.open(path: path, options: environmentOptions) }
+        if existing { try JournalDirectory.checkIsJournal(environment) }
         let store = try JournalStore(environment: environment)
         self.path = path
         self.id = store.journalID

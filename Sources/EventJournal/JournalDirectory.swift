@@ -51,22 +51,49 @@ enum JournalDirectory {
         }
     }
 
-    /// Opens `path` read-only without a lock file (creating nothing) and checks that it is a journal this build
-    /// can read.
-    static func checkIsJournal(_ path: String, mapSize: Int) throws {
-        let notAJournal = JournalError(
-            .notAJournal, "\(path) holds an LMDB file that is not a LiftLedger journal",
-            remedy: "point --journal at a LiftLedger journal directory")
+    /// Checks, by reading the data file's first page (no LMDB involved), that `path` holds an LMDB environment:
+    /// LMDB's first meta page starts with the magic number 0xBEEFC0DE, in the machine's byte order, at offset 16.
+    static func checkIsLMDB(_ path: String) throws(JournalError) {
+        let header = FileHandle(forReadingAtPath: path + "/" + dataFile).flatMap { try? $0.read(upToCount: 20) }
+        let magic = header.flatMap { bytes -> UInt32? in
+            bytes.count == 20 ? bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 16, as: UInt32.self) } : nil
+        }
+        guard magic == 0xBEEF_C0DE else {
+            throw JournalError(
+                .notAJournal, "\(path)/\(dataFile) is not an LMDB file",
+                remedy: "point --journal at a LiftLedger journal directory")
+        }
+    }
+
+    /// True when the directory has LMDB's lock file: some process has opened it the usual way, and one may be
+    /// writing now.
+    static func hasLockFile(_ path: String) -> Bool {
+        FileManager.default.fileExists(atPath: path + "/lock.mdb")
+    }
+
+    /// Opens `path` read-only without the lock file, creating nothing, and checks that it is a journal this build
+    /// can read. Only for a directory without a lock file: without it, a reader cannot tell a meta page that a
+    /// writer is halfway through.
+    static func inspectWithoutLocking(_ path: String, mapSize: Int) throws {
         let environment: Environment
         do throws(LMDBError) {
             environment = try Environment.open(path: path, options: .init(mapSize: mapSize, inspectOnly: true))
         } catch  where error.code == .invalid || error.code == .versionMismatch {
             throw JournalError(
-                .notAJournal, "\(path)/\(dataFile) is not an LMDB file",
+                .notAJournal, "\(path)/\(dataFile) is not an LMDB file this build can read",
                 remedy: "point --journal at a LiftLedger journal directory")
         } catch {
             throw JournalError.storage(error)
         }
+        try checkIsJournal(environment)
+    }
+
+    /// Checks, without writing, that `environment` holds a journal of a format this build reads.
+    static func checkIsJournal(_ environment: Environment) throws {
+        let path = environment.path
+        let notAJournal = JournalError(
+            .notAJournal, "\(path) holds an LMDB file that is not a LiftLedger journal",
+            remedy: "point --journal at a LiftLedger journal directory")
         let meta: Database
         do {
             guard let opened = try environment.openDatabases([JournalStore.metaName], create: false).first else {

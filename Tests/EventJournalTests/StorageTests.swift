@@ -132,7 +132,28 @@ struct OpenTests {
         }
         let before = try snapshot(of: directory.path)
         #expect(openError(directory.path)?.code == .notAJournal)
-        #expect(try snapshot(of: directory.path) == before)
+        // LMDB's lock file holds runtime state (readers, the writer's mutex) that any opener uses; the data must not
+        // change, nor the files present.
+        let after = try snapshot(of: directory.path)
+        #expect(after["data.mdb"] == before["data.mdb"] && Set(after.keys) == Set(before.keys))
+    }
+
+    @Test func aDirectoryWithoutALockFileIsInspectedWithoutCreatingOne() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.child("journal")
+        do { _ = try Journal.open(at: path, create: true) }
+        let copy = directory.child("copy")
+        try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: false)
+        try FileManager.default.copyItem(atPath: path + "/data.mdb", toPath: copy + "/data.mdb")
+        do {
+            let environment = try Environment.open(path: copy)
+            let meta = try environment.openDatabases(["meta"], create: false)[0]
+            try environment.write { try $0.put([0, 0, 0, 9], forKey: Array("format".utf8), in: meta) }
+        }
+        try FileManager.default.removeItem(atPath: copy + "/lock.mdb")
+        let before = try snapshot(of: copy)
+        #expect(openError(copy)?.code == .newerFormat)
+        #expect(try snapshot(of: copy) == before)
     }
 
     @Test func aJournalOfANewerFormatIsRefusedUnchanged() throws {
@@ -149,7 +170,7 @@ struct OpenTests {
         let error = openError(path)
         #expect(error?.code == .newerFormat)
         #expect(error?.description.contains("upgrade liftledger") == true)
-        #expect(try snapshot(of: path) == before)
+        #expect(try snapshot(of: path)["data.mdb"] == before["data.mdb"])
     }
 
     private func openError(_ path: String, create: Bool = false) -> JournalError? {
