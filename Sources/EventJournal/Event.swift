@@ -88,7 +88,8 @@ public struct AppendResult: Sendable, Equatable {
 
 /// The rules for names the journal stores.
 enum Names {
-    static let maximumStreamIDBytes = 512
+    /// LMDB's keys hold at most 511 bytes, and a `streams` key is 8 bytes of version before the stream id.
+    static let maximumStreamIDBytes = 500
     static let maximumTypeBytes = 255
     static let maximumMetadataBytes = 1_024
     static let maximumPayloadBytes = 16 << 20

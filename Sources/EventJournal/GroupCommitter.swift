@@ -19,8 +19,9 @@ struct AppendRequest: Sendable {
 /// In relaxed mode (no fsync at commit) the same thread syncs the environment `syncInterval` after the first
 /// unsynced commit, between batches or while idle.
 ///
-/// `@unchecked Sendable`: `pending`, `stopping`, `unsyncedSince` and `gatherTarget` are read and written only with
-/// `condition` locked; `store` and `syncInterval` are immutable.
+/// `@unchecked Sendable`: `pending`, `stopping`, `unsyncedSince`, `gatherTarget` and `thread` are read and written
+/// only with `condition` locked (`thread` is set once, before the thread starts); `store`, `syncInterval` and
+/// `finished` are immutable.
 final class GroupCommitter: @unchecked Sendable {
     /// The most events one commit takes, so that one enormous queue does not become one enormous transaction.
     static let maximumBatchEvents = 100_000
@@ -32,12 +33,20 @@ final class GroupCommitter: @unchecked Sendable {
     private var stopping = false
     private var unsyncedSince: ContinuousClock.Instant?
     private var gatherTarget = 0
+    /// Weak: the running thread keeps its `Thread` alive, and a strong reference here would keep this object (and
+    /// the environment) alive through the thread's block forever.
+    private weak var thread: Thread?
+    private let finished = DispatchSemaphore(value: 0)
 
     init(store: JournalStore, syncInterval: Duration?) {
         self.store = store
         self.syncInterval = syncInterval
-        let thread = Thread { [self] in run() }
+        let thread = Thread { [self] in
+            run()
+            finished.signal()
+        }
         thread.name = "liftledger-journal-writer"
+        self.thread = thread
         thread.start()
     }
 
@@ -55,12 +64,15 @@ final class GroupCommitter: @unchecked Sendable {
         if pending.count == 1 || pending.count >= gatherTarget { condition.signal() }
     }
 
-    /// Finishes the queued appends, syncs in relaxed mode, and ends the writer thread.
+    /// Finishes the queued appends, syncs in relaxed mode, ends the writer thread, and waits for it, so that the
+    /// environment is released when this returns.
     func stop() {
         condition.lock()
         stopping = true
         condition.signal()
+        let onWriterThread = Thread.current == thread
         condition.unlock()
+        if !onWriterThread { finished.wait() }
     }
 
     private func run() {

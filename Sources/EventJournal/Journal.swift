@@ -5,8 +5,9 @@ import LMDB
 public enum Durability: Sendable, Equatable, CustomStringConvertible {
     /// Acknowledged only after the commit is on disk (fsync). Concurrent appends share one fsync per batch.
     case durable
-    /// `MDB_NOSYNC`, with a background sync every `syncInterval`: survives a killed process, may lose the last
-    /// interval of appends on power loss.
+    /// `MDB_NOSYNC`, with a background sync every `syncInterval`: survives a killed process. A power cut or a
+    /// system crash may lose the appends of the last interval and, unless the file system keeps the order of writes,
+    /// damage the journal (LMDB's documented risk of `MDB_NOSYNC`; `verify` tells).
     case relaxed(syncInterval: Duration)
 
     public static let relaxed = Durability.relaxed(syncInterval: .milliseconds(100))
@@ -76,7 +77,7 @@ public final class Journal: Sendable {
         if case .relaxed = options.durability { environmentOptions.noSync = true }
         let environment = try mappingStorageErrors { try Environment.open(path: path, options: environmentOptions) }
         if existing { try JournalDirectory.checkIsJournal(environment) }
-        let store = try JournalStore(environment: environment)
+        let store = try JournalStore(environment: environment, create: !existing)
         self.path = path
         self.id = store.journalID
         self.durability = options.durability

@@ -105,12 +105,17 @@ enum JournalDirectory {
         } catch let error as LMDBError {
             throw JournalError.storage(error)
         }
-        let version = try mappingStorageErrors {
+        let (version, idBytes) = try mappingStorageErrors {
             try environment.read { txn in
-                try txn.withValue(forKey: JournalStore.MetaKey.format, in: meta) { $0.bigEndian(UInt32.self, at: 0) }
+                (
+                    try txn.withValue(forKey: JournalStore.MetaKey.format, in: meta) {
+                        JournalStore.integer(UInt32.self, $0)
+                    },
+                    try txn.withValue(forKey: JournalStore.MetaKey.journalID, in: meta) { $0.count }
+                )
             }
         }
-        guard let version else { throw notAJournal }
+        guard let version, let version, idBytes == 16 else { throw notAJournal }
         guard version <= Journal.formatVersion else {
             throw JournalError(
                 .newerFormat,

@@ -24,10 +24,13 @@ final class JournalStore: Sendable {
     let eventIDs: Database
     let journalID: UUID
 
-    init(environment: Environment) throws {
+    /// Opens the databases of a journal; with `create`, makes them (and the journal's identity) first. An existing
+    /// journal is opened without `create`, so that nothing is written to a directory that turns out not to be one.
+    init(environment: Environment, create: Bool) throws {
         let names = [Self.metaName, Self.eventsName, Self.streamsName, Self.streamHeadsName, Self.eventIDsName]
         let databases = try mappingStorageErrors {
-            try environment.openDatabases(names, create: true) { txn, databases in
+            try environment.openDatabases(names, create: create) { txn, databases in
+                guard create else { return }
                 let meta = databases[0]
                 var format: [UInt8] = []
                 format.appendBigEndian(Journal.formatVersion)
@@ -67,6 +70,11 @@ final class JournalStore: Sendable {
         return key
     }
 
+    /// A big-endian integer that fills `raw` exactly, or nil when the sizes differ.
+    static func integer<T: FixedWidthInteger>(_: T.Type, _ raw: UnsafeRawBufferPointer) -> T? {
+        raw.count == MemoryLayout<T>.size ? raw.bigEndian(T.self, at: 0) : nil
+    }
+
     // MARK: Reading inside a transaction
 
     func readHead(_ txn: Transaction) throws -> (position: UInt64, hash: [UInt8]) {
@@ -83,10 +91,13 @@ final class JournalStore: Sendable {
     }
 
     func streamHead(_ stream: String, _ txn: Transaction) throws -> (version: UInt64, lastPosition: UInt64) {
-        var stream = stream
-        let head = try stream.withUTF8 { key in
+        var key = stream
+        let head = try key.withUTF8 { key in
             try txn.withValue(forKey: UnsafeRawBufferPointer(key), in: streamHeads) { raw in
-                (raw.bigEndian(UInt64.self, at: 0), raw.bigEndian(UInt64.self, at: 8))
+                guard raw.count == 16 else {
+                    throw JournalError.corrupt(0, "the stream_heads entry of \(stream) has \(raw.count) bytes, not 16")
+                }
+                return (raw.bigEndian(UInt64.self, at: 0), raw.bigEndian(UInt64.self, at: 8))
             }
         }
         return head ?? (0, 0)
@@ -118,6 +129,7 @@ final class JournalStore: Sendable {
     func streamRecords(
         _ stream: String, from version: UInt64, direction: ReadDirection, limit: Int, _ txn: Transaction
     ) throws -> [EventRecord] {
+        guard limit > 0 else { return [] }
         let last = try streamHead(stream, txn).version
         let versions: [UInt64]
         switch direction {
@@ -212,6 +224,12 @@ final class JournalStore: Sendable {
                     "\(stored.count) of the \(request.events.count) events of this append are stored already",
                     remedy: "retry an append with exactly the events it first had", position: stored[0].position)
             }
+            guard zip(stored, stored.dropFirst()).allSatisfy({ $0.position + 1 == $1.position }) else {
+                throw JournalError(
+                    .duplicateEventID, "the events of this append are stored already, but not in this order",
+                    remedy: "retry an append with exactly the events it first had, in the same order",
+                    position: stored[0].position)
+            }
             let version = try streamHead(request.stream, txn).version
             return .alreadyStored(
                 AppendResult(
@@ -270,8 +288,9 @@ final class JournalStore: Sendable {
             try environment.read { txn in
                 (
                     try readHead(txn), try txn.statistics(of: streamHeads).entries,
-                    try txn.withValue(forKey: MetaKey.format, in: meta) { $0.bigEndian(UInt32.self, at: 0) } ?? 0,
-                    try txn.withValue(forKey: MetaKey.createdAt, in: meta) { $0.bigEndian(UInt64.self, at: 0) } ?? 0
+                    (try txn.withValue(forKey: MetaKey.format, in: meta) { Self.integer(UInt32.self, $0) } ?? nil) ?? 0,
+                    (try txn.withValue(forKey: MetaKey.createdAt, in: meta) { Self.integer(UInt64.self, $0) } ?? nil)
+                        ?? 0
                 )
             }
         }

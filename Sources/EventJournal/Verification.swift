@@ -125,7 +125,13 @@ extension JournalStore {
             }
         }
         for (stream, tally) in tallies {
-            let stored = try streamHead(stream, txn)
+            let stored: (version: UInt64, lastPosition: UInt64)
+            do {
+                stored = try streamHead(stream, txn)
+            } catch let error as JournalError {
+                return report(
+                    VerificationProblem(position: tally.lastPosition, detail: error.message), head: head.position)
+            }
             if stored.version != tally.version || stored.lastPosition != tally.lastPosition {
                 return report(
                     VerificationProblem(

@@ -57,8 +57,12 @@ public final class Environment: @unchecked Sendable {
     /// The directory, as given when first opened.
     public let path: String
     public let options: EnvironmentOptions
+    /// The data file's page size.
+    public let pageSize: Int
     private let registryKey: String?
     private let gate = ReadWriteLock()
+    /// Serialises `mdb_dbi_open`, which LMDB forbids in concurrent transactions.
+    private let databaseOpening = Mutex(())
 
     /// Opens (creating files if needed, unless read-only) the environment in the directory `path`.
     public static func open(path: String, options: EnvironmentOptions = .init()) throws(LMDBError) -> Environment {
@@ -69,21 +73,13 @@ public final class Environment: @unchecked Sendable {
         }
         let key = canonicalPath(path)
         while true {
+            // The closure only takes strong references; releasing one inside it could run `deinit`, which takes the
+            // registry lock again.
             let found: Result<Environment, LMDBError>? = EnvironmentRegistry.shared.withLock {
                 open -> Result<Environment, LMDBError>? in
                 switch open[key] {
                 case .some(let box):
-                    guard let environment = box.environment else { return nil }  // closing right now: wait
-                    guard environment.options.noSync == options.noSync,
-                        environment.options.readOnly == options.readOnly
-                    else {
-                        return .failure(
-                            LMDBError(
-                                code: .misuse, operation: "mdb_env_open", path: path,
-                                remedy: "this process has the environment open with other durability or access flags"
-                            ))
-                    }
-                    return .success(environment)
+                    return box.environment.map { .success($0) }  // nil: closing right now, so wait
                 case .none:
                     do throws(LMDBError) {
                         let environment = try Environment(path: path, options: options, registryKey: key)
@@ -94,8 +90,17 @@ public final class Environment: @unchecked Sendable {
                     }
                 }
             }
-            if let found { return try found.get() }
-            sched_yield()
+            guard let found else {
+                sched_yield()
+                continue
+            }
+            let environment = try found.get()
+            guard environment.options.noSync == options.noSync, environment.options.readOnly == options.readOnly else {
+                throw LMDBError(
+                    code: .misuse, operation: "mdb_env_open", path: path,
+                    remedy: "this process has the environment open with other durability or access flags")
+            }
+            return environment
         }
     }
 
@@ -121,6 +126,9 @@ public final class Environment: @unchecked Sendable {
             mdb_env_close(env)
             throw error
         }
+        var stat = MDB_stat()
+        mdb_env_stat(env, &stat)
+        self.pageSize = Int(stat.ms_psize)
         self.handle = env
         self.path = path
         self.options = options
@@ -145,7 +153,15 @@ public final class Environment: @unchecked Sendable {
         _ names: [String], create: Bool, initialize: (Transaction, [Database]) throws -> Void = { _, _ in }
     ) throws -> [Database] {
         let readOnly = !create || options.readOnly
-        return try withTransaction(readOnly: readOnly, commit: true) { txn in
+        return try databaseOpening.withLock { _ in
+            try openDatabasesUnserialised(names, create: create, readOnly: readOnly, initialize: initialize)
+        }
+    }
+
+    private func openDatabasesUnserialised(
+        _ names: [String], create: Bool, readOnly: Bool, initialize: (Transaction, [Database]) throws -> Void
+    ) throws -> [Database] {
+        try withTransaction(readOnly: readOnly, commit: true) { txn in
             let databases = try names.map { name in
                 var dbi: MDB_dbi = 0
                 try check(
@@ -176,6 +192,9 @@ public final class Environment: @unchecked Sendable {
                 code: .misuse, operation: "mdb_txn_begin", path: path,
                 remedy: "the environment was opened read-only; open it for writing")
         }
+        try TransactionDepth.requireNone(
+            "mdb_txn_begin", path: path,
+            remedy: "a write transaction cannot begin inside another transaction on the same thread; finish that first")
         while true {
             let observedMapSize = info().mapSize
             do {
@@ -192,16 +211,23 @@ public final class Environment: @unchecked Sendable {
     /// (`MDB_CP_COMPACT`): free pages are left out. Writers may go on meanwhile.
     public func copy(to destination: String) throws(LMDBError) {
         try ForkGuard.check("mdb_env_copy2")
+        // mdb_env_copy2 creates its file (O_EXCL) before its own transaction can meet MDB_MAP_RESIZED: adopt a map
+        // another process grew first, and remove a partial copy on failure so that a retry can start afresh.
+        let copyFile = destination + "/data.mdb"
         while true {
+            do {
+                try withTransaction(readOnly: true, commit: false) { _ in }
+            } catch let error as LMDBError {
+                throw error
+            } catch {
+                throw LMDBError(code: .misuse, operation: "mdb_txn_begin", path: path)
+            }
             gate.lockShared()
             let rc = mdb_env_copy2(handle, destination, UInt32(MDB_CP_COMPACT))
             gate.unlock()
-            if rc == MDB_MAP_RESIZED {
-                try adoptMapSize()
-                continue
-            }
-            try check(rc, "mdb_env_copy2", path: destination)
-            return
+            if rc == 0 { return }
+            unlink(copyFile)
+            if rc != MDB_MAP_RESIZED { try check(rc, "mdb_env_copy2", path: destination) }
         }
     }
 
@@ -231,18 +257,18 @@ public final class Environment: @unchecked Sendable {
     }
 
     public func info() -> EnvironmentInfo {
+        gate.lockShared()
+        defer { gate.unlock() }
+        return unguardedInfo()
+    }
+
+    /// `mdb_env_info` reads the meta pages inside the map: call it only while holding `gate`.
+    private func unguardedInfo() -> EnvironmentInfo {
         var info = MDB_envinfo()
         mdb_env_info(handle, &info)
         return EnvironmentInfo(
             mapSize: info.me_mapsize, lastPage: info.me_last_pgno, lastTransactionID: info.me_last_txnid,
             maxReaders: Int(info.me_maxreaders), readers: Int(info.me_numreaders))
-    }
-
-    /// The page size of the data file.
-    public var pageSize: Int {
-        var stat = MDB_stat()
-        mdb_env_stat(handle, &stat)
-        return Int(stat.ms_psize)
     }
 
     // MARK: - Transactions and map size
@@ -266,7 +292,11 @@ public final class Environment: @unchecked Sendable {
                 gate.unlock()
                 throw LMDBError(code: .init(rc), operation: "mdb_txn_begin", path: path)
             }
-            defer { gate.unlock() }
+            TransactionDepth.enter()
+            defer {
+                TransactionDepth.leave()
+                gate.unlock()
+            }
             let result: T
             do {
                 result = try body(txn)
@@ -283,16 +313,26 @@ public final class Environment: @unchecked Sendable {
         }
     }
 
+    /// Resizing waits for every transaction of this process to end, so it must not start inside one.
+    private func requireNoTransactionForResize() throws(LMDBError) {
+        try TransactionDepth.requireNone(
+            "mdb_env_set_mapsize", path: path,
+            remedy: "the map must be resized, which cannot happen inside a transaction on the same thread; "
+                + "end the outer transaction and retry")
+    }
+
     /// Doubles the map, unless another thread already grew it past `observed`.
     private func growMap(from observed: Int) throws(LMDBError) {
+        try requireNoTransactionForResize()
         gate.lockExclusive()
         defer { gate.unlock() }
-        let current = info().mapSize
+        let current = unguardedInfo().mapSize
         guard current <= observed else { return }
         try check(mdb_env_set_mapsize(handle, current * 2), "mdb_env_set_mapsize", path: path)
     }
 
     private func adoptMapSize() throws(LMDBError) {
+        try requireNoTransactionForResize()
         gate.lockExclusive()
         defer { gate.unlock() }
         try check(mdb_env_set_mapsize(handle, 0), "mdb_env_set_mapsize", path: path)

@@ -33,7 +33,7 @@ struct EventsCommand: AsyncParsableCommand {
         let limit = limit ?? .max
         if let stream {
             for record in try journal.readStream(stream, from: max(from, 1), limit: limit) { printer.print(record) }
-        } else if follow {
+        } else if follow, limit > 0 {
             var printed = 0
             for try await record in journal.follow(from: from) {
                 guard printed < limit else { break }

@@ -16,7 +16,8 @@ struct JournalLocation: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "When an append counts as done: 'durable' (after fsync) or 'relaxed' (no fsync at commit, synced every "
-                + "100 ms: survives a killed process, may lose the last appends on power loss).",
+                + "100 ms: survives a killed process; a power cut or system crash may lose the last appends and, "
+                + "as the file system may reorder writes, damage the journal).",
             valueName: "mode"))
     var durability: DurabilityChoice = .durable
 

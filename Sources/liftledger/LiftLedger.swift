@@ -37,7 +37,11 @@ struct LiftLedger: AsyncParsableCommand {
         } catch let error as CLIError {
             Terminal.fail(error.description)
         } catch {
-            exit(withError: error)
+            // --help and --version end here too; argument errors become one line like every other error.
+            let status = exitCode(for: error)
+            if status == .success { exit(withError: error) }
+            Terminal.fail(
+                "\(message(for: error)); see liftledger --help, or liftledger COMMAND --help", status: status.rawValue)
         }
     }
 }

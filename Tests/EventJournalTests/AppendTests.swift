@@ -89,7 +89,7 @@ struct AppendTests {
     @Test func invalidArgumentsAreRefusedBeforeAnythingIsQueued() async throws {
         let test = try TestJournal()
         let journal = test.journal
-        for stream in ["", "has\nnewline", String(repeating: "s", count: 513)] {
+        for stream in ["", "has\nnewline", String(repeating: "s", count: 501)] {
             let error = await journalError { _ = try await journal.append([event("x")], to: stream) }
             #expect(error?.code == .invalidArgument, "stream id \(stream.debugDescription)")
         }
@@ -98,6 +98,45 @@ struct AppendTests {
         let spaced = await journalError { _ = try await journal.append([event("x", type: "Set Logged")], to: "s") }
         #expect(spaced?.code == .invalidArgument)
         #expect(try journal.head().position == 0)
+    }
+
+    @Test func theLongestStreamIDFitsLMDBsKeysAndDisturbsNoOtherAppend() async throws {
+        let test = try TestJournal()
+        let journal = test.journal
+        let longest = String(repeating: "s", count: 500)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for writer in 0..<8 {
+                group.addTask {
+                    for index in 0..<10 {
+                        _ = try await journal.append(
+                            [event("\(writer)-\(index)")], to: writer == 0 ? longest : "w-\(writer)")
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try journal.readStream(longest).count == 10)
+        #expect(try journal.verify().recordsChecked == 80)
+    }
+
+    @Test func aRetryWithTheEventsReorderedIsRefused() async throws {
+        let test = try TestJournal()
+        let (first, second) = (event("a"), event("b"))
+        _ = try await test.journal.append([first, second], to: "s")
+        let reordered = await journalError { _ = try await test.journal.append([second, first], to: "s") }
+        #expect(reordered?.code == .duplicateEventID)
+        #expect(try test.journal.head().position == 2)
+    }
+
+    @Test func aJournalReopensAtOnceWithOtherDurability() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.child("journal")
+        for (round, durability) in [Durability.durable, .relaxed, .durable].enumerated() {
+            let journal = try Journal.open(at: path, options: JournalOptions(durability: durability), create: true)
+            _ = try await journal.append([event("\(round)")], to: "s")
+        }
+        let journal = try Journal.open(at: path)
+        #expect(try journal.readStream("s").count == 3)
     }
 
     @Test func concurrentAppendsAreAllStoredOnceAndVerify() async throws {

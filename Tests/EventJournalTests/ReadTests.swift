@@ -16,6 +16,8 @@ struct ReadTests {
         #expect(limited == [990, 991, 992, 993, 994])
         #expect(try test.journal.record(at: 1_001) == nil)
         #expect(try test.journal.records(from: 1_000, limit: 10).map(\.position) == [1_000])
+        #expect(try test.journal.readStream("s-0", limit: 0).isEmpty)
+        #expect(try test.journal.readStream("s-0", from: 2, direction: .backward, limit: 0).isEmpty)
     }
 
     @Test func followYieldsEventsAsTheyAreCommitted() async throws {
@@ -33,7 +35,13 @@ struct ReadTests {
         try await Task.sleep(for: .milliseconds(50))
         _ = try await journal.append([event("new-1")], to: "s")
         _ = try await journal.append([event("new-2")], to: "t")
+        // Should the events never come, cancelling ends the follow (and fails the test) instead of hanging.
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(20))
+            follower.cancel()
+        }
         let seen = try await follower.value
+        watchdog.cancel()
         #expect(seen == ["old", "new-1", "new-2"].map { #"{"marker":"\#($0)"}"# })
     }
 

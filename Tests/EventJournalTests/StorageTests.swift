@@ -156,6 +156,29 @@ struct OpenTests {
         #expect(try snapshot(of: copy) == before)
     }
 
+    @Test func anLMDBEnvironmentThatOnlyLooksLikeAJournalIsLeftAlone() throws {
+        let directory = try TemporaryDirectory()
+        do {
+            let foreign = try Environment.open(path: directory.path)
+            let meta = try foreign.openDatabases(["meta"], create: true)[0]
+            try foreign.write { try $0.put([0, 0, 0, 1], forKey: Array("format".utf8), in: meta) }
+        }
+        let before = try snapshot(of: directory.path)
+        #expect(openError(directory.path)?.code == .notAJournal)
+        #expect(try snapshot(of: directory.path)["data.mdb"] == before["data.mdb"])
+    }
+
+    @Test func aDamagedStreamHeadIsReportedNotACrash() async throws {
+        let test = try TestJournal()
+        _ = try await test.journal.append([event("x")], to: "s")
+        let environment = try Environment.open(path: test.path)
+        let heads = try environment.openDatabases(["stream_heads"], create: false)[0]
+        try environment.write { try $0.put([0, 0, 0, 0, 0, 0, 0, 1], forKey: Array("s".utf8), in: heads) }
+        let report = try test.journal.verify()
+        #expect(report.problem?.detail.contains("has 8 bytes, not 16") == true)
+        #expect(throws: JournalError.self) { _ = try test.journal.version(of: "s") }
+    }
+
     @Test func aJournalOfANewerFormatIsRefusedUnchanged() throws {
         let directory = try TemporaryDirectory()
         let path = directory.child("journal")

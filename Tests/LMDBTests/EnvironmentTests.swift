@@ -46,6 +46,20 @@ struct EnvironmentTests {
         }
     }
 
+    @Test func aWriteInsideAnotherTransactionOnTheSameThreadIsMisuseNotADeadlock() throws {
+        for outer in ["read", "write"] {
+            #expect(throws: LMDBError.self, "write inside \(outer)") {
+                let inner = { try environment.write { try $0.put([1], forKey: [1], in: database) } }
+                if outer == "read" {
+                    try environment.read { _ in try inner() }
+                } else {
+                    try environment.write { _ in try inner() }
+                }
+            }
+        }
+        #expect(try environment.read { try $0.value(forKey: [1], in: database) } == nil)
+    }
+
     @Test func noOverwriteLeavesTheStoredValue() throws {
         let first = try environment.write { try $0.put([1], forKey: [7], in: database, options: .noOverwrite) }
         let second = try environment.write { try $0.put([2], forKey: [7], in: database, options: .noOverwrite) }
