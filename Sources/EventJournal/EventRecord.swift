@@ -3,8 +3,8 @@ import Foundation
 
 /// A stored event: the exact record bytes (see docs/FORMAT.md) and the fields decoded from them.
 public struct EventRecord: Sendable {
-    /// The record exactly as stored, checksum included.
-    public let bytes: [UInt8]
+    /// The record exactly as stored, checksum included. Records read together share one buffer.
+    public let bytes: ArraySlice<UInt8>
     public let position: UInt64
     public let streamVersion: UInt64
     public let recordedAt: Timestamp
@@ -17,8 +17,18 @@ public struct EventRecord: Sendable {
     /// Decodes and checks a stored record; a record that fails its checksum or does not parse throws
     /// `JournalError.Code.corruptRecord`.
     init(decoding raw: UnsafeRawBufferPointer, at expectedPosition: UInt64) throws(JournalError) {
-        let header = try RecordFormat.parse(raw, at: expectedPosition)
-        bytes = Array(raw)
+        try self.init(decoding: Array(raw)[...], at: expectedPosition)
+    }
+
+    /// Decodes and checks a record already copied out of the map.
+    init(decoding bytes: ArraySlice<UInt8>, at expectedPosition: UInt64) throws(JournalError) {
+        let parsed = bytes.withUnsafeBytes { raw in
+            Result { () throws(JournalError) -> RecordFormat.Header in
+                try RecordFormat.parse(raw, at: expectedPosition)
+            }
+        }
+        let header = try parsed.get()
+        self.bytes = bytes
         position = header.position
         streamVersion = header.streamVersion
         recordedAt = header.recordedAt
@@ -28,7 +38,7 @@ public struct EventRecord: Sendable {
         fields = header.fields
     }
 
-    public var id: UUID { UUID(bytes: Array(bytes[RecordFormat.eventIDOffset..<RecordFormat.eventIDOffset + 16])) }
+    public var id: UUID { UUID(bytes: Array(field(RecordFormat.eventIDOffset..<RecordFormat.eventIDOffset + 16))) }
     public var streamID: String { string(fields.streamID) }
     public var type: String { string(fields.type) }
     public var metadata: EventMetadata {
@@ -36,17 +46,22 @@ public struct EventRecord: Sendable {
             correlationID: string(fields.correlationID), causationID: string(fields.causationID),
             source: string(fields.source))
     }
-    public var payload: ArraySlice<UInt8> { bytes[fields.payload] }
+    public var payload: ArraySlice<UInt8> { field(fields.payload) }
 
     /// The chain hash of the previous record (32 zero bytes for position 1).
     public var previousHash: [UInt8] {
-        Array(bytes[RecordFormat.previousHashOffset..<RecordFormat.previousHashOffset + 32])
+        Array(field(RecordFormat.previousHashOffset..<RecordFormat.previousHashOffset + 32))
     }
 
     /// This record's chain hash: SHA-256(previous hash ‖ record bytes).
     public var hash: [UInt8] { RecordFormat.chainHash(previous: previousHash, record: bytes) }
 
-    private func string(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
+    private func string(_ range: Range<UInt32>) -> String { String(decoding: field(range), as: UTF8.self) }
+
+    /// The bytes at `range`, counted from the start of the record.
+    private func field<Offset: BinaryInteger>(_ range: Range<Offset>) -> ArraySlice<UInt8> {
+        bytes[(bytes.startIndex + Int(range.lowerBound))..<(bytes.startIndex + Int(range.upperBound))]
+    }
 
     /// True when `event` has the same content as this record (its id, type, payload and metadata; and its
     /// occurrence time, when the event names one).
@@ -66,13 +81,14 @@ enum RecordFormat {
     static let checksumSize = 4
     static let zeroHash = [UInt8](repeating: 0, count: 32)
 
+    /// Offsets from the start of the record (32 bits: a record is at most 16 MiB and some bytes).
     struct FieldRanges: Sendable {
-        var streamID: Range<Int>
-        var type: Range<Int>
-        var correlationID: Range<Int>
-        var causationID: Range<Int>
-        var source: Range<Int>
-        var payload: Range<Int>
+        var streamID: Range<UInt32>
+        var type: Range<UInt32>
+        var correlationID: Range<UInt32>
+        var causationID: Range<UInt32>
+        var source: Range<UInt32>
+        var payload: Range<UInt32>
     }
 
     struct Header {
@@ -86,7 +102,7 @@ enum RecordFormat {
     }
 
     /// SHA-256(previous ‖ record).
-    static func chainHash(previous: [UInt8], record: [UInt8]) -> [UInt8] {
+    static func chainHash(previous: [UInt8], record: some DataProtocol) -> [UInt8] {
         var hasher = SHA256()
         hasher.update(data: previous)
         hasher.update(data: record)
@@ -149,7 +165,7 @@ enum RecordFormat {
             throw .corrupt(expected, "record says position \(position)")
         }
         var offset = fixedHeaderSize
-        func field(lengthBytes: Int) throws(JournalError) -> Range<Int> {
+        func field(lengthBytes: Int) throws(JournalError) -> Range<UInt32> {
             guard offset + lengthBytes <= raw.count - checksumSize else {
                 throw .corrupt(expected, "field length beyond the record")
             }
@@ -161,7 +177,7 @@ enum RecordFormat {
                 throw .corrupt(expected, "field beyond the record")
             }
             offset = start + length
-            return start..<offset
+            return UInt32(start)..<UInt32(offset)
         }
         let fields = FieldRanges(
             streamID: try field(lengthBytes: 2), type: try field(lengthBytes: 2),
@@ -170,21 +186,27 @@ enum RecordFormat {
         guard offset == raw.count - checksumSize else {
             throw .corrupt(expected, "\(raw.count - checksumSize - offset) unexplained bytes before the checksum")
         }
-        for (name, range) in [
-            ("stream id", fields.streamID), ("event type", fields.type), ("correlation id", fields.correlationID),
-            ("causation id", fields.causationID), ("source", fields.source),
-        ] where !isUTF8(UnsafeRawBufferPointer(rebasing: raw[range])) {
-            throw .corrupt(expected, "the \(name) is not valid UTF-8")
+        // The five text fields and their lengths lie together: when all those bytes are ASCII, so is every field.
+        let text = UnsafeRawBufferPointer(
+            rebasing: raw[Int(fields.streamID.lowerBound)..<Int(fields.source.upperBound)])
+        if !text.allSatisfy({ $0 < 0x80 }) {
+            func requireUTF8(_ range: Range<UInt32>, _ name: StaticString) throws(JournalError) {
+                let bytes = UnsafeRawBufferPointer(rebasing: raw[Int(range.lowerBound)..<Int(range.upperBound)])
+                if String(validating: bytes, as: UTF8.self) == nil {
+                    throw .corrupt(expected, "the \(name) is not valid UTF-8")
+                }
+            }
+            try requireUTF8(fields.streamID, "stream id")
+            try requireUTF8(fields.type, "event type")
+            try requireUTF8(fields.correlationID, "correlation id")
+            try requireUTF8(fields.causationID, "causation id")
+            try requireUTF8(fields.source, "source")
         }
         return Header(
             position: position, streamVersion: raw.bigEndian(UInt64.self, at: 16),
             recordedAt: Timestamp(microsecondsSinceEpoch: Int64(bitPattern: raw.bigEndian(UInt64.self, at: 24))),
             occurredAt: Timestamp(microsecondsSinceEpoch: Int64(bitPattern: raw.bigEndian(UInt64.self, at: 32))),
             schemaVersion: raw.bigEndian(UInt32.self, at: 40), encoding: encoding, fields: fields)
-    }
-
-    private static func isUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        bytes.allSatisfy { $0 < 0x80 } || String(validating: bytes, as: UTF8.self) != nil
     }
 
     private static func hex(_ value: UInt32) -> String {

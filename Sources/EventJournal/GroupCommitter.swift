@@ -33,16 +33,18 @@ final class GroupCommitter: @unchecked Sendable {
     private var stopping = false
     private var unsyncedSince: ContinuousClock.Instant?
     private var gatherTarget = 0
-    /// Weak: the running thread keeps its `Thread` alive, and a strong reference here would keep this object (and
-    /// the environment) alive through the thread's block forever.
+    /// Weak: the running thread keeps its `Thread` alive.
     private weak var thread: Thread?
     private let finished = DispatchSemaphore(value: 0)
 
     init(store: JournalStore, syncInterval: Duration?) {
         self.store = store
         self.syncInterval = syncInterval
-        let thread = Thread { [self] in
-            run()
+        // The block holds this object weakly, so that once `run` returns nothing but the journal keeps it (and the
+        // environment) alive: `stop` then returns with the environment released as soon as the journal is.
+        let finished = finished
+        let thread = Thread { [weak self] in
+            self?.run()
             finished.signal()
         }
         thread.name = "liftledger-journal-writer"

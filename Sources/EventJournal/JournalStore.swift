@@ -111,18 +111,26 @@ final class JournalStore: Sendable {
 
     func records(from position: UInt64, limit: Int, _ txn: Transaction) throws -> [EventRecord] {
         guard limit > 0 else { return [] }
-        return try txn.withCursor(on: events) { cursor in
-            var result: [EventRecord] = []
-            result.reserveCapacity(min(limit, 4_096))
+        // Copy the records into one buffer (one allocation for the chunk, not one per record); decode them after.
+        var buffer: [UInt8] = []
+        var spans: [(position: UInt64, end: Int)] = []
+        buffer.reserveCapacity(min(limit, 4_096) * 320)
+        spans.reserveCapacity(min(limit, 4_096))
+        try txn.withCursor(on: events) { cursor in
             var entry = try cursor.seek(atLeast: BigEndianKey.encode(max(position, 1)))
-            while let current = entry, result.count < limit {
+            while let current = entry, spans.count < limit {
                 guard let key = BigEndianKey.decode(current.key) else {
                     throw JournalError.corrupt(0, "an events key of \(current.key.count) bytes")
                 }
-                result.append(try EventRecord(decoding: current.value, at: key))
+                buffer.append(contentsOf: current.value)
+                spans.append((key, buffer.count))
                 entry = try cursor.next()
             }
-            return result
+        }
+        var start = 0
+        return try spans.map { span in
+            defer { start = span.end }
+            return try EventRecord(decoding: buffer[start..<span.end], at: span.position)
         }
     }
 

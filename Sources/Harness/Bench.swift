@@ -31,7 +31,7 @@ struct JournalBench: AsyncParsableCommand {
         let single = quick ? 200 : 2_000
         let perWriter = quick ? 20 : 250
         let batches = quick ? 2 : 20
-        let repetitions = quick ? 1 : 3
+        let repetitions = quick ? 1 : 5
         var runs: [String: [Double]] = [:]
         var counter = 0
         func fresh() -> String {
@@ -48,7 +48,10 @@ struct JournalBench: AsyncParsableCommand {
             }
             runs["durableSingleWriter", default: []].append(singleRate)
             let singleRecords = try Self.allRecords(singleJournal)
-            runs["rawSingleCommits", default: []].append(try Self.rawPuts(singleRecords, perCommit: 1, at: fresh()))
+            let rawSinglePath = fresh()
+            runs["rawSingleCommits", default: []].append(
+                try Self.rawPuts(singleRecords, perCommit: 1, at: rawSinglePath))
+            try Self.requireSameContents(singleJournal.path, rawSinglePath)
 
             // 32 writers, one event per append each: the writer thread commits what queued during the last fsync.
             let sharedJournal = try Journal.open(at: fresh(), options: Self.options, create: true)
@@ -91,18 +94,26 @@ struct JournalBench: AsyncParsableCommand {
                 })
             runs["rawScan", default: []].append(try Self.rawScan(batchJournal.path, expected: total))
         }
-        let median = runs.mapValues { values in values.sorted()[values.count / 2] }
-        func figure(_ key: String) -> Double { median[key] ?? 0 }
+        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        func figure(_ key: String) -> Double { median(runs[key] ?? [0]) }
+        /// The median over repetitions of `numerator / denominator` within each repetition: each pair was measured
+        /// moments apart, which cancels most of the drift of the disk's speed between repetitions.
+        func ratio(_ numerator: String, _ denominator: String) -> Double {
+            median(zip(runs[numerator] ?? [], runs[denominator] ?? []).map { $0 / $1 })
+        }
         // Targets from the journal issue; nil for a ratio shown only to explain another.
         let ratios: [(String, Double, Double?)] = [
-            ("durableSingleWriterVsRaw", figure("durableSingleWriter") / figure("rawSingleCommits"), 0.8),
-            ("durable32WritersVsSingleWriter", figure("durable32Writers") / figure("durableSingleWriter"), 20),
-            ("rawCommitsOf32VsRawSingleCommits", figure("rawCommitsOf32") / figure("rawSingleCommits"), nil),
-            ("batchesVsRawBatchedPuts", figure("durableBatches10000") / figure("rawBatchedPuts"), 0.4),
-            ("fullReadVsRawScan", figure("fullRead") / figure("rawScan"), 0.25),
+            ("durableSingleWriterVsRaw", ratio("durableSingleWriter", "rawSingleCommits"), 0.8),
+            ("durable32WritersVsSingleWriter", ratio("durable32Writers", "durableSingleWriter"), 20),
+            ("rawCommitsOf32VsRawSingleCommits", ratio("rawCommitsOf32", "rawSingleCommits"), nil),
+            ("batchesVsRawBatchedPuts", ratio("durableBatches10000", "rawBatchedPuts"), 0.4),
+            ("fullReadVsRawScan", ratio("fullRead", "rawScan"), 0.25),
         ]
-        var lines = ["{", #"  "unit": "events per second (median of \#(repetitions))","#]
-        for key in median.keys.sorted() { lines.append(#"  "\#(key)": \#(Int(figure(key))),"#) }
+        var lines = [
+            "{",
+            #"  "unit": "events per second (median of \#(repetitions)); ratios: median of per-repetition ratios","#,
+        ]
+        for key in runs.keys.sorted() { lines.append(#"  "\#(key)": \#(Int(figure(key))),"#) }
         lines.append(#"  "ratios": {"#)
         for (index, (name, value, target)) in ratios.enumerated() {
             let comma = index == ratios.count - 1 ? "" : ","
@@ -166,8 +177,8 @@ struct JournalBench: AsyncParsableCommand {
         let puts = records.map { record in
             let position = BigEndianKey.encode(record.position)
             return Puts(
-                position: position, record: record.bytes,
-                streamKey: Array(record.streamID.utf8) + [0] + BigEndianKey.encode(record.streamVersion),
+                position: position, record: Array(record.bytes),
+                streamKey: BigEndianKey.encode(record.streamVersion) + Array(record.streamID.utf8),
                 id: withUnsafeBytes(of: record.id.uuid) { Array($0) }, stream: Array(record.streamID.utf8),
                 head: BigEndianKey.encode(record.streamVersion) + position, journalHead: position + record.hash)
         }
@@ -189,6 +200,31 @@ struct JournalBench: AsyncParsableCommand {
             }
         }
         return Double(puts.count) / seconds(ContinuousClock.now - started)
+    }
+
+    /// Checks that the raw peer did the journal's puts: every entry of the four data databases is the same.
+    static func requireSameContents(_ journalPath: String, _ rawPath: String) throws {
+        let names = ["events", "streams", "stream_heads", "event_ids"]
+        func contents(_ path: String) throws -> [[[UInt8]]] {
+            let environment = try Environment.open(path: path, options: EnvironmentOptions(mapSize: 1 << 30))
+            let databases = try environment.openDatabases(names, create: false)
+            return try environment.read { txn in
+                try databases.map { database in
+                    try txn.withCursor(on: database) { cursor in
+                        var entries: [[UInt8]] = []
+                        var entry = try cursor.first()
+                        while let current = entry {
+                            entries.append(Array(current.key) + [0xFF] + Array(current.value))
+                            entry = try cursor.next()
+                        }
+                        return entries
+                    }
+                }
+            }
+        }
+        guard try contents(journalPath) == contents(rawPath) else {
+            throw HarnessError("the raw peer's puts differ from the journal's: the benchmark compares unlike work")
+        }
     }
 
     /// Raw LMDB: a cursor over the journal's events database, touching every value, in one read transaction.

@@ -64,6 +64,22 @@ struct StorageTests {
         #expect(try test.journal.record(at: 8) != nil)
     }
 
+    @Test func textThatIsNotUTF8IsCorruptEvenWithAGoodChecksum() async throws {
+        let test = try TestJournal()
+        _ = try await test.journal.append([event("x")], to: "abc")
+        var bytes = Array(try #require(try test.journal.record(at: 1)).bytes)
+        // The stream id's first byte is at offset 92 + 2 (docs/FORMAT.md); 0xFF never occurs in UTF-8.
+        #expect(bytes[94] == UInt8(ascii: "a"))
+        bytes[94] = 0xFF
+        let checksum = crc32c(bytes[0..<(bytes.count - 4)])
+        bytes.replaceSubrange((bytes.count - 4)..., with: withUnsafeBytes(of: checksum.bigEndian) { Array($0) })
+        let environment = try Environment.open(path: test.path)
+        let events = try environment.openDatabases(["events"], create: false)[0]
+        try environment.write { try $0.put(bytes, forKey: BigEndianKey.encode(1), in: events) }
+        #expect(try test.journal.verify().problem?.detail.contains("stream id is not valid UTF-8") == true)
+        #expect(throws: JournalError.self) { _ = try test.journal.record(at: 1) }
+    }
+
     @Test func aBackupTakenWhileWritingIsAConsistentJournal() async throws {
         let test = try TestJournal()
         _ = try await test.journal.append((0..<500).map { event("\($0)") }, to: "before")
