@@ -28,20 +28,17 @@ final class JournalStore: Sendable {
     /// journal is opened without `create`, so that nothing is written to a directory that turns out not to be one.
     init(environment: Environment, create: Bool) throws {
         let names = [Self.metaName, Self.eventsName, Self.streamsName, Self.streamHeadsName, Self.eventIDsName]
-        let databases = try mappingStorageErrors {
-            try environment.openDatabases(names, create: create) { txn, databases in
-                guard create else { return }
-                let meta = databases[0]
-                var format: [UInt8] = []
-                format.appendBigEndian(Journal.formatVersion)
-                let created = try txn.put(format, forKey: MetaKey.format, in: meta, options: .noOverwrite)
-                guard created else { return }
-                try txn.put(UUID().bytes, forKey: MetaKey.journalID, in: meta)
-                try txn.put(
-                    BigEndianKey.encode(UInt64(bitPattern: Timestamp.now().microsecondsSinceEpoch)),
-                    forKey: MetaKey.createdAt, in: meta)
-                try txn.put(BigEndianKey.encode(0) + RecordFormat.zeroHash, forKey: MetaKey.head, in: meta)
+        let databases: [Database]
+        do {
+            databases = try environment.openDatabases(names, create: create) { txn, databases in
+                if create { try Self.initialize(meta: databases[0], txn) }
             }
+        } catch let error as LMDBError where error.code == .notFound {
+            throw JournalError(
+                .notAJournal, "\(environment.path) lacks one of the journal's databases (\(error.operation))",
+                remedy: "restore the journal from a backup")
+        } catch let error as LMDBError {
+            throw JournalError.storage(error)
         }
         self.environment = environment
         (meta, events, streams, streamHeads, eventIDs) = (
@@ -56,6 +53,18 @@ final class JournalStore: Sendable {
                 .notAJournal, "\(environment.path) has no journal id", remedy: "restore the journal from a backup")
         }
         journalID = UUID(bytes: storedID)
+    }
+
+    /// Writes a new journal's identity and empty head, unless another process has just done so.
+    private static func initialize(meta: Database, _ txn: Transaction) throws {
+        var format: [UInt8] = []
+        format.appendBigEndian(Journal.formatVersion)
+        guard try txn.put(format, forKey: MetaKey.format, in: meta, options: .noOverwrite) else { return }
+        try txn.put(UUID().bytes, forKey: MetaKey.journalID, in: meta)
+        try txn.put(
+            BigEndianKey.encode(UInt64(bitPattern: Timestamp.now().microsecondsSinceEpoch)), forKey: MetaKey.createdAt,
+            in: meta)
+        try txn.put(BigEndianKey.encode(0) + RecordFormat.zeroHash, forKey: MetaKey.head, in: meta)
     }
 
     // MARK: Keys

@@ -23,11 +23,9 @@ struct JournalBench: AsyncParsableCommand {
     var directory: String?
 
     mutating func run() async throws {
-        let root =
-            directory
-            ?? FileManager.default.temporaryDirectory
-            .appendingPathComponent("liftledger-bench-\(UUID().uuidString.lowercased())").path
-        defer { if directory == nil { try? FileManager.default.removeItem(atPath: root) } }
+        let scratch = ScratchDirectory(given: directory, prefix: "liftledger-bench")
+        defer { withExtendedLifetime(scratch) {} }
+        let root = scratch.path
         let single = quick ? 200 : 2_000
         let perWriter = quick ? 20 : 250
         let batches = quick ? 2 : 20

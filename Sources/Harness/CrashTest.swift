@@ -29,11 +29,9 @@ struct CrashTest: AsyncParsableCommand {
     var directory: String?
 
     mutating func run() async throws {
-        let root =
-            directory
-            ?? FileManager.default.temporaryDirectory
-            .appendingPathComponent("liftledger-crash-\(UUID().uuidString.lowercased())").path
-        defer { if directory == nil { try? FileManager.default.removeItem(atPath: root) } }
+        let scratch = ScratchDirectory(given: directory, prefix: "liftledger-crash")
+        defer { withExtendedLifetime(scratch) {} }
+        let root = scratch.path
         var tally = Tally()
         var journal: Journal?
         let started = ContinuousClock.now
@@ -45,7 +43,7 @@ struct CrashTest: AsyncParsableCommand {
             guard let journal else { break }
             try await runRound(round, journal: journal, tally: &tally)
         }
-        let seconds = Double((ContinuousClock.now - started).components.seconds)
+        let seconds = (JournalBench.seconds(ContinuousClock.now - started) * 10).rounded() / 10
         print(
             #"{"durability":"\#(durability)","kills":\#(tally.kills),"rounds":\#(rounds),"concurrentRounds":\#(tally.concurrentRounds),"#
                 + #""acknowledgedEventsChecked":\#(tally.acknowledged),"batchesChecked":\#(tally.batches),"#
