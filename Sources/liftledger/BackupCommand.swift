@@ -1,5 +1,6 @@
 import ArgumentParser
 import EventJournal
+import Foundation
 
 struct BackupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -14,7 +15,28 @@ struct BackupCommand: AsyncParsableCommand {
 
     func run() async throws {
         let journal = try location.open()
-        try journal.backup(to: destination)
+        let total = UInt64(try journal.statistics().usedBytes)
+        let progress = Task.detached { [destination] in
+            // The copy has no progress callback: follow the size of the file it writes, against the pages in use.
+            var bar = ProgressBar(label: "backup")
+            while !Task.isCancelled {
+                let attributes = try? FileManager.default.attributesOfItem(atPath: destination + "/data.mdb")
+                bar.update(min(total, UInt64((attributes?[.size] as? Int) ?? 0)), of: total)
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+            return bar
+        }
+        do {
+            try journal.backup(to: destination)
+        } catch {
+            progress.cancel()
+            await progress.value.finish()
+            throw error
+        }
+        progress.cancel()
+        var bar = await progress.value
+        bar.update(total, of: total)
+        bar.finish()
         let copy = try Journal.open(at: destination)
         let statistics = try copy.statistics()
         Terminal.write(
