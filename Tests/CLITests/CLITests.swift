@@ -151,6 +151,27 @@ struct CLITests {
         #expect(try liftledger(["verify"], journal: destination).status == 0)
     }
 
+    @Test func aCorruptRecordFailsVerifyAndEventsWithItsPosition() throws {
+        var ids: [UUID] = []
+        for index in 1...5 {
+            let id = UUID()
+            ids.append(id)
+            let appended = try liftledger(
+                ["append", "--stream", "s", "--type", "T", "--data", #"{"n":\#(index)}"#, "--id", id.uuidString],
+                journal: journal)
+            #expect(appended.status == 0)
+        }
+        let flipped = try flipFirstPayloadByte(
+            inJournal: journal, eventID: ids[2], position: 3, payloadLength: #"{"n":3}"#.utf8.count)
+        #expect(flipped >= 1)
+        let verify = try liftledger(["verify"], journal: journal)
+        #expect(verify.status == 1)
+        #expect(verify.standardError.hasPrefix("liftledger: error: verify failed at position 3: record 3 is corrupt"))
+        let events = try liftledger(["events", "--json"], journal: journal)
+        #expect(events.status != 0 && events.standardError.contains("record 3 is corrupt"))
+        #expect(events.standardError.split(separator: "\n").count == 1)
+    }
+
     @Test func demoShowsAVerifiedJournal() throws {
         let demo = try liftledger(["demo"])
         #expect(demo.status == 0)

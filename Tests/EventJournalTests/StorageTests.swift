@@ -27,28 +27,8 @@ struct StorageTests {
             ids.append(proposed.id)
             _ = try await test.journal.append([proposed], to: "s-\(index % 3)")
         }
-        // Find record 7 in data.mdb through the documented layout: its event id sits at offset 44 of the record, and
-        // the record's position, big-endian, at offset 8. Copy-on-write leaves stale copies in freed pages, so the
-        // byte is flipped in every copy.
-        let file = test.path + "/data.mdb"
-        let data = try Data(contentsOf: URL(fileURLWithPath: file))
-        let idBytes = Data(withUnsafeBytes(of: ids[6].uuid) { Array($0) })
-        var searchFrom = data.startIndex
-        var flipped = 0
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file))
-        while let idRange = data.range(of: idBytes, in: searchFrom..<data.endIndex) {
-            searchFrom = idRange.upperBound
-            let start = idRange.lowerBound - 44
-            guard data[(start + 8)..<(start + 16)].reduce(0, { $0 << 8 | UInt64($1) }) == 7 else { continue }
-            // The payload is the last field before the 4-byte checksum; flip its first byte ('{').
-            let length = Int(data[(start + 4)..<(start + 8)].reduce(0) { $0 << 8 | UInt32($1) })
-            let payloadStart = start + length - 4 - #"{"marker":"record-7"}"#.utf8.count
-            #expect(data[payloadStart] == UInt8(ascii: "{"))
-            try handle.seek(toOffset: UInt64(payloadStart))
-            try handle.write(contentsOf: Data([data[payloadStart] ^ 0x01]))
-            flipped += 1
-        }
-        try handle.close()
+        let flipped = try flipFirstPayloadByte(
+            inJournal: test.path, eventID: ids[6], position: 7, payloadLength: #"{"marker":"record-7"}"#.utf8.count)
         #expect(flipped >= 1)
 
         let report = try test.journal.verify()

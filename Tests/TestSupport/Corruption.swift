@@ -1,0 +1,30 @@
+import Foundation
+
+/// Flips the first payload byte of the record at `position` in a journal's data file, found through the layout of
+/// docs/FORMAT.md: the event id at offset 44 of the record, the position (big-endian) at offset 8, the total length
+/// at offset 4, and the payload just before the 4-byte checksum. Copy-on-write leaves stale copies of a record in
+/// freed pages, so every copy is changed. Returns how many copies were.
+public func flipFirstPayloadByte(
+    inJournal path: String, eventID: UUID, position: UInt64, payloadLength: Int
+) throws -> Int {
+    let file = path + "/data.mdb"
+    let data = try Data(contentsOf: URL(fileURLWithPath: file))
+    let idBytes = Data(withUnsafeBytes(of: eventID.uuid) { Array($0) })
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file))
+    defer { try? handle.close() }
+    var searchFrom = data.startIndex
+    var flipped = 0
+    while let idRange = data.range(of: idBytes, in: searchFrom..<data.endIndex) {
+        searchFrom = idRange.upperBound
+        let start = idRange.lowerBound - 44
+        guard start >= 0, data[(start + 8)..<(start + 16)].reduce(0, { $0 << 8 | UInt64($1) }) == position else {
+            continue
+        }
+        let length = Int(data[(start + 4)..<(start + 8)].reduce(0) { $0 << 8 | UInt32($1) })
+        let payloadStart = start + length - 4 - payloadLength
+        try handle.seek(toOffset: UInt64(payloadStart))
+        try handle.write(contentsOf: Data([data[payloadStart] ^ 0x01]))
+        flipped += 1
+    }
+    return flipped
+}
