@@ -134,7 +134,7 @@ final class GroupCommitter: @unchecked Sendable {
     /// The longest the writer waits for the callers in flight at the last batch to queue again.
     static let gatherWindow = Duration.microseconds(250)
     /// How long the writer polls for new work before it sleeps.
-    static let spinWindow = Duration.microseconds(100)
+    static let spinWindow = Duration.microseconds(300)
 
     private func spinForWork() {
         condition.lock()
