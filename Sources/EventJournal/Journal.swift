@@ -65,7 +65,7 @@ public final class Journal: Sendable {
         return try Journal(path: path, options: options, existing: layout == .journal)
     }
 
-    /// True when `path` holds a journal (or an LMDB environment that claims to be one).
+    /// True when `path` is a directory holding a data file: a journal, unless opening it says otherwise.
     public static func exists(at path: String) -> Bool {
         (try? JournalDirectory.inspect(path)) == .journal
     }
