@@ -104,11 +104,10 @@ public final class Journal: Sendable {
             throw JournalError.invalid("an append needs at least one event", remedy: "pass one or more events")
         }
         for event in events { try Names.validate(event) }
+        let request = AppendRequest(stream: stream, expectedVersion: expectedVersion, events: events)
+        if let result = committer.commitIfIdle(request) { return try result.get() }
         return try await withCheckedThrowingContinuation { continuation in
-            committer.submit(
-                AppendRequest(stream: stream, expectedVersion: expectedVersion, events: events) {
-                    continuation.resume(with: $0)
-                })
+            committer.submit(request) { continuation.resume(with: $0) }
         }
     }
 
