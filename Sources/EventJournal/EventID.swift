@@ -28,10 +28,5 @@ extension UUID {
             ))
     }
 
-    init(bytes: UnsafeRawBufferPointer) {
-        precondition(bytes.count == 16)
-        self.init(bytes: Array(bytes))
-    }
-
     var bytes: [UInt8] { withUnsafeBytes(of: uuid) { Array($0) } }
 }

@@ -1,5 +1,6 @@
 import EventJournal
 import Foundation
+import TestSupport
 import Testing
 
 struct AppendTests {

@@ -1,6 +1,6 @@
 import EventJournal
 import Foundation
-@_exported import TestSupport
+import TestSupport
 
 /// A journal in a temporary directory, removed with the value.
 struct TestJournal {
