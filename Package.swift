@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "liftledger", targets: ["liftledger"]),
         .library(name: "EventJournal", targets: ["EventJournal"]),
+        .library(name: "Training", targets: ["Training"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -25,10 +26,16 @@ let package = Package(
             name: "EventJournal",
             dependencies: ["LMDB", "CChecksum", .product(name: "Crypto", package: "swift-crypto")]
         ),
+        .target(
+            name: "Training",
+            dependencies: ["EventJournal"],
+            // free-exercise-db (public domain, Unlicense) and its licence, unmodified; our alias table.
+            resources: [.copy("Resources")]
+        ),
         .executableTarget(
             name: "liftledger",
             dependencies: [
-                "EventJournal",
+                "EventJournal", "Training",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -36,7 +43,7 @@ let package = Package(
         .executableTarget(
             name: "liftledger-harness",
             dependencies: [
-                "EventJournal", "LMDB",
+                "EventJournal", "LMDB", "Training",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/Harness"
@@ -47,6 +54,7 @@ let package = Package(
             name: "EventJournalTests",
             dependencies: ["EventJournal", "LMDB", "TestSupport", .product(name: "Crypto", package: "swift-crypto")]
         ),
-        .testTarget(name: "CLITests", dependencies: ["EventJournal", "LMDB", "TestSupport"]),
+        .testTarget(name: "TrainingTests", dependencies: ["Training", "EventJournal", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["EventJournal", "LMDB", "Training", "TestSupport"]),
     ]
 )

@@ -7,6 +7,9 @@ struct Harness: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "liftledger-harness",
         abstract: "Crash, contention and benchmark programs for the LiftLedger journal.",
-        subcommands: [CrashTest.self, AppendWorker.self, ContendWorker.self, Bench.self]
+        subcommands: [
+            CrashTest.self, AppendWorker.self, ContendWorker.self, Bench.self, SessionCrashTest.self,
+            WorkoutDriver.self, RaceStart.self,
+        ]
     )
 }

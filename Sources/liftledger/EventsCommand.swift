@@ -86,6 +86,8 @@ struct RecordPrinter {
         let text: String
         if record.encoding == .json, let payload = String(validating: record.payload, as: UTF8.self) {
             text = payload
+        } else if let data = record.decodedTrainingData {
+            text = data
         } else {
             text = "<\(record.payload.count) bytes, \(record.encoding.name)>"
         }

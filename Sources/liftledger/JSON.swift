@@ -1,4 +1,5 @@
 import EventJournal
+import Training
 import Foundation
 
 /// A JSON value written with its keys in the order given, for stable, documented output.
@@ -99,12 +100,22 @@ extension EventRecord {
         } else {
             members.append(("payloadBase64", .string(Data(payload).base64EncodedString())))
         }
+        if let data = decodedTrainingData { members.append(("data", .verbatim(data))) }
         members.append(("hash", .string(hash.hexString)))
         return .object(members)
     }
 }
 
 extension EventRecord {
+    /// A training event's payload decoded, as one line of JSON with sorted keys; nil for other records and for
+    /// payloads that do not decode (`events` still prints those, as bytes).
+    var decodedTrainingData: String? {
+        guard let event = try? TrainingEvent.decode(self) else { return nil }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(event.payload)).map { String(decoding: $0, as: UTF8.self) }
+    }
+
     /// The payload's text when it is valid JSON on one line (as `liftledger append` stores it); nil otherwise, for
     /// example for a payload another writer stored with line breaks.
     static func oneLineJSON(_ payload: ArraySlice<UInt8>) -> String? {

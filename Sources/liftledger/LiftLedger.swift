@@ -1,5 +1,6 @@
 import ArgumentParser
 import EventJournal
+import Training
 
 #if canImport(Glibc)
     import Glibc
@@ -18,8 +19,12 @@ struct LiftLedger: AsyncParsableCommand {
             """,
         version: version,
         subcommands: [
-            InitCommand.self, AppendCommand.self, EventsCommand.self, VerifyCommand.self, BackupCommand.self,
-            StatsCommand.self, DemoCommand.self,
+            InitCommand.self, StartCommand.self, AddCommand.self, LogCommand.self, RestCommand.self,
+            PauseCommand.self, ResumeCommand.self, FinishCommand.self, DiscardCommand.self, StatusCommand.self,
+            CorrectCommand.self, RemoveSetCommand.self, EditCommand.self, DeleteCommand.self, TodayCommand.self,
+            ProfileCommand.self, ExerciseCommand.self, RoutineCommand.self, ScheduleCommand.self,
+            AppendCommand.self, EventsCommand.self, VerifyCommand.self, BackupCommand.self, StatsCommand.self,
+            DemoCommand.self,
         ]
     )
 
@@ -35,6 +40,10 @@ struct LiftLedger: AsyncParsableCommand {
         } catch let error as JournalError {
             Terminal.fail(error.description)
         } catch let error as CLIError {
+            Terminal.fail(error.description)
+        } catch let error as TrainingError {
+            Terminal.fail(error.description)
+        } catch let error as CatalogError {
             Terminal.fail(error.description)
         } catch {
             // --help and --version end here too; argument errors become one line like every other error.

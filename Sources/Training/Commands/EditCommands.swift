@@ -1,0 +1,115 @@
+import EventJournal
+
+/// The fields of a set to change; nil leaves a field as it is.
+public struct SetCorrection: Sendable {
+    /// `.some(nil)` makes it a body-weight set.
+    public var weight: Weight??
+    public var reps: UInt32?
+    public var kind: SetKind?
+    public var rpe: RPE?
+    public var note: String?
+    public var exercise: String?
+
+    public init(
+        weight: Weight?? = nil, reps: UInt32? = nil, kind: SetKind? = nil, rpe: RPE? = nil, note: String? = nil,
+        exercise: String? = nil
+    ) {
+        self.weight = weight
+        self.reps = reps
+        self.kind = kind
+        self.rpe = rpe
+        self.note = note
+        self.exercise = exercise
+    }
+
+    var isEmpty: Bool {
+        weight == nil && reps == nil && kind == nil && rpe == nil && note == nil && exercise == nil
+    }
+}
+
+extension TrainingLog {
+    /// Corrects set `number` of `workout` (default: the one in progress, else the last finished one).
+    public func correctSet(_ number: UInt32, in reference: String? = nil, _ correction: SetCorrection) async throws {
+        guard !correction.isEmpty else {
+            throw TrainingError(
+                .invalidValue, "nothing to correct", remedy: "give what changes, such as --reps 6 or --weight 100kg")
+        }
+        try await execute { state, _ in
+            let workout = try targetWorkout(reference, in: state)
+            let set = try Self.set(number, of: workout)
+            var details = set.details
+            if let exercise = correction.exercise { details.exerciseId = try self.exercise(exercise, in: state).id }
+            if let weight = correction.weight { details.weight = weight }
+            if let reps = correction.reps { details.reps = reps }
+            if let kind = correction.kind { details.kind = kind }
+            if let rpe = correction.rpe { details.rpe = rpe }
+            if let note = correction.note { details.note = note }
+            var events: [any TrainingEventPayload] = []
+            if !workout.exercises.contains(where: { $0.exerciseId == details.exerciseId }) {
+                let exercise = try self.exercise(details.exerciseId, in: state)
+                events.append(ExerciseAdded(exerciseId: exercise.id, exerciseName: exercise.name))
+            }
+            events.append(SetCorrected(setNumber: number, set: details))
+            return Decision(stream: workout.id, expectedVersion: .exact(workout.version), events: events, result: ())
+        }
+    }
+
+    /// Removes set `number` of `workout` (default: the one in progress, else the last finished one).
+    public func removeSet(_ number: UInt32, in reference: String? = nil) async throws {
+        try await execute { state, _ in
+            let workout = try targetWorkout(reference, in: state)
+            _ = try Self.set(number, of: workout)
+            return Decision(
+                stream: workout.id, expectedVersion: .exact(workout.version), events: [SetRemoved(setNumber: number)],
+                result: ())
+        }
+    }
+
+    /// Edits a finished workout: a new start (the whole workout moves with it), note or name.
+    public func editWorkout(_ reference: String, startedAt: Timestamp?, note: String?, name: String?) async throws {
+        guard startedAt != nil || note != nil || name != nil else {
+            throw TrainingError(.invalidValue, "nothing to edit", remedy: "give --date, --note or --name")
+        }
+        try await execute { state, now in
+            let workout = try workout(reference, in: state)
+            guard workout.finishedAt != nil, !workout.isDeleted else {
+                throw TrainingError(
+                    .notAllowed, "\(workout.id) is not a finished workout",
+                    remedy: "only finished workouts can be edited; finish it first")
+            }
+            if let startedAt, now < startedAt {
+                throw TrainingError(.invalidValue, "the new start \(startedAt) is in the future", remedy: "give a past date")
+            }
+            return Decision(
+                stream: workout.id, expectedVersion: .exact(workout.version),
+                events: [WorkoutEdited(startedAt: startedAt, note: note, name: name)], result: ())
+        }
+    }
+
+    /// Deletes a finished workout: a tombstone event; its events stay in the journal.
+    public func deleteWorkout(_ reference: String, reason: String? = nil) async throws {
+        try await execute { state, _ in
+            let workout = try workout(reference, in: state)
+            guard !workout.isDeleted else {
+                throw TrainingError(.notAllowed, "\(workout.id) is already deleted", remedy: "nothing to do")
+            }
+            guard !workout.isActive else {
+                throw TrainingError(
+                    .notAllowed, "\(workout.id) is in progress", remedy: "discard it with liftledger discard")
+            }
+            return Decision(
+                stream: workout.id, expectedVersion: .exact(workout.version), events: [WorkoutDeleted(reason: reason)],
+                result: ())
+        }
+    }
+
+    static func set(_ number: UInt32, of workout: Workout) throws -> LoggedSet {
+        guard let set = workout.sets.first(where: { $0.number == number }), !set.isRemoved else {
+            let numbers = workout.sets.filter { !$0.isRemoved }.map { String($0.number) }
+            throw TrainingError(
+                .notFound, "\(workout.id) has no set \(number)",
+                remedy: numbers.isEmpty ? "it has no sets" : "its sets are \(numbers.joined(separator: ", "))")
+        }
+        return set
+    }
+}

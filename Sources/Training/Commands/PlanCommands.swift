@@ -1,0 +1,143 @@
+import EventJournal
+import Foundation
+
+extension TrainingLog {
+    /// Records profile changes, and a body-weight entry if one is given.
+    public func updateProfile(_ update: ProfileUpdated, bodyWeight: Weight? = nil) async throws {
+        if let zone = update.timeZone, TimeZone(identifier: zone) == nil {
+            throw TrainingError(
+                .invalidValue, "unknown time zone \"\(zone)\"", remedy: "give an IANA name such as Europe/Berlin")
+        }
+        if let age = update.age, !(5...120).contains(age) {
+            throw TrainingError(.invalidValue, "an age of \(age)", remedy: "give an age from 5 to 120")
+        }
+        if let height = update.heightCentimeters, height < ExactDecimal(50) || ExactDecimal(272) < height {
+            throw TrainingError(.invalidValue, "a height of \(height) cm", remedy: "give a height from 50 to 272 cm")
+        }
+        if let bodyWeight, bodyWeight.kilograms < ExactDecimal(20) || ExactDecimal(400) < bodyWeight.kilograms {
+            throw TrainingError(
+                .invalidValue, "a body weight of \(bodyWeight)", remedy: "give a body weight from 20 to 400 kg")
+        }
+        try await execute { state, _ in
+            var events: [any TrainingEventPayload] = []
+            if update != ProfileUpdated() { events.append(update) }
+            if let bodyWeight { events.append(BodyWeightRecorded(weight: bodyWeight)) }
+            return Decision(
+                stream: "profile", expectedVersion: Self.expected(state.profile.version), events: events, result: ())
+        }
+    }
+
+    /// Adds a custom exercise to the catalog; returns it.
+    @discardableResult
+    public func addCustomExercise(_ proposal: CustomExerciseAdded) async throws -> Exercise {
+        let name = proposal.name.trimmingCharacters(in: .whitespaces)
+        guard !ExerciseCatalog.normalized(name).isEmpty else {
+            throw TrainingError(.invalidValue, "an exercise needs a name", remedy: "give one, such as \"Zercher Squat\"")
+        }
+        let unknown = (proposal.primaryMuscles + proposal.secondaryMuscles).filter {
+            !ExerciseCatalog.muscleNames.contains($0)
+        }
+        guard unknown.isEmpty, !proposal.primaryMuscles.isEmpty else {
+            throw TrainingError(
+                .invalidValue,
+                unknown.isEmpty ? "an exercise needs a primary muscle" : "unknown muscle \"\(unknown[0])\"",
+                remedy: "use --primary with one or more of: \(ExerciseCatalog.muscleNames.sorted().joined(separator: ", "))"
+            )
+        }
+        return try await execute { state, _ in
+            let catalog = try catalog(state)
+            if let existing = catalog.lookup(name) {
+                throw TrainingError(
+                    .notAllowed, "\"\(name)\" is already in the catalog as \"\(existing.name)\" (\(existing.id))",
+                    remedy: "use it as it is, or pick another name")
+            }
+            var added = proposal
+            added.name = name
+            added.exerciseId = "custom-" + ExerciseCatalog.normalized(name).replacingOccurrences(of: " ", with: "-")
+            return Decision(
+                stream: "catalog", expectedVersion: Self.expected(state.catalogVersion), events: [added],
+                result: added.exercise)
+        }
+    }
+
+    /// Adds an exercise to the end of a routine, creating the routine if it does not exist.
+    public func addToRoutine(
+        _ routineName: String, exercise name: String, sets: UInt32, reps: ClosedRange<UInt32>, restSeconds: UInt32
+    ) async throws {
+        guard (1...20).contains(sets), reps.lowerBound >= 1, reps.upperBound <= 100, restSeconds <= 3_600 else {
+            throw TrainingError(
+                .invalidValue, "targets of \(sets) sets of \(reps.lowerBound)-\(reps.upperBound) reps, \(restSeconds) s rest",
+                remedy: "give 1 to 20 sets, reps from 1 to 100 (such as 8-12) and up to 3600 s of rest")
+        }
+        let id = Routine.id(forName: routineName)
+        guard !id.isEmpty else {
+            throw TrainingError(.invalidValue, "a routine needs a name", remedy: "give one, such as Push")
+        }
+        try await execute { state, _ in
+            let exercise = try exercise(name, in: state)
+            var events: [any TrainingEventPayload] = []
+            let routine = state.routines[id]
+            if routine == nil { events.append(RoutineCreated(routineId: id, name: routineName)) }
+            if routine?.exercises.contains(where: { $0.exerciseId == exercise.id }) == true {
+                throw TrainingError(
+                    .notAllowed, "\(exercise.name) is already in \(routine!.name)",
+                    remedy: "move it with liftledger routine move, or remove it first")
+            }
+            events.append(
+                RoutineExerciseAdded(
+                    exerciseId: exercise.id, exerciseName: exercise.name, targetSets: sets,
+                    minimumReps: reps.lowerBound, maximumReps: reps.upperBound, restSeconds: restSeconds))
+            return Decision(
+                stream: Routine.streamID(id), expectedVersion: Self.expected(routine?.version ?? 0), events: events,
+                result: ())
+        }
+    }
+
+    /// Removes an exercise from a routine.
+    public func removeFromRoutine(_ routineName: String, exercise name: String) async throws {
+        try await execute { state, _ in
+            let (routine, exerciseId) = try routineExercise(routineName, name, in: state)
+            return Decision(
+                stream: Routine.streamID(routine.id), expectedVersion: .exact(routine.version),
+                events: [RoutineExerciseRemoved(exerciseId: exerciseId)], result: ())
+        }
+    }
+
+    /// Moves an exercise of a routine to `position` (1 is first).
+    public func moveInRoutine(_ routineName: String, exercise name: String, to position: Int) async throws {
+        try await execute { state, _ in
+            let (routine, exerciseId) = try routineExercise(routineName, name, in: state)
+            guard (1...routine.exercises.count).contains(position) else {
+                throw TrainingError(
+                    .invalidValue, "position \(position) in a routine of \(routine.exercises.count) exercises",
+                    remedy: "give a position from 1 to \(routine.exercises.count)")
+            }
+            return Decision(
+                stream: Routine.streamID(routine.id), expectedVersion: .exact(routine.version),
+                events: [RoutineExerciseMoved(exerciseId: exerciseId, toIndex: UInt32(position - 1))], result: ())
+        }
+    }
+
+    private func routineExercise(_ routineName: String, _ name: String, in state: TrainingState) throws -> (
+        Routine, String
+    ) {
+        guard let routine = state.routine(named: routineName) else {
+            throw TrainingError(.notFound, "no routine \"\(routineName)\"", remedy: "see them with liftledger routine show")
+        }
+        let exercise = try exercise(name, in: state)
+        guard routine.exercises.contains(where: { $0.exerciseId == exercise.id }) else {
+            throw TrainingError(
+                .notFound, "\(exercise.name) is not in \(routine.name)", remedy: "see it with liftledger routine show")
+        }
+        return (routine, exercise.id)
+    }
+
+    /// Replaces the schedule.
+    public func setSchedule(_ schedule: Schedule) async throws {
+        try await execute { state, _ in
+            Decision(
+                stream: "schedule", expectedVersion: Self.expected(state.scheduleVersion), events: [schedule.event],
+                result: ())
+        }
+    }
+}

@@ -1,0 +1,230 @@
+import EventJournal
+
+/// What to log: the set and how it is to be checked.
+public struct SetRequest: Sendable {
+    public var exercise: String
+    public var weight: Weight?
+    public var reps: UInt32
+    public var kind: SetKind
+    public var rpe: RPE?
+    public var note: String?
+    /// Accept a weight more than five times the previous one for the exercise.
+    public var confirmed: Bool
+    /// A finished workout to add the set to, instead of the one in progress.
+    public var workout: String?
+
+    public init(
+        exercise: String, weight: Weight?, reps: UInt32, kind: SetKind = .normal, rpe: RPE? = nil,
+        note: String? = nil, confirmed: Bool = false, workout: String? = nil
+    ) {
+        self.exercise = exercise
+        self.weight = weight
+        self.reps = reps
+        self.kind = kind
+        self.rpe = rpe
+        self.note = note
+        self.confirmed = confirmed
+        self.workout = workout
+    }
+}
+
+extension TrainingLog {
+    /// Starts a workout, following `routine` (its exercises are added in order) if one is named.
+    @discardableResult
+    public func start(routine routineName: String? = nil, name: String? = nil) async throws -> String {
+        try await execute { state, _ in
+            if let active = state.activeWorkout {
+                throw TrainingError(
+                    .workoutInProgress, "\(active.id) (\(active.name)) is still in progress",
+                    remedy: "finish it with liftledger finish, or discard it with liftledger discard")
+            }
+            var events: [any TrainingEventPayload] = []
+            var routine: Routine?
+            if let routineName {
+                guard let found = state.routine(named: routineName) else {
+                    let known = state.routineOrder.compactMap { state.routines[$0]?.name }
+                    throw TrainingError(
+                        .notFound, "no routine \"\(routineName)\"",
+                        remedy: known.isEmpty
+                            ? "create one with liftledger routine add NAME EXERCISE"
+                            : "the routines are: \(known.joined(separator: ", "))")
+                }
+                routine = found
+            }
+            events.append(WorkoutStarted(name: name ?? routine?.name ?? "Workout", routineId: routine?.id))
+            for exercise in routine?.exercises ?? [] {
+                events.append(ExerciseAdded(exerciseId: exercise.exerciseId, exerciseName: exercise.exerciseName))
+            }
+            let stream = Workout.streamID(number: state.highestWorkoutNumber + 1)
+            return Decision(stream: stream, expectedVersion: .noStream, events: events, result: stream)
+        }
+    }
+
+    /// Adds an exercise to the workout in progress.
+    public func addExercise(_ name: String) async throws {
+        try await execute { state, now in
+            let workout = try activeWorkout(state)
+            let exercise = try exercise(name, in: state)
+            guard !workout.exercises.contains(where: { $0.exerciseId == exercise.id }) else {
+                throw TrainingError(
+                    .notAllowed, "\(exercise.name) is already in the workout",
+                    remedy: "log its sets with liftledger log \"\(exercise.name)\" WEIGHT x REPS")
+            }
+            return Decision(
+                stream: workout.id, expectedVersion: .exact(workout.version),
+                events: [ExerciseAdded(exerciseId: exercise.id, exerciseName: exercise.name)], result: ())
+        }
+    }
+
+    /// Logs a set in the workout in progress (or, with `request.workout`, in a finished one), adding the exercise
+    /// to the workout first if it is not there yet. Returns the set's number.
+    @discardableResult
+    public func logSet(_ request: SetRequest) async throws -> UInt32 {
+        if let weight = request.weight {
+            // Through the same checks as typed input: non-negative and at most the plausible maximum.
+            _ = try SetEntry.weight(weight.value.description, unit: weight.unit)
+        }
+        _ = try SetEntry.reps(String(request.reps))
+        return try await execute { state, now in
+            let workout: Workout
+            if let reference = request.workout {
+                workout = try self.workout(reference, in: state)
+                guard !workout.isDeleted, workout.finishedAt != nil || workout.isActive else {
+                    throw TrainingError(
+                        .notAllowed, "\(workout.id) was discarded or deleted", remedy: "log into another workout")
+                }
+            } else {
+                workout = try activeWorkout(state)
+            }
+            let exercise = try exercise(request.exercise, in: state)
+            try Self.checkOutlier(request, exercise: exercise, state: state)
+            var events: [any TrainingEventPayload] = []
+            if workout.isActive { events += Self.closingRest(of: workout, at: now) }
+            if !workout.exercises.contains(where: { $0.exerciseId == exercise.id }) {
+                events.append(ExerciseAdded(exerciseId: exercise.id, exerciseName: exercise.name))
+            }
+            let number = (workout.sets.map(\.number).max() ?? 0) + 1
+            let details = SetDetails(
+                exerciseId: exercise.id, weight: request.weight, reps: request.reps, kind: request.kind,
+                rpe: request.rpe, note: request.note)
+            events.append(SetLogged(setNumber: number, set: details))
+            return Decision(stream: workout.id, expectedVersion: .exact(workout.version), events: events, result: number)
+        }
+    }
+
+    /// A weight more than five times the last one logged for the exercise needs confirming: it is more often a typo
+    /// (or the wrong unit) than a real jump.
+    static func checkOutlier(_ request: SetRequest, exercise: Exercise, state: TrainingState) throws {
+        guard !request.confirmed, let weight = request.weight else { return }
+        var previous: (at: Timestamp, weight: Weight)?
+        for workout in state.workouts.values where !workout.isDeleted {
+            for set in workout.sets where !set.isRemoved && set.details.exerciseId == exercise.id {
+                guard let setWeight = set.details.weight else { continue }
+                if previous == nil || previous!.at < set.loggedAt { previous = (set.loggedAt, setWeight) }
+            }
+        }
+        guard let previous, previous.weight.kilogramsValue > 0,
+            weight.kilogramsValue > 5 * previous.weight.kilogramsValue
+        else { return }
+        throw TrainingError(
+            .needsConfirmation,
+            "\(weight) is more than five times the last \(exercise.name) (\(previous.weight))",
+            remedy: "check the number and the unit; if it is right, add --confirm")
+    }
+
+    /// Starts a rest timer of `seconds` (replacing one that runs).
+    public func startRest(seconds: UInt32) async throws {
+        guard (1...3_600).contains(seconds) else {
+            throw TrainingError(.invalidValue, "a rest of \(seconds) s", remedy: "give 1 to 3600 seconds")
+        }
+        try await execute { state, now in
+            let workout = try activeWorkout(state)
+            let endsAt = Timestamp(microsecondsSinceEpoch: now.microsecondsSinceEpoch + Int64(seconds) * 1_000_000)
+            let events =
+                Self.closingRest(of: workout, at: now)
+                + [RestTimerStarted(durationSeconds: seconds, endsAt: endsAt, afterSet: workout.sets.last?.number)]
+            return Decision(stream: workout.id, expectedVersion: .exact(workout.version), events: events, result: ())
+        }
+    }
+
+    /// Moves the running rest timer's end by `seconds` (negative to shorten it).
+    public func extendRest(by seconds: Int32) async throws {
+        try await execute { state, now in
+            let workout = try activeWorkout(state)
+            guard let rest = workout.rest, rest.isOpen, now < rest.endsAt else {
+                throw TrainingError(.notAllowed, "no rest timer is running", remedy: "start one with liftledger rest")
+            }
+            let endsAt = Timestamp(microsecondsSinceEpoch: rest.endsAt.microsecondsSinceEpoch + Int64(seconds) * 1_000_000)
+            return Decision(
+                stream: workout.id, expectedVersion: .exact(workout.version),
+                events: [RestTimerExtended(bySeconds: seconds, endsAt: max(endsAt, now))], result: ())
+        }
+    }
+
+    /// Stops the running rest timer.
+    public func skipRest() async throws {
+        try await execute { state, now in
+            let workout = try activeWorkout(state)
+            guard let rest = workout.rest, rest.isOpen, now < rest.endsAt else {
+                throw TrainingError(.notAllowed, "no rest timer is running", remedy: "nothing to skip")
+            }
+            return Decision(
+                stream: workout.id, expectedVersion: .exact(workout.version), events: [RestTimerSkipped()], result: ())
+        }
+    }
+
+    /// Stops the workout's clock.
+    public func pause() async throws {
+        try await execute { state, _ in
+            let workout = try activeWorkout(state)
+            guard workout.pausedAt == nil else {
+                throw TrainingError(.notAllowed, "the workout is already paused", remedy: "resume it with liftledger resume")
+            }
+            return Decision(
+                stream: workout.id, expectedVersion: .exact(workout.version), events: [WorkoutPaused()], result: ())
+        }
+    }
+
+    /// Restarts the workout's clock.
+    public func resume() async throws {
+        try await execute { state, _ in
+            let workout = try activeWorkout(state)
+            guard workout.pausedAt != nil else {
+                throw TrainingError(.notAllowed, "the workout is not paused", remedy: "pause it with liftledger pause")
+            }
+            return Decision(
+                stream: workout.id, expectedVersion: .exact(workout.version), events: [WorkoutResumed()], result: ())
+        }
+    }
+
+    /// Ends the workout in progress; it joins the history. Returns its id.
+    @discardableResult
+    public func finish(note: String? = nil) async throws -> String {
+        try await execute { state, now in
+            let workout = try activeWorkout(state)
+            let events = Self.closingRest(of: workout, at: now) + [WorkoutFinished(note: note)]
+            return Decision(
+                stream: workout.id, expectedVersion: .exact(workout.version), events: events, result: workout.id)
+        }
+    }
+
+    /// Ends the workout in progress without keeping it in the history. Returns its id.
+    @discardableResult
+    public func discard() async throws -> String {
+        try await execute { state, _ in
+            let workout = try activeWorkout(state)
+            return Decision(
+                stream: workout.id, expectedVersion: .exact(workout.version), events: [WorkoutDiscarded()],
+                result: workout.id)
+        }
+    }
+
+    /// The session in progress as it stands at `now` (the clock's time by default), or nil.
+    public func activeSession(
+        at now: Timestamp? = nil, staleAfterSeconds: Int64 = ActiveSession.defaultStaleAfterSeconds
+    ) throws -> ActiveSession? {
+        let state = try state()
+        guard let workout = state.activeWorkout else { return nil }
+        return ActiveSession(workout: workout, state: state, now: now ?? clock(), staleAfterSeconds: staleAfterSeconds)
+    }
+}

@@ -1,0 +1,111 @@
+/// A set as people type it: `100kg x 5`, `225lb x 5`, `100 5`, `100x5`, `bw x 12`, after the exercise's name.
+public struct SetEntry: Sendable, Equatable {
+    /// The exercise's name as typed.
+    public let exercise: String
+    /// Nil for body weight.
+    public let weight: Weight?
+    public let reps: UInt32
+
+    /// The heaviest weight accepted, in kilograms: more is a typo.
+    public static let maximumKilograms = ExactDecimal(1_000)
+
+    /// Splits `words` into an exercise name and a trailing weight and reps. A weight without a unit is in
+    /// `defaultUnit`. Throws a one-line error with the fix for anything that is not a valid set.
+    public init(words: [String], defaultUnit: MassUnit) throws(TrainingError) {
+        var tokens = SetEntry.tokens(words.joined(separator: " "))
+        guard tokens.count >= 3 else {
+            throw TrainingError(
+                .invalidValue, "expected an exercise, a weight and reps, got \(words.joined(separator: " ").debugDescription)",
+                remedy: "write it as: liftledger log \"bench press\" 100kg x 5 (or 225lb x 5, 100 5, bw x 12)")
+        }
+        let repsText = tokens.removeLast()
+        if tokens.last == "x" { tokens.removeLast() }
+        var unit: MassUnit?
+        if let last = tokens.last, let parsed = MassUnit(parsing: last) {
+            unit = parsed
+            tokens.removeLast()
+        }
+        guard let weightText = tokens.popLast(), !tokens.isEmpty else {
+            throw TrainingError(
+                .invalidValue, "no exercise name before the weight",
+                remedy: "name the exercise first: liftledger log squat 100kg x 5")
+        }
+        exercise = tokens.joined(separator: " ")
+        weight = try SetEntry.weight(weightText, unit: unit ?? defaultUnit, explicitUnit: unit != nil)
+        reps = try SetEntry.reps(repsText)
+    }
+
+    /// Reads reps: a whole number from 0 to 1,000 (`10.0` is 10).
+    public static func reps(_ text: String) throws(TrainingError) -> UInt32 {
+        var digits = Substring(text)
+        if let point = digits.firstIndex(of: "."), digits[digits.index(after: point)...].allSatisfy({ $0 == "0" }) {
+            digits = digits[..<point]
+        }
+        guard let reps = UInt32(digits), reps <= 1_000 else {
+            throw TrainingError(
+                .invalidValue, "reps \(text.debugDescription) are not a whole number from 0 to 1000",
+                remedy: "give the number of repetitions done, such as x 5")
+        }
+        return reps
+    }
+
+    /// Reads a weight in `unit`: `bw` (or `bodyweight`) is body weight (nil); otherwise a finite, non-negative
+    /// decimal of at most 1,000 kg.
+    public static func weight(_ text: String, unit: MassUnit, explicitUnit: Bool = true) throws(TrainingError)
+        -> Weight?
+    {
+        let lowered = text.lowercased()
+        if lowered == "bw" || lowered == "bodyweight" {
+            guard !explicitUnit else {
+                throw TrainingError(
+                    .invalidValue, "body weight takes no unit", remedy: "write bw x 12")
+            }
+            return nil
+        }
+        guard let value = ExactDecimal(lowered), !value.isNegative else {
+            throw TrainingError(
+                .invalidValue, "weight \(text.debugDescription) is not a number of 0 or more",
+                remedy: "give a weight such as 100kg, 225lb or 102.5, or bw for body weight")
+        }
+        let weight = Weight(value, unit)
+        guard !(maximumKilograms < weight.kilograms) else {
+            throw TrainingError(
+                .invalidValue, "weight \(weight) is more than \(maximumKilograms) kg",
+                remedy: "check the number and the unit (kg or lb)")
+        }
+        return weight
+    }
+
+    /// Words, with `x`, `×` and `*` split off as their own token and a unit split from its number (`100kg`).
+    private static func tokens(_ text: String) -> [String] {
+        var tokens: [String] = []
+        for word in text.split(whereSeparator: \.isWhitespace) {
+            var current = ""
+            for (index, character) in zip(word.indices, word) {
+                let next = word.index(after: index) < word.endIndex ? word[word.index(after: index)] : nil
+                let afterLoad =
+                    current.last?.isNumber == true
+                    || ["kg", "kgs", "lb", "lbs", "bw"].contains { current.lowercased().hasSuffix($0) }
+                if character == "×" || character == "*"
+                    || (character == "x" || character == "X") && afterLoad && (next?.isNumber ?? true)
+                {
+                    if !current.isEmpty { tokens.append(current) }
+                    tokens.append("x")
+                    current = ""
+                } else {
+                    current.append(character)
+                }
+            }
+            if !current.isEmpty { tokens.append(current) }
+        }
+        // "100kg" → "100", "kg"; "5x" handled above.
+        return tokens.flatMap { token -> [String] in
+            let lower = token.lowercased()
+            for suffix in ["kgs", "kg", "lbs", "lb"] where lower.hasSuffix(suffix) && lower.count > suffix.count {
+                let number = String(token.dropLast(suffix.count))
+                if number.last?.isNumber == true { return [number, suffix] }
+            }
+            return [token]
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import EventJournal
+import Foundation
+
+/// The training commands: each loads the state it needs from the journal, checks the rules, and appends its events
+/// with the stream version it checked against, so that two racing commands cannot both pass a check meant for one.
+/// A refused command writes nothing and throws a `TrainingError`.
+public final class TrainingLog: Sendable {
+    public let journal: Journal
+    let clock: @Sendable () -> Timestamp
+    private let source: String
+
+    /// `clock` is read once per command for the time of its events (tests inject one); `source` is recorded in each
+    /// event's metadata.
+    public init(journal: Journal, clock: @escaping @Sendable () -> Timestamp = { .now() }, source: String = "cli") {
+        self.journal = journal
+        self.clock = clock
+        self.source = source
+    }
+
+    /// The current state, folded from the whole journal.
+    public func state() throws -> TrainingState { try TrainingState.load(from: journal) }
+
+    /// The bundled catalog with this journal's custom exercises.
+    public func catalog(_ state: TrainingState) throws -> ExerciseCatalog {
+        try ExerciseCatalog.bundled().adding(state.customExercises.map(\.exercise))
+    }
+
+    /// What a command decided to append: events for one stream, at the version its checks saw.
+    struct Decision<Result> {
+        var stream: String
+        var expectedVersion: ExpectedVersion
+        var events: [any TrainingEventPayload]
+        var result: Result
+    }
+
+    /// Decides against fresh state and appends; when another writer changed the stream in between, decides again
+    /// against the new state, so that the rules are checked against what is really there.
+    func execute<Result>(_ decide: (TrainingState, Timestamp) throws -> Decision<Result>) async throws -> Result {
+        for _ in 0..<8 {
+            let state = try state()
+            let now = clock()
+            let decision = try decide(state, now)
+            guard !decision.events.isEmpty else { return decision.result }
+            let metadata = EventMetadata(correlationID: UUID.timeOrdered().uuidString.lowercased(), source: source)
+            let events = decision.events.map { $0.proposed(occurredAt: now, metadata: metadata) }
+            do {
+                _ = try await journal.append(events, to: decision.stream, expectedVersion: decision.expectedVersion)
+                return decision.result
+            } catch let error as JournalError where error.code == .wrongExpectedVersion {
+                continue
+            }
+        }
+        throw TrainingError(
+            .contention, "other writers kept changing the same data", remedy: "run the command again")
+    }
+
+    static func expected(_ version: UInt64) -> ExpectedVersion { version == 0 ? .noStream : .exact(version) }
+
+    // MARK: Looking things up
+
+    /// The exercise `name` refers to (catalog or custom), or an error naming the closest ones.
+    func exercise(_ name: String, in state: TrainingState) throws -> Exercise {
+        let catalog = try catalog(state)
+        if let exercise = catalog.lookup(name) { return exercise }
+        let close = catalog.suggestions(for: name, limit: 3).map { "\"\($0.name)\"" }
+        throw TrainingError(
+            .unknownExercise, "unknown exercise \"\(name)\"",
+            remedy: (close.isEmpty ? "" : "did you mean \(close.joined(separator: ", "))? ")
+                + "see liftledger exercise list, or add it with liftledger exercise add \"\(name)\" --primary MUSCLE")
+    }
+
+    /// The workout a reference (`7`, `workout-7`) names.
+    func workout(_ reference: String, in state: TrainingState) throws -> Workout {
+        let id = UInt64(reference).map(Workout.streamID(number:)) ?? reference
+        guard let workout = state.workouts[id] else {
+            throw TrainingError(
+                .notFound, "no workout \(reference)", remedy: "see the workouts' numbers with liftledger events")
+        }
+        return workout
+    }
+
+    func activeWorkout(_ state: TrainingState) throws -> Workout {
+        guard let workout = state.activeWorkout else {
+            throw TrainingError(
+                .noActiveWorkout, "no workout in progress", remedy: "start one with liftledger start [ROUTINE]")
+        }
+        return workout
+    }
+
+    /// The workout a set command applies to: the one named, else the one in progress, else the last finished one.
+    func targetWorkout(_ reference: String?, in state: TrainingState) throws -> Workout {
+        if let reference {
+            let workout = try workout(reference, in: state)
+            guard !workout.isDeleted else {
+                throw TrainingError(.notAllowed, "workout \(reference) was deleted", remedy: "pick another workout")
+            }
+            return workout
+        }
+        if let active = state.activeWorkout { return active }
+        guard let last = state.history.last else {
+            throw TrainingError(.noActiveWorkout, "no workout to change", remedy: "start one with liftledger start")
+        }
+        return last
+    }
+
+    /// Events that close a rest timer left open: finished if its end has passed, else skipped.
+    static func closingRest(of workout: Workout, at now: Timestamp) -> [any TrainingEventPayload] {
+        guard let rest = workout.rest, rest.isOpen else { return [] }
+        return rest.endsAt <= now ? [RestTimerFinished(endedAt: rest.endsAt)] : [RestTimerSkipped()]
+    }
+}

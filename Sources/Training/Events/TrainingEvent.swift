@@ -1,0 +1,143 @@
+import EventJournal
+
+/// Every training event this build knows, decoded.
+public enum TrainingEvent: Sendable, Equatable {
+    case profileUpdated(ProfileUpdated)
+    case bodyWeightRecorded(BodyWeightRecorded)
+    case customExerciseAdded(CustomExerciseAdded)
+    case routineCreated(RoutineCreated)
+    case routineExerciseAdded(RoutineExerciseAdded)
+    case routineExerciseRemoved(RoutineExerciseRemoved)
+    case routineExerciseMoved(RoutineExerciseMoved)
+    case scheduleSet(ScheduleSet)
+    case workoutStarted(WorkoutStarted)
+    case workoutPaused(WorkoutPaused)
+    case workoutResumed(WorkoutResumed)
+    case workoutFinished(WorkoutFinished)
+    case workoutDiscarded(WorkoutDiscarded)
+    case workoutEdited(WorkoutEdited)
+    case workoutDeleted(WorkoutDeleted)
+    case exerciseAdded(ExerciseAdded)
+    case exerciseRemoved(ExerciseRemoved)
+    case exerciseMoved(ExerciseMoved)
+    case setLogged(SetLogged)
+    case setCorrected(SetCorrected)
+    case setRemoved(SetRemoved)
+    case restTimerStarted(RestTimerStarted)
+    case restTimerExtended(RestTimerExtended)
+    case restTimerSkipped(RestTimerSkipped)
+    case restTimerFinished(RestTimerFinished)
+
+    /// The payload inside, for encoding.
+    public var payload: any TrainingEventPayload {
+        switch self {
+        case .profileUpdated(let event): event
+        case .bodyWeightRecorded(let event): event
+        case .customExerciseAdded(let event): event
+        case .routineCreated(let event): event
+        case .routineExerciseAdded(let event): event
+        case .routineExerciseRemoved(let event): event
+        case .routineExerciseMoved(let event): event
+        case .scheduleSet(let event): event
+        case .workoutStarted(let event): event
+        case .workoutPaused(let event): event
+        case .workoutResumed(let event): event
+        case .workoutFinished(let event): event
+        case .workoutDiscarded(let event): event
+        case .workoutEdited(let event): event
+        case .workoutDeleted(let event): event
+        case .exerciseAdded(let event): event
+        case .exerciseRemoved(let event): event
+        case .exerciseMoved(let event): event
+        case .setLogged(let event): event
+        case .setCorrected(let event): event
+        case .setRemoved(let event): event
+        case .restTimerStarted(let event): event
+        case .restTimerExtended(let event): event
+        case .restTimerSkipped(let event): event
+        case .restTimerFinished(let event): event
+        }
+    }
+
+    private struct Decoder: Sendable {
+        let currentVersion: UInt32
+        let decode: @Sendable (UInt32, ArraySlice<UInt8>) throws(PayloadError) -> TrainingEvent
+    }
+
+    private static func entry<Payload: TrainingEventPayload>(
+        _: Payload.Type, _ wrap: @escaping @Sendable (Payload) -> TrainingEvent
+    ) -> (String, Decoder) {
+        let decoder = Decoder(currentVersion: Payload.schemaVersion) { (version, payload) throws(PayloadError) in
+            wrap(try Payload.decode(version: version, payload: payload))
+        }
+        return (Payload.typeName, decoder)
+    }
+
+    private static let decoders: [String: Decoder] = Dictionary(
+        uniqueKeysWithValues: [
+            entry(ProfileUpdated.self, TrainingEvent.profileUpdated),
+            entry(BodyWeightRecorded.self, TrainingEvent.bodyWeightRecorded),
+            entry(CustomExerciseAdded.self, TrainingEvent.customExerciseAdded),
+            entry(RoutineCreated.self, TrainingEvent.routineCreated),
+            entry(RoutineExerciseAdded.self, TrainingEvent.routineExerciseAdded),
+            entry(RoutineExerciseRemoved.self, TrainingEvent.routineExerciseRemoved),
+            entry(RoutineExerciseMoved.self, TrainingEvent.routineExerciseMoved),
+            entry(ScheduleSet.self, TrainingEvent.scheduleSet),
+            entry(WorkoutStarted.self, TrainingEvent.workoutStarted),
+            entry(WorkoutPaused.self, TrainingEvent.workoutPaused),
+            entry(WorkoutResumed.self, TrainingEvent.workoutResumed),
+            entry(WorkoutFinished.self, TrainingEvent.workoutFinished),
+            entry(WorkoutDiscarded.self, TrainingEvent.workoutDiscarded),
+            entry(WorkoutEdited.self, TrainingEvent.workoutEdited),
+            entry(WorkoutDeleted.self, TrainingEvent.workoutDeleted),
+            entry(ExerciseAdded.self, TrainingEvent.exerciseAdded),
+            entry(ExerciseRemoved.self, TrainingEvent.exerciseRemoved),
+            entry(ExerciseMoved.self, TrainingEvent.exerciseMoved),
+            entry(SetLogged.self, TrainingEvent.setLogged),
+            entry(SetCorrected.self, TrainingEvent.setCorrected),
+            entry(SetRemoved.self, TrainingEvent.setRemoved),
+            entry(RestTimerStarted.self, TrainingEvent.restTimerStarted),
+            entry(RestTimerExtended.self, TrainingEvent.restTimerExtended),
+            entry(RestTimerSkipped.self, TrainingEvent.restTimerSkipped),
+            entry(RestTimerFinished.self, TrainingEvent.restTimerFinished),
+        ])
+
+    /// The type names this build decodes.
+    public static var typeNames: Set<String> { Set(decoders.keys) }
+
+    /// Decodes a record's payload. Nil when it is not a training event this build knows: another type, or a schema
+    /// version newer than this build's (such events are kept and shown, and ignored by everything that folds
+    /// events). Throws when a known version's payload is malformed.
+    public static func decode(_ record: EventRecord) throws(PayloadError) -> TrainingEvent? {
+        guard record.encoding == .binary, let decoder = decoders[record.type],
+            record.schemaVersion <= decoder.currentVersion
+        else { return nil }
+        return try decoder.decode(record.schemaVersion, record.payload)
+    }
+}
+
+/// A decoded training event with where and when the journal holds it.
+public struct RecordedTrainingEvent: Sendable {
+    public let position: UInt64
+    public let streamID: String
+    public let streamVersion: UInt64
+    public let occurredAt: Timestamp
+    public let event: TrainingEvent
+
+    public init(position: UInt64, streamID: String, streamVersion: UInt64, occurredAt: Timestamp, event: TrainingEvent)
+    {
+        self.position = position
+        self.streamID = streamID
+        self.streamVersion = streamVersion
+        self.occurredAt = occurredAt
+        self.event = event
+    }
+
+    /// The record decoded, or nil when it is not a training event this build knows.
+    public init?(_ record: EventRecord) throws(PayloadError) {
+        guard let event = try TrainingEvent.decode(record) else { return nil }
+        self.init(
+            position: record.position, streamID: record.streamID, streamVersion: record.streamVersion,
+            occurredAt: record.occurredAt, event: event)
+    }
+}

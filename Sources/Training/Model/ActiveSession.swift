@@ -1,0 +1,99 @@
+import EventJournal
+
+/// The workout in progress as it stands at a given instant: what `liftledger status` shows, and what comes back after
+/// a crash. Everything time-dependent is computed from recorded instants and `now`, never from a running countdown.
+public struct ActiveSession: Sendable {
+    /// How long a session may sit idle before it is shown as stale (default 2 hours).
+    public static let defaultStaleAfterSeconds: Int64 = 7_200
+
+    public let workout: Workout
+    public let now: Timestamp
+    public let staleAfterSeconds: Int64
+    public let exercises: [Exercise]
+
+    /// An exercise of the session with its sets, what was done last time, and the suggested next set.
+    public struct Exercise: Sendable {
+        public let exerciseId: String
+        public let name: String
+        public let sets: [LoggedSet]
+        public let lastTime: LastTime?
+        public let suggestion: SetSuggestion?
+    }
+
+    public init(workout: Workout, state: TrainingState, now: Timestamp, staleAfterSeconds: Int64) {
+        self.workout = workout
+        self.now = now
+        self.staleAfterSeconds = staleAfterSeconds
+        let target = workout.routineId.flatMap { state.routines[$0] }
+        exercises = workout.exercises.map { exercise in
+            let sets = workout.sets.filter { !$0.isRemoved && $0.details.exerciseId == exercise.exerciseId }
+            let lastTime = LastTime.find(exercise.exerciseId, in: state, before: workout)
+            let targets = target?.exercises.first { $0.exerciseId == exercise.exerciseId }
+            return Exercise(
+                exerciseId: exercise.exerciseId, name: exercise.name, sets: sets, lastTime: lastTime,
+                suggestion: SetSuggestion.next(current: sets, lastTime: lastTime, targets: targets))
+        }
+    }
+
+    public var isPaused: Bool { workout.pausedAt != nil }
+
+    /// Whole seconds trained, pauses left out, rounded down.
+    public var elapsedSeconds: Int64 { workout.elapsedMicroseconds(at: now) / 1_000_000 }
+
+    /// Idle for longer than the stale age: show it with the choice to finish or discard it.
+    public var isStale: Bool {
+        now.microsecondsSinceEpoch - workout.lastActivityAt.microsecondsSinceEpoch > staleAfterSeconds * 1_000_000
+    }
+
+    /// The open rest timer, if any.
+    public var rest: RestTimer? { workout.rest.flatMap { $0.isOpen ? $0 : nil } }
+}
+
+/// The sets of an exercise in the most recent finished workout that had it.
+public struct LastTime: Sendable {
+    public let workoutId: String
+    public let startedAt: Timestamp
+    public let sets: [LoggedSet]
+
+    static func find(_ exerciseId: String, in state: TrainingState, before current: Workout) -> LastTime? {
+        for workout in state.history.reversed() where workout.id != current.id && workout.startedAt <= current.startedAt {
+            let sets = workout.countedSets.filter { $0.details.exerciseId == exerciseId }
+            if !sets.isEmpty { return LastTime(workoutId: workout.id, startedAt: workout.startedAt, sets: sets) }
+        }
+        return nil
+    }
+}
+
+/// A suggested next set and the reason for it.
+public struct SetSuggestion: Sendable, Equatable {
+    public let weight: Weight?
+    public let reps: UInt32
+    public let reason: String
+
+    /// The rule: repeat the last working set of this session; else start from last time's first working set, adding
+    /// 2.5 kg (or 5 lb) when every working set last time reached the top of the routine's rep range, or one rep
+    /// when it did not; without a routine, repeat it.
+    static func next(current: [LoggedSet], lastTime: LastTime?, targets: RoutineExerciseAdded?) -> SetSuggestion? {
+        if let last = current.last(where: { $0.details.kind != .warmup }) {
+            return SetSuggestion(
+                weight: last.details.weight, reps: last.details.reps, reason: "repeat set \(last.number)")
+        }
+        guard let lastTime, let first = lastTime.sets.first(where: { $0.details.kind != .warmup }) else { return nil }
+        let working = lastTime.sets.filter { $0.details.kind != .warmup }
+        guard let targets, targets.maximumReps > 0 else {
+            return SetSuggestion(
+                weight: first.details.weight, reps: first.details.reps, reason: "same as last time")
+        }
+        let step = first.details.weight?.unit == .pounds ? ExactDecimal(5) : ExactDecimal(significand: 25, scale: 1)!
+        if working.allSatisfy({ $0.details.reps >= targets.maximumReps }), let weight = first.details.weight,
+            let heavier = weight.value.adding(step)
+        {
+            return SetSuggestion(
+                weight: Weight(heavier, weight.unit), reps: targets.minimumReps,
+                reason: "every set reached \(targets.maximumReps) reps last time: add \(step) \(weight.unit.rawValue)")
+        }
+        let reps = min(first.details.reps + 1, targets.maximumReps)
+        return SetSuggestion(
+            weight: first.details.weight, reps: reps, reason: "one more rep than last time, up to \(targets.maximumReps)")
+    }
+}

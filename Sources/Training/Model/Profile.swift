@@ -1,0 +1,36 @@
+import EventJournal
+import Foundation
+
+/// Who trains: what `profile set` recorded, merged.
+public struct Profile: Sendable {
+    public internal(set) var name: String?
+    public internal(set) var age: UInt32?
+    public internal(set) var heightCentimeters: ExactDecimal?
+    /// The unit a weight without one is read in.
+    public internal(set) var unit: MassUnit = .kilograms
+    /// An IANA name; nil means the system's time zone.
+    public internal(set) var timeZoneName: String?
+    /// Body-weight entries, oldest first.
+    public internal(set) var bodyWeights: [(at: Timestamp, weight: Weight)] = []
+    public internal(set) var version: UInt64 = 0
+
+    /// The time zone local days are counted in.
+    public var timeZone: TimeZone {
+        timeZoneName.flatMap(TimeZone.init(identifier:)) ?? .current
+    }
+
+    mutating func apply(_ event: TrainingEvent, at time: Timestamp) {
+        switch event {
+        case .profileUpdated(let update):
+            if let name = update.name { self.name = name }
+            if let age = update.age { self.age = age }
+            if let height = update.heightCentimeters { heightCentimeters = height }
+            if let unit = update.unit { self.unit = unit }
+            if let zone = update.timeZone { timeZoneName = zone }
+        case .bodyWeightRecorded(let recorded):
+            bodyWeights.append((time, recorded.weight))
+        default:
+            break
+        }
+    }
+}

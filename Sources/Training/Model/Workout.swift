@@ -1,0 +1,189 @@
+import EventJournal
+
+/// A workout as its stream's events leave it.
+public struct Workout: Sendable {
+    public enum Status: Sendable, Equatable {
+        case active
+        case finished(at: Timestamp)
+        case discarded(at: Timestamp)
+    }
+
+    /// The stream id, `workout-<number>`.
+    public let id: String
+    public internal(set) var name: String
+    public internal(set) var routineId: String?
+    public internal(set) var startedAt: Timestamp
+    public internal(set) var status: Status = .active
+    public internal(set) var isDeleted = false
+    public internal(set) var note: String?
+    /// When the current pause began; nil while the clock runs.
+    public internal(set) var pausedAt: Timestamp?
+    /// Microseconds spent in pauses that have ended.
+    public internal(set) var pausedMicroseconds: Int64 = 0
+    /// The exercises in order (removed ones left out).
+    public internal(set) var exercises: [WorkoutExercise] = []
+    /// Every set ever logged, by set number; removed ones are marked.
+    public internal(set) var sets: [LoggedSet] = []
+    public internal(set) var rest: RestTimer?
+    /// The time of the stream's last event.
+    public internal(set) var lastActivityAt: Timestamp
+    /// The stream's version: the expected version of the next append to it.
+    public internal(set) var version: UInt64 = 0
+
+    init(id: String, started: WorkoutStarted, at time: Timestamp) {
+        self.id = id
+        name = started.name
+        routineId = started.routineId
+        startedAt = time
+        lastActivityAt = time
+    }
+
+    /// The number in `workout-<number>`, if the id has that form.
+    public var number: UInt64? { Workout.number(inStreamID: id) }
+
+    public var isActive: Bool { status == .active && !isDeleted }
+
+    public var finishedAt: Timestamp? {
+        if case .finished(let time) = status { return time }
+        return nil
+    }
+
+    /// Sets that count: not removed, and of an exercise still in the workout.
+    public var countedSets: [LoggedSet] {
+        let present = Set(exercises.map(\.exerciseId))
+        return sets.filter { !$0.isRemoved && present.contains($0.details.exerciseId) }
+    }
+
+    /// Time spent training up to `now` (or to the finish), pauses left out, in microseconds.
+    public func elapsedMicroseconds(at now: Timestamp) -> Int64 {
+        let end = finishedAt ?? pausedAt ?? now
+        return max(0, end.microsecondsSinceEpoch - startedAt.microsecondsSinceEpoch - pausedMicroseconds)
+    }
+
+    public static func streamID(number: UInt64) -> String { "workout-\(number)" }
+
+    public static func number(inStreamID id: String) -> UInt64? {
+        guard id.hasPrefix("workout-") else { return nil }
+        return UInt64(id.dropFirst("workout-".count))
+    }
+
+    mutating func apply(_ event: TrainingEvent, at time: Timestamp) {
+        lastActivityAt = max(lastActivityAt, time)
+        switch event {
+        case .workoutPaused:
+            if pausedAt == nil { pausedAt = time }
+        case .workoutResumed:
+            endPause(at: time)
+        case .workoutFinished(let finished):
+            endPause(at: time)
+            if let note = finished.note { self.note = note }
+            status = .finished(at: time)
+            rest?.close(at: time)
+        case .workoutDiscarded:
+            status = .discarded(at: time)
+            rest?.close(at: time)
+        case .workoutEdited(let edit):
+            if let start = edit.startedAt {
+                let shift = start.microsecondsSinceEpoch - startedAt.microsecondsSinceEpoch
+                startedAt = start
+                if case .finished(let end) = status {
+                    status = .finished(at: Timestamp(microsecondsSinceEpoch: end.microsecondsSinceEpoch + shift))
+                }
+                sets = sets.map { $0.shifted(by: shift) }
+            }
+            if let note = edit.note { self.note = note }
+            if let name = edit.name { self.name = name }
+        case .workoutDeleted:
+            isDeleted = true
+        case .exerciseAdded(let added):
+            if !exercises.contains(where: { $0.exerciseId == added.exerciseId }) {
+                exercises.append(WorkoutExercise(exerciseId: added.exerciseId, name: added.exerciseName))
+            }
+        case .exerciseRemoved(let removed):
+            exercises.removeAll { $0.exerciseId == removed.exerciseId }
+        case .exerciseMoved(let moved):
+            guard let from = exercises.firstIndex(where: { $0.exerciseId == moved.exerciseId }) else { return }
+            let exercise = exercises.remove(at: from)
+            exercises.insert(exercise, at: min(Int(moved.toIndex), exercises.count))
+        case .setLogged(let logged):
+            sets.append(LoggedSet(number: logged.setNumber, details: logged.set, loggedAt: time))
+        case .setCorrected(let corrected):
+            if let index = sets.firstIndex(where: { $0.number == corrected.setNumber }) {
+                sets[index].details = corrected.set
+                sets[index].correctedAt = time
+            }
+        case .setRemoved(let removed):
+            if let index = sets.firstIndex(where: { $0.number == removed.setNumber }) { sets[index].isRemoved = true }
+        case .restTimerStarted(let started):
+            rest = RestTimer(
+                startedAt: time, durationSeconds: started.durationSeconds, endsAt: started.endsAt,
+                afterSet: started.afterSet)
+        case .restTimerExtended(let extended):
+            rest?.endsAt = extended.endsAt
+        case .restTimerSkipped:
+            rest?.close(at: time)
+        case .restTimerFinished(let finished):
+            rest?.close(at: finished.endedAt)
+        default:
+            break
+        }
+    }
+
+    private mutating func endPause(at time: Timestamp) {
+        guard let pausedAt else { return }
+        pausedMicroseconds += max(0, time.microsecondsSinceEpoch - pausedAt.microsecondsSinceEpoch)
+        self.pausedAt = nil
+    }
+}
+
+/// An exercise in a workout.
+public struct WorkoutExercise: Sendable, Hashable {
+    public let exerciseId: String
+    /// The name it had when it was added.
+    public let name: String
+}
+
+/// A set in a workout, as last corrected.
+public struct LoggedSet: Sendable, Hashable {
+    public let number: UInt32
+    public internal(set) var details: SetDetails
+    public internal(set) var loggedAt: Timestamp
+    public internal(set) var correctedAt: Timestamp?
+    public internal(set) var isRemoved = false
+
+    init(number: UInt32, details: SetDetails, loggedAt: Timestamp) {
+        self.number = number
+        self.details = details
+        self.loggedAt = loggedAt
+    }
+
+    func shifted(by microseconds: Int64) -> LoggedSet {
+        var copy = self
+        copy.loggedAt = Timestamp(microsecondsSinceEpoch: loggedAt.microsecondsSinceEpoch + microseconds)
+        return copy
+    }
+}
+
+/// A rest timer: it runs until `endsAt` unless skipped; remaining time comes from the wall clock.
+public struct RestTimer: Sendable, Hashable {
+    public let startedAt: Timestamp
+    public let durationSeconds: UInt32
+    public internal(set) var endsAt: Timestamp
+    public let afterSet: UInt32?
+    /// When it was skipped or recorded as finished; nil while it runs.
+    public internal(set) var closedAt: Timestamp?
+
+    /// True until skipped or recorded as finished (a timer past its end but not yet recorded is still running).
+    public var isOpen: Bool { closedAt == nil }
+
+    /// Whole seconds left at `now`, rounded up; 0 once the end has passed or the timer was closed.
+    public func remainingSeconds(at now: Timestamp) -> Int64 {
+        guard isOpen else { return 0 }
+        let left = endsAt.microsecondsSinceEpoch - now.microsecondsSinceEpoch
+        return left <= 0 ? 0 : (left + 999_999) / 1_000_000
+    }
+
+    mutating func close(at time: Timestamp) {
+        if closedAt == nil { closedAt = time }
+    }
+}

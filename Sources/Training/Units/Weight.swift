@@ -1,0 +1,88 @@
+/// The unit a weight was entered in.
+public enum MassUnit: String, Sendable, Hashable, CaseIterable {
+    case kilograms = "kg"
+    case pounds = "lb"
+
+    /// Accepts `kg`, `kgs`, `lb`, `lbs`, in any case.
+    public init?(parsing text: some StringProtocol) {
+        switch text.lowercased() {
+        case "kg", "kgs", "kilogram", "kilograms": self = .kilograms
+        case "lb", "lbs", "pound", "pounds": self = .pounds
+        default: return nil
+        }
+    }
+
+    /// The code stored in payloads (docs/FORMAT.md).
+    var code: UInt64 { self == .kilograms ? 1 : 2 }
+
+    init(code: UInt64) throws(PayloadError) {
+        switch code {
+        case 1: self = .kilograms
+        case 2: self = .pounds
+        default: throw PayloadError("unknown mass unit \(code)")
+        }
+    }
+}
+
+/// A weight as the user entered it: the value and its unit, never rounded. Kilograms are derived on demand.
+public struct Weight: Sendable, Hashable, CustomStringConvertible {
+    /// Kilograms in one international avoirdupois pound, exactly.
+    public static let kilogramsPerPound = ExactDecimal(significand: 45_359_237, scale: 8)!
+
+    public let value: ExactDecimal
+    public let unit: MassUnit
+
+    public init(_ value: ExactDecimal, _ unit: MassUnit) {
+        self.value = value
+        self.unit = unit
+    }
+
+    /// The same weight in kilograms, exactly (a value entered with so many digits that the exact product does not
+    /// fit falls back to the nearest binary64, rounded to 8 decimals).
+    public var kilograms: ExactDecimal {
+        guard unit == .pounds else { return value }
+        if let exact = value.multiplied(by: Self.kilogramsPerPound) { return exact }
+        let rounded = (value.doubleValue * 0.45359237 * 1e8).rounded()
+        return ExactDecimal(significand: Int64(rounded), scale: 8)!
+    }
+
+    /// Kilograms as a binary64, for arithmetic such as volume and estimated maxima.
+    public var kilogramsValue: Double { kilograms.doubleValue }
+
+    /// `225 lb`, `102.5 kg`.
+    public var description: String { "\(value) \(unit.rawValue)" }
+
+    func write(to writer: inout PayloadWriter) {
+        writer.string(1, value.description)
+        writer.unsigned(2, unit.code)
+    }
+
+    init(reading reader: PayloadReader) throws(PayloadError) {
+        var reader = reader
+        var value: ExactDecimal?
+        var unit: MassUnit?
+        while let field = try reader.next() {
+            switch field.number {
+            case 1:
+                let text = try field.string()
+                guard let parsed = ExactDecimal(text) else { throw PayloadError("weight \(text.debugDescription)") }
+                value = parsed
+            case 2: unit = try MassUnit(code: field.unsigned())
+            default: continue
+            }
+        }
+        guard let value, let unit else { throw PayloadError("a weight needs a value and a unit") }
+        self.init(value, unit)
+    }
+}
+
+extension Weight: Encodable {
+    private enum CodingKeys: String, CodingKey { case value, unit }
+
+    /// `{"value": "225", "unit": "lb"}`: the value as text so that JSON readers keep every digit.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(value.description, forKey: .value)
+        try container.encode(unit.rawValue, forKey: .unit)
+    }
+}

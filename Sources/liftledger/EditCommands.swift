@@ -1,0 +1,137 @@
+import ArgumentParser
+import EventJournal
+import Training
+
+struct CorrectCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "correct", abstract: "Correct a logged set (the original stays in the journal).")
+
+    @OptionGroup var location: JournalLocation
+
+    @Argument(help: "The set's number in its workout.")
+    var set: UInt32
+
+    @Option(help: "The workout (default: the one in progress, else the last finished one).")
+    var workout: String?
+
+    @Option(help: "The weight, such as 100kg, 225lb, 100 (in the profile's unit) or bw.")
+    var weight: String?
+
+    @Option(help: "The reps.")
+    var reps: String?
+
+    @Option(help: "Rate of perceived exertion, 1 to 10 in half steps.")
+    var rpe: String?
+
+    @Option(name: .customLong("type"), help: "The kind of set: normal, warmup, drop or failure.")
+    var kind: SetKindChoice?
+
+    @Option(help: "A note on the set.")
+    var note: String?
+
+    @Option(help: "The exercise.")
+    var exercise: String?
+
+    func run() async throws {
+        let log = try location.trainingLog()
+        var correction = SetCorrection(
+            kind: kind?.kind, rpe: try rpe.map(RPEArgument.parse), note: note, exercise: exercise)
+        if let weight { correction.weight = .some(try WeightArgument.parse(weight, log: log)) }
+        if let reps { correction.reps = try SetEntry.reps(reps) }
+        try await log.correctSet(set, in: workout, correction)
+        Terminal.write("corrected set \(set)\n")
+    }
+}
+
+enum WeightArgument {
+    /// `100kg`, `225 lb`, `100` (in the profile's unit) or `bw`.
+    static func parse(_ text: String, log: TrainingLog) throws -> Weight? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        for unit in ["kgs", "kg", "lbs", "lb"] where trimmed.lowercased().hasSuffix(unit) {
+            let number = trimmed.dropLast(unit.count).trimmingCharacters(in: .whitespaces)
+            return try SetEntry.weight(number, unit: MassUnit(parsing: unit)!)
+        }
+        return try SetEntry.weight(trimmed, unit: log.state().profile.unit, explicitUnit: false)
+    }
+}
+
+struct RemoveSetCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remove-set", abstract: "Remove a logged set (the original stays in the journal).")
+
+    @OptionGroup var location: JournalLocation
+
+    @Argument(help: "The set's number in its workout.")
+    var set: UInt32
+
+    @Option(help: "The workout (default: the one in progress, else the last finished one).")
+    var workout: String?
+
+    func run() async throws {
+        try await location.trainingLog().removeSet(set, in: workout)
+        Terminal.write("removed set \(set)\n")
+    }
+}
+
+struct EditCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "edit", abstract: "Edit a finished workout: its date, note or name.")
+
+    @OptionGroup var location: JournalLocation
+
+    @Argument(help: "The workout: its number or id (workout-7).")
+    var workout: String
+
+    @Option(
+        help: ArgumentHelp(
+            "The new start: YYYY-MM-DD (keeps the time of day), 'YYYY-MM-DD HH:MM' in the profile's time zone, or "
+                + "RFC 3339. The whole workout moves with it."))
+    var date: String?
+
+    @Option(help: "A new note.")
+    var note: String?
+
+    @Option(help: "A new name.")
+    var name: String?
+
+    func run() async throws {
+        let log = try location.trainingLog()
+        var start: Timestamp?
+        if let date {
+            let state = try log.state()
+            let zone = state.profile.timeZone
+            if let day = LocalDate(date) {
+                let current = state.workouts[UInt64(workout).map(Workout.streamID(number:)) ?? workout]
+                let time = current.map { TrainingFormat.localTime($0.startedAt, in: zone).suffix(5) } ?? "12:00"
+                start = Timestamp.parse("\(day) \(time)", in: zone)
+            } else {
+                start = Timestamp.parse(date, in: zone)
+            }
+            guard start != nil else {
+                throw CLIError(
+                    message: "cannot read the date \(date.debugDescription)",
+                    remedy: "give YYYY-MM-DD, 'YYYY-MM-DD HH:MM' or an RFC 3339 time")
+            }
+        }
+        try await log.editWorkout(workout, startedAt: start, note: note, name: name)
+        Terminal.write("edited \(workout)\n")
+    }
+}
+
+struct DeleteCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete", abstract: "Delete a finished workout (a tombstone; its events stay in the journal).")
+
+    @OptionGroup var location: JournalLocation
+
+    @Argument(help: "The workout: its number or id (workout-7).")
+    var workout: String
+
+    @Option(help: "Why, for the record.")
+    var reason: String?
+
+    func run() async throws {
+        try await location.trainingLog().deleteWorkout(workout, reason: reason)
+        Terminal.write("deleted \(workout)\n")
+    }
+}

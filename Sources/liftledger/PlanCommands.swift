@@ -1,0 +1,237 @@
+import ArgumentParser
+import EventJournal
+import Foundation
+import Training
+
+struct ProfileCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "profile", abstract: "Show or change the profile.",
+        subcommands: [ProfileSetCommand.self, ProfileShowCommand.self], defaultSubcommand: ProfileShowCommand.self)
+}
+
+struct ProfileSetCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "set", abstract: "Change the profile.")
+
+    @OptionGroup var location: JournalLocation
+
+    @Option(help: "Your name.")
+    var name: String?
+
+    @Option(help: "Your age in years.")
+    var age: UInt32?
+
+    @Option(help: "Your height in centimetres.")
+    var height: String?
+
+    @Option(help: "The unit weights without one are read in: kg or lb.")
+    var unit: String?
+
+    @Option(help: "Your time zone, an IANA name such as Europe/Berlin: days are counted in it.")
+    var timeZone: String?
+
+    @Option(help: "Record your body weight now, such as 80kg or 176lb.")
+    var bodyWeight: String?
+
+    func run() async throws {
+        let log = try location.trainingLog()
+        var update = ProfileUpdated(name: name, age: age, timeZone: timeZone)
+        if let height {
+            guard let value = ExactDecimal(height) else {
+                throw CLIError(message: "height \(height.debugDescription)", remedy: "give centimetres, such as 180")
+            }
+            update.heightCentimeters = value
+        }
+        if let unit {
+            guard let parsed = MassUnit(parsing: unit) else {
+                throw CLIError(message: "unknown unit \(unit.debugDescription)", remedy: "give kg or lb")
+            }
+            update.unit = parsed
+        }
+        let weight = try bodyWeight.map { text -> Weight in
+            guard let weight = try WeightArgument.parse(text, log: log) else {
+                throw CLIError(message: "a body weight of bw", remedy: "give a number, such as 80kg")
+            }
+            return weight
+        }
+        guard update != ProfileUpdated() || weight != nil else {
+            throw CLIError(message: "nothing to change", remedy: "give one or more options; see liftledger profile set --help")
+        }
+        try await log.updateProfile(update, bodyWeight: weight)
+        Terminal.write("profile updated\n")
+    }
+}
+
+struct ProfileShowCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show the profile.")
+
+    @OptionGroup var location: JournalLocation
+
+    @Flag(help: "Print JSON.")
+    var json = false
+
+    func run() async throws {
+        let profile = try location.trainingLog().state().profile
+        let latest = profile.bodyWeights.last
+        if json {
+            let body: JSON =
+                latest.map { .object([("at", .string($0.at.description)), ("weight", TrainingFormat.json($0.weight))]) }
+                ?? .null
+            Terminal.write(
+                JSON.object([
+                    ("name", profile.name.map(JSON.string) ?? .null),
+                    ("age", profile.age.map { .unsigned(UInt64($0)) } ?? .null),
+                    ("heightCentimeters", profile.heightCentimeters.map { .verbatim($0.description) } ?? .null),
+                    ("unit", .string(profile.unit.rawValue)),
+                    ("timeZone", .string(profile.timeZone.identifier)),
+                    ("bodyWeight", body),
+                ]).rendered + "\n")
+            return
+        }
+        Terminal.write(
+            """
+            name         \(profile.name ?? "-")
+            age          \(profile.age.map(String.init) ?? "-")
+            height       \(profile.heightCentimeters.map { "\($0) cm" } ?? "-")
+            unit         \(profile.unit.rawValue)
+            time zone    \(profile.timeZone.identifier)
+            body weight  \(latest.map { "\($0.weight)" } ?? "-")
+
+            """)
+    }
+}
+
+struct ExerciseCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "exercise", abstract: "The exercise catalog: list, show, add custom exercises.",
+        subcommands: [ExerciseListCommand.self, ExerciseShowCommand.self, ExerciseAddCommand.self])
+}
+
+struct ExerciseListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the catalog's exercises.")
+
+    @OptionGroup var location: JournalLocation
+
+    @Option(help: "Only exercises working this muscle (primary or secondary).")
+    var muscle: String?
+
+    @Option(help: "Only exercises whose name contains these words.")
+    var search: String?
+
+    @Flag(help: "Print one JSON object per line.")
+    var json = false
+
+    func run() async throws {
+        let log = try location.trainingLog()
+        var exercises = try log.catalog(log.state()).exercises
+        if let muscle {
+            exercises = exercises.filter { ($0.primaryMuscles + $0.secondaryMuscles).contains(muscle.lowercased()) }
+        }
+        if let search {
+            let words = ExerciseCatalog.normalized(search).split(separator: " ")
+            exercises = exercises.filter { exercise in
+                let name = ExerciseCatalog.normalized(exercise.name)
+                return words.allSatisfy { name.contains($0) }
+            }
+        }
+        for exercise in exercises {
+            if json {
+                Terminal.write(ExerciseShowCommand.json(exercise).rendered + "\n")
+            } else {
+                Terminal.write("\(exercise.name)  [\(exercise.id)]  \(exercise.primaryMuscles.joined(separator: ", "))\n")
+            }
+        }
+        if !json && exercises.isEmpty { Terminal.write("(no exercises match)\n") }
+    }
+}
+
+struct ExerciseShowCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one exercise.")
+
+    @OptionGroup var location: JournalLocation
+
+    @Argument(help: "A name, id or alias.")
+    var exercise: [String]
+
+    @Flag(help: "Print JSON.")
+    var json = false
+
+    func run() async throws {
+        let log = try location.trainingLog()
+        let name = exercise.joined(separator: " ")
+        let catalog = try log.catalog(log.state())
+        guard let found = catalog.lookup(name) else {
+            let close = catalog.suggestions(for: name, limit: 3).map { "\"\($0.name)\"" }
+            throw TrainingError(
+                .unknownExercise, "unknown exercise \"\(name)\"",
+                remedy: close.isEmpty ? "see liftledger exercise list" : "did you mean \(close.joined(separator: ", "))?")
+        }
+        if json {
+            Terminal.write(Self.json(found).rendered + "\n")
+            return
+        }
+        Terminal.write(
+            """
+            \(found.name)\(found.isCustom ? " (custom)" : "")
+            id                 \(found.id)
+            primary muscles    \(found.primaryMuscles.joined(separator: ", "))
+            secondary muscles  \(found.secondaryMuscles.isEmpty ? "-" : found.secondaryMuscles.joined(separator: ", "))
+            equipment          \(found.equipment ?? "-")
+            force              \(found.force ?? "-")
+            mechanic           \(found.mechanic ?? "-")
+            category           \(found.category ?? "-")
+
+            """)
+    }
+
+    static func json(_ exercise: Exercise) -> JSON {
+        func optional(_ text: String?) -> JSON { text.map(JSON.string) ?? .null }
+        return .object([
+            ("id", .string(exercise.id)),
+            ("name", .string(exercise.name)),
+            ("primaryMuscles", .array(exercise.primaryMuscles.map(JSON.string))),
+            ("secondaryMuscles", .array(exercise.secondaryMuscles.map(JSON.string))),
+            ("equipment", optional(exercise.equipment)),
+            ("force", optional(exercise.force)),
+            ("mechanic", optional(exercise.mechanic)),
+            ("category", optional(exercise.category)),
+            ("custom", .bool(exercise.isCustom)),
+        ])
+    }
+}
+
+struct ExerciseAddCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a custom exercise.")
+
+    @OptionGroup var location: JournalLocation
+
+    @Argument(help: "Its name.")
+    var name: [String]
+
+    @Option(help: "Primary muscles, comma-separated (such as chest,triceps).")
+    var primary: String
+
+    @Option(help: "Secondary muscles, comma-separated.")
+    var secondary: String?
+
+    @Option(help: "Equipment, such as barbell, dumbbell, machine, body only.")
+    var equipment: String?
+
+    @Option(help: "push, pull or static.")
+    var force: String?
+
+    @Option(help: "compound or isolation.")
+    var mechanic: String?
+
+    func run() async throws {
+        func list(_ text: String?) -> [String] {
+            (text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+                .filter { !$0.isEmpty }
+        }
+        let exercise = try await location.trainingLog().addCustomExercise(
+            CustomExerciseAdded(
+                exerciseId: "", name: name.joined(separator: " "), primaryMuscles: list(primary),
+                secondaryMuscles: list(secondary), equipment: equipment, force: force, mechanic: mechanic,
+                category: "strength"))
+        Terminal.write("added \(exercise.name) [\(exercise.id)]\n")
+    }
+}

@@ -1,0 +1,272 @@
+import ArgumentParser
+import EventJournal
+import Foundation
+import Training
+
+struct RoutineCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "routine", abstract: "Routines: exercises in order, with target sets, reps and rest.",
+        subcommands: [
+            RoutineShowCommand.self, RoutineAddCommand.self, RoutineRemoveCommand.self, RoutineMoveCommand.self,
+        ],
+        defaultSubcommand: RoutineShowCommand.self)
+}
+
+struct RoutineShowCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one routine, or all.")
+
+    @OptionGroup var location: JournalLocation
+
+    @Argument(help: "The routine (default: all).")
+    var routine: String?
+
+    @Flag(help: "Print one JSON object per routine, one per line.")
+    var json = false
+
+    func run() async throws {
+        let state = try location.trainingLog().state()
+        var routines = state.routineOrder.compactMap { state.routines[$0] }
+        if let routine {
+            guard let found = state.routine(named: routine) else {
+                throw TrainingError(
+                    .notFound, "no routine \"\(routine)\"", remedy: "see them all with liftledger routine show")
+            }
+            routines = [found]
+        }
+        for routine in routines {
+            if json {
+                let exercises = routine.exercises.map { exercise -> JSON in
+                    .object([
+                        ("exerciseId", .string(exercise.exerciseId)), ("name", .string(exercise.exerciseName)),
+                        ("sets", .unsigned(UInt64(exercise.targetSets))),
+                        ("minimumReps", .unsigned(UInt64(exercise.minimumReps))),
+                        ("maximumReps", .unsigned(UInt64(exercise.maximumReps))),
+                        ("restSeconds", .unsigned(UInt64(exercise.restSeconds))),
+                    ])
+                }
+                Terminal.write(
+                    JSON.object([
+                        ("id", .string(routine.id)), ("name", .string(routine.name)), ("exercises", .array(exercises)),
+                    ]).rendered + "\n")
+                continue
+            }
+            Terminal.write("\(routine.name)\n")
+            for (index, exercise) in routine.exercises.enumerated() {
+                Terminal.write(
+                    "  \(index + 1). \(exercise.exerciseName): \(exercise.targetSets) × "
+                        + "\(exercise.minimumReps)-\(exercise.maximumReps), rest \(exercise.restSeconds) s\n")
+            }
+        }
+        if routines.isEmpty && !json { Terminal.write("no routines; add one with liftledger routine add NAME EXERCISE\n") }
+    }
+}
+
+struct RoutineAddCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add", abstract: "Add an exercise to the end of a routine (creating the routine if needed).")
+
+    @OptionGroup var location: JournalLocation
+
+    @Argument(help: "The routine's name.")
+    var routine: String
+
+    @Argument(help: "The exercise.")
+    var exercise: [String]
+
+    @Option(help: "Target sets.")
+    var sets: UInt32 = 3
+
+    @Option(help: ArgumentHelp("Target reps: a number or a range such as 8-12.", valueName: "reps"))
+    var reps = "8-12"
+
+    @Option(help: "Rest between sets, in seconds.")
+    var rest: UInt32 = 120
+
+    func run() async throws {
+        let bounds = reps.split(separator: "-").compactMap { UInt32($0) }
+        guard (1...2).contains(bounds.count), bounds.count == reps.split(separator: "-").count,
+            bounds.first! <= bounds.last!
+        else {
+            throw CLIError(message: "cannot read reps \(reps.debugDescription)", remedy: "give a number or a range such as 8-12")
+        }
+        try await location.trainingLog().addToRoutine(
+            routine, exercise: exercise.joined(separator: " "), sets: sets, reps: bounds.first!...bounds.last!,
+            restSeconds: rest)
+        Terminal.write("added to \(routine)\n")
+    }
+}
+
+struct RoutineRemoveCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove an exercise from a routine.")
+
+    @OptionGroup var location: JournalLocation
+
+    @Argument(help: "The routine's name.")
+    var routine: String
+
+    @Argument(help: "The exercise.")
+    var exercise: [String]
+
+    func run() async throws {
+        try await location.trainingLog().removeFromRoutine(routine, exercise: exercise.joined(separator: " "))
+        Terminal.write("removed from \(routine)\n")
+    }
+}
+
+struct RoutineMoveCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "move", abstract: "Move an exercise of a routine to another place.")
+
+    @OptionGroup var location: JournalLocation
+
+    @Argument(help: "The routine's name.")
+    var routine: String
+
+    @Argument(help: "The exercise.")
+    var exercise: String
+
+    @Argument(help: "Its new place, 1 being first.")
+    var position: Int
+
+    func run() async throws {
+        try await location.trainingLog().moveInRoutine(routine, exercise: exercise, to: position)
+        Terminal.write("moved in \(routine)\n")
+    }
+}
+
+struct ScheduleCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "schedule", abstract: "The training schedule: a weekday plan or an N-day split.",
+        subcommands: [ScheduleShowCommand.self, ScheduleSetCommand.self], defaultSubcommand: ScheduleShowCommand.self)
+}
+
+struct ScheduleSetCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set", abstract: "Replace the schedule.",
+        discussion: """
+            --weekdays takes seven comma-separated days, Monday first (for example \
+            Legs,Push,Pull,Legs,Push,Pull,rest). --split takes N days that repeat, one per calendar day, starting \
+            on --start (default today).
+            """)
+
+    @OptionGroup var location: JournalLocation
+
+    @Option(help: "Seven routines (or 'rest'), Monday first, comma-separated.")
+    var weekdays: String?
+
+    @Option(help: "Routines (or 'rest') that repeat, comma-separated.")
+    var split: String?
+
+    @Option(help: "The date of day 1 of a split: YYYY-MM-DD (default today).")
+    var start: String?
+
+    func validate() throws {
+        guard (weekdays == nil) != (split == nil) else {
+            throw ValidationError("give either --weekdays or --split")
+        }
+    }
+
+    func run() async throws {
+        let log = try location.trainingLog()
+        func days(_ text: String) -> [String?] {
+            text.split(separator: ",", omittingEmptySubsequences: false).map {
+                let day = $0.trimmingCharacters(in: .whitespaces)
+                return day.isEmpty || day.lowercased() == "rest" ? nil : day
+            }
+        }
+        let plan: Schedule.Plan
+        if let weekdays {
+            let list = days(weekdays)
+            guard list.count == 7 else {
+                throw CLIError(
+                    message: "--weekdays has \(list.count) days", remedy: "give seven, Monday first, such as Legs,Push,Pull,Legs,Push,Pull,rest")
+            }
+            plan = .weekdays(list)
+        } else {
+            let list = days(split!)
+            let zone = try log.state().profile.timeZone
+            guard let first = start.map({ LocalDate($0) }) ?? LocalDate(Date(), in: zone) else {
+                throw CLIError(message: "cannot read --start \(start!.debugDescription)", remedy: "give YYYY-MM-DD")
+            }
+            plan = .split(list, start: first)
+        }
+        try await log.setSchedule(Schedule(plan))
+        Terminal.write("schedule set\n")
+    }
+}
+
+struct ScheduleShowCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show the next seven days' plan.")
+
+    @OptionGroup var location: JournalLocation
+
+    @Flag(help: "Print JSON.")
+    var json = false
+
+    func run() async throws {
+        let state = try location.trainingLog().state()
+        let today = LocalDate(Date(), in: state.profile.timeZone)
+        let week = (0..<7).map { LocalDate(dayNumber: today.dayNumber + $0) }
+        let schedule = state.schedule
+        if json {
+            let kind: String
+            switch schedule.plan {
+            case .weekdays: kind = "weekdays"
+            case .split: kind = "split"
+            }
+            Terminal.write(
+                JSON.object([
+                    ("kind", .string(kind)), ("default", .bool(!schedule.isRecorded)),
+                    (
+                        "days",
+                        .array(
+                            week.map { day in
+                                .object([
+                                    ("date", .string(day.description)), ("weekday", .string(day.weekdayName)),
+                                    ("routine", schedule.due(on: day).map(JSON.string) ?? .null),
+                                ])
+                            })
+                    ),
+                ]).rendered + "\n")
+            return
+        }
+        if !schedule.isRecorded { Terminal.write("(the default Push/Pull/Legs plan; change it with liftledger schedule set)\n") }
+        for day in week {
+            Terminal.write("\(day) \(day.weekdayName.padding(toLength: 10, withPad: " ", startingAt: 0)) \(schedule.due(on: day) ?? "rest")\n")
+        }
+    }
+}
+
+struct TodayCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "today", abstract: "Say which routine is due today.")
+
+    @OptionGroup var location: JournalLocation
+
+    @Option(help: "Another day, YYYY-MM-DD.")
+    var date: String?
+
+    @Flag(help: "Print JSON.")
+    var json = false
+
+    func run() async throws {
+        let state = try location.trainingLog().state()
+        guard let day = date.map({ LocalDate($0) }) ?? LocalDate(Date(), in: state.profile.timeZone) else {
+            throw CLIError(message: "cannot read --date \(date!.debugDescription)", remedy: "give YYYY-MM-DD")
+        }
+        let due = state.schedule.due(on: day)
+        if json {
+            Terminal.write(
+                JSON.object([
+                    ("date", .string(day.description)), ("weekday", .string(day.weekdayName)),
+                    ("routine", due.map(JSON.string) ?? .null), ("rest", .bool(due == nil)),
+                ]).rendered + "\n")
+        } else if let due {
+            let known = state.routine(named: due) != nil
+            Terminal.write(
+                "\(day.weekdayName) \(day): \(due)"
+                    + (known ? "; start it with liftledger start \(due)\n" : " (no such routine yet; create it with liftledger routine add \(due) EXERCISE)\n"))
+        } else {
+            Terminal.write("\(day.weekdayName) \(day): rest day\n")
+        }
+    }
+}

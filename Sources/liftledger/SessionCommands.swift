@@ -1,0 +1,206 @@
+import ArgumentParser
+import EventJournal
+import Training
+
+struct StartCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "start", abstract: "Start a workout, empty or following a routine.")
+
+    @OptionGroup var location: JournalLocation
+
+    @Argument(help: "The routine to follow; its exercises are added in order.")
+    var routine: String?
+
+    @Option(help: "The workout's name (default: the routine's name, else Workout).")
+    var name: String?
+
+    func run() async throws {
+        let log = try location.trainingLog()
+        let id = try await log.start(routine: routine, name: name)
+        Terminal.write("started \(id)\n")
+    }
+}
+
+struct AddCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add", abstract: "Add an exercise to the workout in progress.")
+
+    @OptionGroup var location: JournalLocation
+
+    @Argument(help: "The exercise: a catalog name, id or alias, or a custom exercise.")
+    var exercise: [String]
+
+    func run() async throws {
+        let log = try location.trainingLog()
+        try await log.addExercise(exercise.joined(separator: " "))
+        Terminal.write("added \(exercise.joined(separator: " "))\n")
+    }
+}
+
+struct LogCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "log", abstract: "Log a set: EXERCISE WEIGHT x REPS.",
+        discussion: """
+            Forms people type are accepted: 'bench press 100kg x 5', 'squat 225lb x 5', 'deadlift 100 5' (in the \
+            profile's unit), 'pull up bw x 12'. A weight more than five times the last one for the exercise needs \
+            --confirm.
+            """)
+
+    @OptionGroup var location: JournalLocation
+
+    @Argument(parsing: .allUnrecognized, help: "The exercise, the weight and the reps.")
+    var words: [String] = []
+
+    @Option(help: "Rate of perceived exertion, 1 to 10 in half steps.")
+    var rpe: String?
+
+    @Option(name: .customLong("type"), help: "The kind of set: normal, warmup, drop or failure.")
+    var kind: SetKindChoice = .normal
+
+    @Option(help: "A note on the set.")
+    var note: String?
+
+    @Flag(help: "Accept a weight more than five times the previous one for the exercise.")
+    var confirm = false
+
+    @Option(help: "Add the set to this finished workout (a late set) instead of the one in progress.")
+    var workout: String?
+
+    func run() async throws {
+        let log = try location.trainingLog()
+        let unit = try log.state().profile.unit
+        let entry = try SetEntry(words: words, defaultUnit: unit)
+        let request = SetRequest(
+            exercise: entry.exercise, weight: entry.weight, reps: entry.reps, kind: kind.kind,
+            rpe: try rpe.map(RPEArgument.parse), note: note, confirmed: confirm, workout: workout)
+        let number = try await log.logSet(request)
+        Terminal.write("set \(number): \(entry.exercise) \(TrainingFormat.weight(entry.weight)) × \(entry.reps)\n")
+    }
+}
+
+enum SetKindChoice: String, ExpressibleByArgument, CaseIterable {
+    case normal, warmup, drop, failure
+
+    var kind: SetKind { SetKind(rawValue: rawValue)! }
+}
+
+enum RPEArgument {
+    static func parse(_ text: String) throws -> RPE {
+        guard let value = Double(text), let rpe = RPE(value) else {
+            throw TrainingError(
+                .invalidValue, "RPE \(text.debugDescription) is not 1 to 10 in half steps",
+                remedy: "give an RPE such as 8 or 8.5")
+        }
+        return rpe
+    }
+}
+
+struct RestCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rest", abstract: "Start, extend or skip the rest timer.",
+        subcommands: [RestStartCommand.self, RestExtendCommand.self, RestSkipCommand.self],
+        defaultSubcommand: RestStartCommand.self)
+}
+
+struct RestStartCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "start", abstract: "Start a rest timer (the default of 'rest').",
+        discussion: "It ends at a wall-clock instant, so it keeps counting while nothing runs.")
+
+    @OptionGroup var location: JournalLocation
+
+    @Argument(help: "How long, in seconds (default: the routine's rest for the exercise, else 120).")
+    var seconds: UInt32?
+
+    func run() async throws {
+        let log = try location.trainingLog()
+        let length = try seconds ?? defaultRest(log.state())
+        try await log.startRest(seconds: length)
+        Terminal.write("resting \(TrainingFormat.duration(seconds: Int64(length)))\n")
+    }
+
+    /// The routine's rest for the exercise of the last set, else two minutes.
+    private func defaultRest(_ state: TrainingState) -> UInt32 {
+        guard let workout = state.activeWorkout, let routine = workout.routineId.flatMap({ state.routines[$0] }),
+            let exerciseId = workout.sets.last?.details.exerciseId ?? workout.exercises.last?.exerciseId,
+            let target = routine.exercises.first(where: { $0.exerciseId == exerciseId }), target.restSeconds > 0
+        else { return 120 }
+        return target.restSeconds
+    }
+}
+
+struct RestExtendCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "extend", abstract: "Lengthen the running rest timer (a negative number shortens it).")
+
+    @OptionGroup var location: JournalLocation
+
+    @Argument(help: "Seconds to add.")
+    var seconds: Int32
+
+    func run() async throws {
+        try await location.trainingLog().extendRest(by: seconds)
+        Terminal.write("rest extended by \(seconds) s\n")
+    }
+}
+
+struct RestSkipCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "skip", abstract: "Stop the running rest timer.")
+
+    @OptionGroup var location: JournalLocation
+
+    func run() async throws {
+        try await location.trainingLog().skipRest()
+        Terminal.write("rest skipped\n")
+    }
+}
+
+struct PauseCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pause", abstract: "Pause the workout's clock (paused time does not count).")
+
+    @OptionGroup var location: JournalLocation
+
+    func run() async throws {
+        try await location.trainingLog().pause()
+        Terminal.write("paused\n")
+    }
+}
+
+struct ResumeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "resume", abstract: "Resume a paused workout.")
+
+    @OptionGroup var location: JournalLocation
+
+    func run() async throws {
+        try await location.trainingLog().resume()
+        Terminal.write("resumed\n")
+    }
+}
+
+struct FinishCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "finish", abstract: "Finish the workout in progress; it joins the history.")
+
+    @OptionGroup var location: JournalLocation
+
+    @Option(help: "A note on the workout.")
+    var note: String?
+
+    func run() async throws {
+        let id = try await location.trainingLog().finish(note: note)
+        Terminal.write("finished \(id)\n")
+    }
+}
+
+struct DiscardCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "discard", abstract: "Discard the workout in progress (its events stay in the journal).")
+
+    @OptionGroup var location: JournalLocation
+
+    func run() async throws {
+        let id = try await location.trainingLog().discard()
+        Terminal.write("discarded \(id)\n")
+    }
+}

@@ -1,0 +1,134 @@
+import ArgumentParser
+import EventJournal
+import Foundation
+import Training
+
+struct StatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status", abstract: "Show the workout in progress, as it stands now.",
+        discussion: """
+            Elapsed time leaves pauses out; the rest timer counts down to its recorded end, so it is right after a \
+            crash too. A session idle for longer than --stale-after is shown as stale, to finish or discard. \
+            --json fields are documented in docs/JSON.md.
+            """)
+
+    @OptionGroup var location: JournalLocation
+
+    @Flag(help: "Print JSON (fields documented in docs/JSON.md).")
+    var json = false
+
+    @Option(help: ArgumentHelp("Show the session as at this instant (RFC 3339) instead of now.", valueName: "time"))
+    var now: String?
+
+    @Option(help: ArgumentHelp("Idle seconds after which a session is stale.", valueName: "seconds"))
+    var staleAfter: Int64 = ActiveSession.defaultStaleAfterSeconds
+
+    func validate() throws {
+        if let now, Timestamp(rfc3339: now) == nil {
+            throw ValidationError("--now takes an RFC 3339 time such as 2026-11-22T18:00:00Z")
+        }
+        if staleAfter < 0 { throw ValidationError("--stale-after takes 0 or more seconds") }
+    }
+
+    func run() async throws {
+        let log = try location.trainingLog()
+        let session = try log.activeSession(at: now.flatMap(Timestamp.init(rfc3339:)), staleAfterSeconds: staleAfter)
+        if json {
+            Terminal.write((session.map(Self.json) ?? .object([("active", .bool(false))])).rendered + "\n")
+        } else if let session {
+            Terminal.write(Self.text(session, timeZone: try log.state().profile.timeZone))
+        } else {
+            Terminal.write("no workout in progress; start one with liftledger start [ROUTINE]\n")
+        }
+    }
+
+    static func json(_ session: ActiveSession) -> JSON {
+        let workout = session.workout
+        let rest: JSON =
+            session.rest.map { timer in
+                .object([
+                    ("startedAt", .string(timer.startedAt.description)),
+                    ("durationSeconds", .unsigned(UInt64(timer.durationSeconds))),
+                    ("endsAt", .string(timer.endsAt.description)),
+                    ("remainingSeconds", .integer(timer.remainingSeconds(at: session.now))),
+                    ("afterSet", timer.afterSet.map { .unsigned(UInt64($0)) } ?? .null),
+                ])
+            } ?? .null
+        let exercises = session.exercises.map { exercise -> JSON in
+            .object([
+                ("exerciseId", .string(exercise.exerciseId)),
+                ("name", .string(exercise.name)),
+                ("sets", .array(exercise.sets.map(TrainingFormat.json))),
+                (
+                    "lastTime",
+                    exercise.lastTime.map { last in
+                        .object([
+                            ("workoutId", .string(last.workoutId)),
+                            ("startedAt", .string(last.startedAt.description)),
+                            ("sets", .array(last.sets.map(TrainingFormat.json))),
+                        ])
+                    } ?? .null
+                ),
+                (
+                    "suggestedNext",
+                    exercise.suggestion.map { suggestion in
+                        .object([
+                            ("weight", TrainingFormat.json(suggestion.weight)),
+                            ("reps", .unsigned(UInt64(suggestion.reps))),
+                            ("reason", .string(suggestion.reason)),
+                        ])
+                    } ?? .null
+                ),
+            ])
+        }
+        return .object([
+            ("active", .bool(true)),
+            ("workoutId", .string(workout.id)),
+            ("name", .string(workout.name)),
+            ("routineId", workout.routineId.map(JSON.string) ?? .null),
+            ("startedAt", .string(workout.startedAt.description)),
+            ("now", .string(session.now.description)),
+            ("paused", .bool(session.isPaused)),
+            ("elapsedSeconds", .integer(session.elapsedSeconds)),
+            ("lastActivityAt", .string(workout.lastActivityAt.description)),
+            ("staleAfterSeconds", .integer(session.staleAfterSeconds)),
+            ("stale", .bool(session.isStale)),
+            ("choices", .array(session.isStale ? [.string("finish"), .string("discard")] : [])),
+            ("rest", rest),
+            ("exercises", .array(exercises)),
+        ])
+    }
+
+    static func text(_ session: ActiveSession, timeZone: TimeZone) -> String {
+        let workout = session.workout
+        var lines = [
+            "\(workout.name) (\(workout.id)), started \(TrainingFormat.localTime(workout.startedAt, in: timeZone)), "
+                + "\(TrainingFormat.duration(seconds: session.elapsedSeconds))\(session.isPaused ? ", paused" : "")"
+        ]
+        if session.isStale {
+            let idle = (session.now.microsecondsSinceEpoch - workout.lastActivityAt.microsecondsSinceEpoch) / 1_000_000
+            lines.append(
+                "stale: nothing logged for \(TrainingFormat.duration(seconds: idle)); "
+                    + "finish it (liftledger finish) or discard it (liftledger discard)")
+        }
+        if let rest = session.rest {
+            let left = rest.remainingSeconds(at: session.now)
+            lines.append(left > 0 ? "rest: \(TrainingFormat.duration(seconds: left)) left" : "rest: over, go")
+        }
+        if session.exercises.isEmpty { lines.append("no exercises yet; add one with liftledger add EXERCISE") }
+        for (index, exercise) in session.exercises.enumerated() {
+            lines.append("\(index + 1). \(exercise.name)")
+            lines += exercise.sets.map { "   " + TrainingFormat.set($0) }
+            if let last = exercise.lastTime {
+                let sets = last.sets.map { "\(TrainingFormat.weight($0.details.weight)) × \($0.details.reps)" }
+                lines.append(
+                    "   last time (\(TrainingFormat.localTime(last.startedAt, in: timeZone).prefix(10))): "
+                        + sets.joined(separator: ", "))
+            }
+            if let next = exercise.suggestion {
+                lines.append("   next: \(TrainingFormat.weight(next.weight)) × \(next.reps) (\(next.reason))")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

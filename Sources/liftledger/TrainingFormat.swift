@@ -1,0 +1,87 @@
+import EventJournal
+import Foundation
+import Training
+
+/// How training values are shown to people and written as JSON.
+enum TrainingFormat {
+    /// `100 kg`, `225 lb`, or `bw` for body weight.
+    static func weight(_ weight: Weight?) -> String { weight?.description ?? "bw" }
+
+    /// `3. 100 kg × 5  warmup  RPE 8  "note"`.
+    static func set(_ set: LoggedSet) -> String {
+        var text = "\(set.number). \(weight(set.details.weight)) × \(set.details.reps)"
+        if set.details.kind != .normal { text += "  \(set.details.kind.rawValue)" }
+        if let rpe = set.details.rpe { text += "  RPE \(rpe)" }
+        if let note = set.details.note { text += "  \"\(note)\"" }
+        return text
+    }
+
+    /// `1h 05m 09s`, `4m 30s`, `45s`.
+    static func duration(seconds: Int64) -> String {
+        let hours = seconds / 3_600
+        let minutes = seconds / 60 % 60
+        let rest = seconds % 60
+        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : String(value) }
+        if hours > 0 { return "\(hours)h \(two(minutes))m \(two(rest))s" }
+        if minutes > 0 { return "\(minutes)m \(two(rest))s" }
+        return "\(rest)s"
+    }
+
+    /// A weight as JSON: `{"value": "225", "unit": "lb", "kilograms": "102.05828325"}`, or null for body weight.
+    static func json(_ weight: Weight?) -> JSON {
+        guard let weight else { return .null }
+        return .object([
+            ("value", .string(weight.value.description)), ("unit", .string(weight.unit.rawValue)),
+            ("kilograms", .string(weight.kilograms.description)),
+        ])
+    }
+
+    static func json(_ set: LoggedSet) -> JSON {
+        .object([
+            ("set", .unsigned(UInt64(set.number))),
+            ("exerciseId", .string(set.details.exerciseId)),
+            ("weight", json(set.details.weight)),
+            ("reps", .unsigned(UInt64(set.details.reps))),
+            ("kind", .string(set.details.kind.rawValue)),
+            ("rpe", set.details.rpe.map { .verbatim($0.description) } ?? .null),
+            ("note", set.details.note.map(JSON.string) ?? .null),
+            ("loggedAt", .string(set.loggedAt.description)),
+        ])
+    }
+
+    /// An instant as `2026-11-22 18:05` in `timeZone`.
+    static func localTime(_ instant: Timestamp, in timeZone: TimeZone) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = timeZone
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        return formatter.string(from: instant.date)
+    }
+}
+
+extension Timestamp {
+    var date: Date { Date(timeIntervalSince1970: Double(microsecondsSinceEpoch) / 1_000_000) }
+
+    init(_ date: Date) {
+        self.init(microsecondsSinceEpoch: Int64((date.timeIntervalSince1970 * 1_000_000).rounded()))
+    }
+
+    /// Reads an instant as given on the command line: RFC 3339, or a local `YYYY-MM-DD HH:MM` (or `YYYY-MM-DDTHH:MM`)
+    /// in `timeZone`.
+    static func parse(_ text: String, in timeZone: TimeZone) -> Timestamp? {
+        if let exact = Timestamp(rfc3339: text) { return exact }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = timeZone
+        for format in ["yyyy-MM-dd HH:mm", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd'T'HH:mm:ss"] {
+            formatter.dateFormat = format
+            if let date = formatter.date(from: text) { return Timestamp(date) }
+        }
+        return nil
+    }
+}
+
+extension JournalLocation {
+    /// The training commands over this journal.
+    func trainingLog() throws -> TrainingLog { TrainingLog(journal: try open()) }
+}

@@ -1,0 +1,216 @@
+import EventJournal
+import Foundation
+import TestSupport
+import Testing
+
+/// The training commands through the `liftledger` binary, as a user runs them.
+struct WorkoutCLITests {
+    let directory: TemporaryDirectory
+    let journal: String
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        journal = directory.child("journal")
+        #expect(try liftledger(["init"], journal: journal).status == 0)
+    }
+
+    @discardableResult
+    func ok(_ arguments: [String]) throws -> ProgramResult {
+        let result = try liftledger(arguments, journal: journal)
+        #expect(result.status == 0, "\(arguments): \(result.standardError)")
+        return result
+    }
+
+    func head() throws -> Int {
+        try jsonObject(try liftledger(["stats", "--json"], journal: journal).lines[0])["headPosition"] as! Int
+    }
+
+    func exerciseID(_ name: String) throws -> String {
+        try jsonObject(try ok(["exercise", "show", name, "--json"]).lines[0])["id"] as! String
+    }
+
+    @Test func aFullWorkoutWritesTheExpectedEventsInOrder() throws {
+        try ok(["start"])
+        try ok(["add", "bench", "press"])
+        try ok(["log", "bench", "press", "60kg", "x", "10", "--type", "warmup"])
+        try ok(["log", "bench press", "100kg", "x", "5", "--rpe", "8"])
+        try ok(["rest", "90"])
+        try ok(["rest", "extend", "30"])
+        try ok(["rest", "skip"])
+        try ok(["log", "bench press", "100", "5", "--type", "failure", "--note", "last rep grinding"])
+        try ok(["log", "squat", "225lb", "x", "5"])
+        try ok(["log", "bench press", "90kgx8", "--type", "drop"])
+        try ok(["pause"])
+        try ok(["resume"])
+        try ok(["finish", "--note", "good"])
+
+        let bench = try exerciseID("bench press")
+        let squat = try exerciseID("squat")
+        let records = try liftledger(["events", "--json", "--stream", "workout-1"], journal: journal).lines.map(
+            jsonObject)
+        try #require(records.count == 14, "\(records.map { $0["type"] ?? "" })")
+        func data(_ index: Int) -> NSDictionary { records[index]["data"] as! NSDictionary }
+        func set(_ number: Int, _ exercise: String, _ value: String, _ unit: String, _ reps: Int, _ kind: String)
+            -> [String: Any]
+        {
+            ["setNumber": number, "exerciseId": exercise, "weight": ["value": value, "unit": unit], "reps": reps, "kind": kind]
+        }
+        #expect(records.map { $0["type"] as! String } == [
+            "WorkoutStarted", "ExerciseAdded", "SetLogged", "SetLogged", "RestTimerStarted", "RestTimerExtended",
+            "RestTimerSkipped", "SetLogged", "ExerciseAdded", "SetLogged", "SetLogged", "WorkoutPaused",
+            "WorkoutResumed", "WorkoutFinished",
+        ])
+        #expect(records.map { $0["streamVersion"] as! Int } == Array(1...14))
+        #expect(try canonical(data(0)) == canonical(["name": "Workout"]))
+        #expect(data(1)["exerciseId"] as? String == bench)
+        #expect(try canonical(data(2)) == canonical(set(1, bench, "60", "kg", 10, "warmup")))
+        var second = set(2, bench, "100", "kg", 5, "normal")
+        second["rpe"] = 8
+        #expect(try canonical(data(3)) == canonical(second))
+        // The rest timer ends 90 s after it started, then 30 s later.
+        let restStart = try #require(Self.microseconds(records[4]["occurredAt"] as! String))
+        let firstEnd = try #require(Self.microseconds(data(4)["endsAt"] as! String))
+        #expect(firstEnd - restStart == 90_000_000)
+        #expect(data(4)["durationSeconds"] as? Int == 90 && data(4)["afterSet"] as? Int == 2)
+        #expect(data(5)["bySeconds"] as? Int == 30)
+        #expect(try #require(Self.microseconds(data(5)["endsAt"] as! String)) - firstEnd == 30_000_000)
+        #expect(data(6).count == 0)
+        var third = set(3, bench, "100", "kg", 5, "failure")
+        third["note"] = "last rep grinding"
+        #expect(try canonical(data(7)) == canonical(third))
+        #expect(data(8)["exerciseId"] as? String == squat)
+        #expect(try canonical(data(9)) == canonical(set(4, squat, "225", "lb", 5, "normal")))
+        #expect(try canonical(data(10)) == canonical(set(5, bench, "90", "kg", 8, "drop")))
+        #expect(try canonical(data(13)) == canonical(["note": "good"]))
+        for record in records {
+            #expect((record["metadata"] as? [String: String])?["source"] == "cli")
+            #expect(record["encoding"] as? String == "binary")
+        }
+        #expect(try liftledger(["status", "--json"], journal: journal).lines == [#"{"active":false}"#])
+    }
+
+    /// 225 × 0.45359237 = 102.05828325, worked by hand.
+    @Test func poundsReadBackExactly() throws {
+        try ok(["start"])
+        try ok(["log", "squat", "225lb", "x", "5"])
+        let status = try jsonObject(try ok(["status", "--json"]).lines[0])
+        let exercises = try #require(status["exercises"] as? [[String: Any]])
+        let set = try #require((exercises.first?["sets"] as? [[String: Any]])?.first)
+        let weight = try #require(set["weight"] as? [String: String])
+        #expect(weight == ["value": "225", "unit": "lb", "kilograms": "102.05828325"])
+        #expect(try ok(["status"]).standardOutput.contains("225 lb × 5"))
+    }
+
+    @Test func refusedCommandsAreOneLineNonZeroAndWriteNothing() throws {
+        let noWorkout = try liftledger(["log", "squat", "100kg", "x", "5"], journal: journal)
+        #expect(noWorkout.status != 0 && noWorkout.standardError.contains("no workout in progress"))
+        try ok(["start"])
+        try ok(["log", "squat", "100kg", "x", "5"])
+        let before = try head()
+        let cases: [([String], String)] = [
+            (["start"], "still in progress"),
+            (["log", "squat", "100kg", "x", "-5"], "whole number"),
+            (["log", "squat", "100kg", "x", "5.5"], "whole number"),
+            (["log", "squat", "nan", "x", "5"], "not a number"),
+            (["log", "squat", "-20kg", "x", "5"], "not a number of 0 or more"),
+            (["log", "squat", "5000kg", "x", "1"], "more than 1000 kg"),
+            (["log", "squat", "100kg", "x", "5", "--rpe", "11"], "half steps"),
+            (["log", "squat", "100kg", "x", "5", "--rpe", "8.3"], "half steps"),
+            (["log", "squaat", "presss", "100kg", "x", "5"], "unknown exercise"),
+            (["log", "squat", "501kg", "x", "1"], "--confirm"),
+            (["log", "squat", "100kg", "x", "5", "--type", "heavy"], "liftledger COMMAND --help"),
+        ]
+        for (arguments, hint) in cases {
+            let result = try liftledger(arguments, journal: journal)
+            #expect(result.status != 0, "\(arguments)")
+            #expect(result.standardError.hasPrefix("liftledger: error: "), "\(arguments): \(result.standardError)")
+            #expect(result.standardError.split(separator: "\n").count == 1, "\(arguments)")
+            #expect(result.standardError.contains(hint), "\(arguments): \(result.standardError)")
+            #expect(result.standardOutput.isEmpty)
+        }
+        #expect(try head() == before, "no refused command wrote anything")
+        let unknown = try liftledger(["log", "bench", "pres", "100kg", "x", "5"], journal: journal)
+        #expect(unknown.standardError.contains("did you mean"), "\(unknown.standardError)")
+        try ok(["log", "squat", "501kg", "x", "1", "--confirm"])
+        #expect(try head() == before + 1)
+    }
+
+    /// Two processes load the state, meet, then both start: exactly one workout becomes active.
+    @Test func racingStartsFromTwoProcesses() throws {
+        for round in 0..<3 {
+            let raceJournal = directory.child("race-\(round)")
+            #expect(try liftledger(["init"], journal: raceJournal).status == 0)
+            let barrier = directory.child("barrier-\(round)")
+            try FileManager.default.createDirectory(atPath: barrier, withIntermediateDirectories: false)
+            let racers = try (0..<2).map { _ in
+                try ProgramHandle(BuiltProgram.harness, ["race-start", "--journal", raceJournal, "--barrier", barrier])
+            }
+            let results = try racers.map { try $0.wait(timeout: .seconds(60)) }
+            #expect(results.map(\.status).sorted() == [0, 3], "\(results.map(\.standardOutput))")
+            let status = try jsonObject(try liftledger(["status", "--json"], journal: raceJournal).lines[0])
+            #expect(status["active"] as? Bool == true && status["workoutId"] as? String == "workout-1")
+            let events = try liftledger(["events", "--json"], journal: raceJournal).lines
+            #expect(events.count == 1, "one WorkoutStarted and nothing else")
+        }
+    }
+
+    @Test func routinesSchedulesAndToday() throws {
+        try ok(["routine", "add", "Legs", "squat", "--sets", "3", "--reps", "5-8", "--rest", "180"])
+        try ok(["routine", "add", "Legs", "romanian deadlift"])
+        try ok(["routine", "move", "Legs", "romanian deadlift", "1"])
+        let routine = try jsonObject(try ok(["routine", "show", "legs", "--json"]).lines[0])
+        let exercises = try #require(routine["exercises"] as? [[String: Any]])
+        #expect(exercises.map { $0["exerciseId"] as! String } == [try exerciseID("romanian deadlift"), try exerciseID("squat")])
+        #expect(exercises[1]["minimumReps"] as? Int == 5 && exercises[1]["restSeconds"] as? Int == 180)
+
+        // The default plan: 2026-11-23 is a Monday, Legs.
+        let monday = try jsonObject(try ok(["today", "--date", "2026-11-23", "--json"]).lines[0])
+        #expect(monday["routine"] as? String == "Legs" && monday["weekday"] as? String == "Monday")
+        let sunday = try jsonObject(try ok(["today", "--date", "2026-11-22", "--json"]).lines[0])
+        #expect(sunday["rest"] as? Bool == true)
+        try ok(["schedule", "set", "--split", "Push,Pull,Legs,rest", "--start", "2026-11-20"])
+        // 2026-11-22 is day 3 of the split.
+        #expect(try jsonObject(try ok(["today", "--date", "2026-11-22", "--json"]).lines[0])["routine"] as? String == "Legs")
+
+        try ok(["start", "legs"])
+        let status = try jsonObject(try ok(["status", "--json"]).lines[0])
+        #expect((status["exercises"] as? [[String: Any]])?.count == 2)
+        #expect(status["routineId"] as? String == "legs")
+    }
+
+    @Test func customExercisesProfileAndEdits() throws {
+        try ok(["exercise", "add", "Zercher", "Carry", "--primary", "quadriceps,abdominals", "--equipment", "barbell"])
+        let custom = try jsonObject(try ok(["exercise", "show", "zercher carry", "--json"]).lines[0])
+        #expect(custom["custom"] as? Bool == true && custom["id"] as? String == "custom-zercher-carry")
+        let bad = try liftledger(["exercise", "add", "Thing", "--primary", "elbows"], journal: journal)
+        #expect(bad.status != 0 && bad.standardError.contains("unknown muscle"))
+
+        try ok(["profile", "set", "--unit", "lb", "--time-zone", "America/New_York", "--body-weight", "180"])
+        let profile = try jsonObject(try ok(["profile", "show", "--json"]).lines[0])
+        #expect(profile["unit"] as? String == "lb" && profile["timeZone"] as? String == "America/New_York")
+
+        try ok(["start"])
+        try ok(["log", "zercher carry", "135", "x", "20"])
+        try ok(["log", "zercher carry", "155", "x", "20"])
+        try ok(["correct", "2", "--reps", "15"])
+        try ok(["remove-set", "1"])
+        try ok(["finish"])
+        try ok(["edit", "1", "--date", "2026-11-01", "--note", "moved"])
+        try ok(["delete", "1"])
+        let types = try liftledger(["events", "--json", "--stream", "workout-1"], journal: journal).lines.map {
+            try jsonObject($0)["type"] as! String
+        }
+        #expect(types.suffix(5) == ["SetCorrected", "SetRemoved", "WorkoutFinished", "WorkoutEdited", "WorkoutDeleted"])
+        let again = try liftledger(["delete", "1"], journal: journal)
+        #expect(again.status != 0 && again.standardError.contains("already deleted"))
+    }
+
+    /// JSON text with sorted keys: a comparison that does not depend on how Foundation boxes numbers.
+    private func canonical(_ object: Any) throws -> String {
+        String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+    }
+
+    private static func microseconds(_ text: String) -> Int64? {
+        Timestamp(rfc3339: text)?.microsecondsSinceEpoch
+    }
+}

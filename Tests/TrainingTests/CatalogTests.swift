@@ -1,0 +1,236 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Training
+
+struct CatalogTests {
+    /// The shipped resources, read straight from the source tree rather than through the catalog code.
+    static let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Sources/Training/Resources")
+
+    /// free-exercise-db's exercises as JSONSerialization reads them.
+    static func dataFile() throws -> [[String: Any]] {
+        let data = try Data(contentsOf: resources.appendingPathComponent("free-exercise-db.json"))
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+    }
+
+    /// The shipped alias table as JSONSerialization reads it.
+    static func aliasFile() throws -> [String: String] {
+        let data = try Data(contentsOf: resources.appendingPathComponent("exercise-aliases.json"))
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: String])
+    }
+
+    /// `exercise` with every field as the data file's `object` has it.
+    static func expectMatches(_ exercise: Exercise?, _ object: [String: Any]) {
+        #expect(exercise?.id == object["id"] as? String)
+        #expect(exercise?.name == object["name"] as? String)
+        #expect(exercise?.primaryMuscles == object["primaryMuscles"] as? [String])
+        #expect(exercise?.secondaryMuscles == object["secondaryMuscles"] as? [String])
+        #expect(exercise?.equipment == object["equipment"] as? String)
+        #expect(exercise?.force == object["force"] as? String)
+        #expect(exercise?.mechanic == object["mechanic"] as? String)
+        #expect(exercise?.category == object["category"] as? String)
+        #expect(exercise?.isCustom == false)
+    }
+
+    @Test func bundledCatalogHoldsEveryExerciseOnceInFileOrder() throws {
+        let catalog = try ExerciseCatalog.bundled()
+        let objects = try Self.dataFile()
+        #expect(catalog.exercises.count == 873)
+        #expect(catalog.exercises.map(\.id) == objects.map { $0["id"] as? String })
+        #expect(Set(catalog.exercises.map(\.id)).count == catalog.exercises.count)
+    }
+
+    @Test func everyExerciseHasTheDataFilesFields() throws {
+        let catalog = try ExerciseCatalog.bundled()
+        for object in try Self.dataFile() {
+            Self.expectMatches(catalog.exercise(id: try #require(object["id"] as? String)), object)
+        }
+    }
+
+    /// One exercise with every field set, one with equipment, force and mechanic null.
+    @Test(arguments: ["Barbell_Bench_Press_-_Medium_Grip", "Carioca_Quick_Step"])
+    func knownExerciseHasTheDataFilesFields(id: String) throws {
+        let object = try #require(try Self.dataFile().first { $0["id"] as? String == id })
+        Self.expectMatches(try ExerciseCatalog.bundled().exercise(id: id), object)
+    }
+
+    @Test(arguments: [
+        "Barbell_Bench_Press_-_Medium_Grip", "BARBELL_BENCH_PRESS_-_MEDIUM_GRIP", "Barbell Bench Press - Medium Grip",
+        "barbell bench press medium grip", "  Barbell-Bench  Press (medium grip)! ", "bench press", "BENCH",
+        "Bench-Press",
+    ])
+    func lookupIgnoresCaseAndPunctuation(text: String) throws {
+        #expect(try ExerciseCatalog.bundled().lookup(text)?.id == "Barbell_Bench_Press_-_Medium_Grip")
+    }
+
+    @Test func lookupFindsNamesWithApostrophesWithOrWithoutThem() throws {
+        let catalog = try ExerciseCatalog.bundled()
+        #expect(catalog.lookup("Farmer's Walk")?.id == "Farmers_Walk")
+        #expect(catalog.lookup("farmers walk")?.id == "Farmers_Walk")
+    }
+
+    @Test func everyAliasFindsAnExistingTarget() throws {
+        let catalog = try ExerciseCatalog.bundled()
+        let ids = Set(try Self.dataFile().compactMap { $0["id"] as? String })
+        let aliases = try Self.aliasFile()
+        #expect((40...80).contains(aliases.count))
+        for (alias, id) in aliases {
+            #expect(ids.contains(id), "alias \"\(alias)\" names no exercise")
+            // Also shows that no exercise's name or id shadows the alias.
+            #expect(catalog.lookup(alias)?.id == id, "alias \"\(alias)\"")
+            #expect(catalog.lookup(alias.uppercased().replacingOccurrences(of: " ", with: "-"))?.id == id)
+        }
+    }
+
+    @Test(arguments: [
+        ("squat", "Barbell_Full_Squat"), ("Back Squat", "Barbell_Full_Squat"), ("deadlift", "Barbell_Deadlift"),
+        ("OHP", "Standing_Military_Press"), ("pull-up", "Pullups"), ("Pullup", "Pullups"), ("RDL", "Romanian_Deadlift"),
+        ("romanian deadlift", "Romanian_Deadlift"), ("face pull", "Face_Pull"), ("Leg Press", "Leg_Press"),
+    ])
+    func lookupFindsCommonNames(text: String, id: String) throws {
+        #expect(try ExerciseCatalog.bundled().lookup(text)?.id == id)
+    }
+
+    @Test(arguments: [
+        ("bench pres", "Barbell_Bench_Press_-_Medium_Grip"), ("squaat", "Barbell_Full_Squat"),
+        ("dedlift", "Barbell_Deadlift"), ("pulup", "Pullups"), ("pull upp", "Pullups"),
+        ("romanain deadlift", "Romanian_Deadlift"), ("lat pulldwon", "Wide-Grip_Lat_Pulldown"),
+        ("hamer curls", "Hammer_Curls"),
+    ])
+    func unknownNameFindsNothingButSuggestsTheIntendedExercise(text: String, id: String) throws {
+        let catalog = try ExerciseCatalog.bundled()
+        #expect(catalog.lookup(text) == nil)
+        let suggestions = catalog.suggestions(for: text)
+        #expect(suggestions.count == 3)
+        #expect(suggestions.contains { $0.id == id }, "\(suggestions.map(\.name))")
+    }
+
+    @Test(arguments: [
+        ("pullup", "Pullups"), ("pull up", "Pullups"), ("Barbell Curl", "Barbell_Curl"), ("sit ups", "Sit-Up"),
+        ("benchpress", "Barbell_Bench_Press_-_Medium_Grip"), ("legpress", "Leg_Press"),
+    ])
+    func suggestionsPutTheClosestFirst(text: String, id: String) throws {
+        #expect(try ExerciseCatalog.bundled().suggestions(for: text).first?.id == id)
+    }
+
+    @Test func suggestionsAreLimitedDeterministicAndLeaveOutUnlikeNames() throws {
+        let catalog = try ExerciseCatalog.bundled()
+        #expect(catalog.suggestions(for: "curl", limit: 7).count == 7)
+        #expect(catalog.suggestions(for: "curl", limit: 7) == catalog.suggestions(for: "curl", limit: 7))
+        #expect(catalog.suggestions(for: "curl", limit: 0).isEmpty)
+        #expect(catalog.suggestions(for: "?!").isEmpty)
+        #expect(catalog.suggestions(for: "qxzjv").isEmpty)
+    }
+
+    @Test func suggestionsBreakTiesByName() {
+        let names = ["Gamma Press", "Alpha Press", "Beta Press"]
+        let catalog = ExerciseCatalog(exercises: names.map { exercise(id: $0, name: $0) }, aliases: [:])
+        #expect(catalog.suggestions(for: "press", limit: 2).map(\.name) == ["Alpha Press", "Beta Press"])
+    }
+
+    @Test func customExerciseIsFoundByIdNameAndSuggestion() throws {
+        let bundled = try ExerciseCatalog.bundled()
+        let custom = exercise(id: "custom-my-press", name: "My Press", isCustom: true)
+        let catalog = bundled.adding([custom])
+        #expect(catalog.exercises.count == bundled.exercises.count + 1)
+        #expect(catalog.exercises.last == custom)
+        #expect(catalog.exercise(id: "custom-my-press") == custom)
+        #expect(catalog.lookup("custom-my-press") == custom)
+        #expect(catalog.lookup("MY PRESS") == custom)
+        #expect(catalog.suggestions(for: "my pres").first == custom)
+        #expect(bundled.lookup("my press") == nil)
+    }
+
+    @Test func customExerciseNamedLikeACatalogOneWinsByNameButNotById() throws {
+        let custom = exercise(id: "custom-barbell-squat", name: "Barbell Squat", isCustom: true)
+        let catalog = try ExerciseCatalog.bundled().adding([custom])
+        #expect(catalog.lookup("barbell squat") == custom)
+        #expect(catalog.lookup("custom-barbell-squat") == custom)
+        #expect(catalog.lookup("Barbell_Squat")?.isCustom == false)
+        #expect(catalog.exercise(id: "Barbell_Squat")?.name == "Barbell Squat")
+    }
+
+    @Test func exerciseAddedAgainReplacesTheEarlierInPlace() throws {
+        let first = exercise(id: "custom-a", name: "Old Name", isCustom: true)
+        let second = exercise(id: "custom-b", name: "Other", isCustom: true)
+        let renamed = exercise(id: "custom-a", name: "New Name", isCustom: true)
+        let catalog = try ExerciseCatalog.bundled().adding([first, second]).adding([renamed])
+        #expect(catalog.exercises.suffix(2) == [renamed, second])
+        #expect(catalog.lookup("old name") == nil)
+        #expect(catalog.lookup("new name") == renamed)
+    }
+
+    @Test func catalogOfNonLatinNamesFindsThem() {
+        let squat = exercise(id: "custom-1", name: "深蹲 (高杠)", isCustom: true)
+        let catalog = ExerciseCatalog(exercises: [squat], aliases: ["Kniebeuge": "custom-1"])
+        #expect(catalog.lookup("深蹲 高杠") == squat)
+        #expect(catalog.lookup("KNIEBEUGE!") == squat)
+        #expect(catalog.lookup("") == nil)
+    }
+
+    @Test(arguments: [
+        ("Barbell Bench Press - Medium Grip", "barbell bench press medium grip"),
+        ("  __Crème—Brûlée!!  ", "creme brulee"), ("Kniebeuge ÜBER Kopf", "kniebeuge uber kopf"),
+        ("深蹲（高杠）", "深蹲 高杠"), ("3/4 Sit-Up", "3 4 sit up"), ("---", ""), ("", ""),
+    ])
+    func normalizedFoldsCaseDiacriticsAndPunctuation(text: String, expected: String) {
+        #expect(ExerciseCatalog.normalized(text) == expected)
+    }
+
+    @Test func muscleNamesAreThoseOfTheDataFile() throws {
+        let muscles = try Self.dataFile().flatMap {
+            ($0["primaryMuscles"] as? [String] ?? []) + ($0["secondaryMuscles"] as? [String] ?? [])
+        }
+        #expect(ExerciseCatalog.muscleNames == Set(muscles).sorted())
+        #expect(ExerciseCatalog.muscleNames.count == 17)
+    }
+
+    @Test func missingOrMalformedFileIsACatalogError() throws {
+        let directory = try TemporaryDirectory()
+        let aliases = Self.resources.appendingPathComponent("exercise-aliases.json")
+        let missing = URL(fileURLWithPath: directory.child("missing.json"))
+        let error = #expect(throws: CatalogError.self) {
+            try ExerciseCatalog.load(exercises: missing, aliases: aliases)
+        }
+        #expect(error?.description == "\(error?.message ?? ""); \(error?.remedy ?? "")")
+        #expect(error?.message.contains(missing.path) == true)
+
+        let malformed = URL(fileURLWithPath: directory.child("malformed.json"))
+        try Data(#"[{"id": "a", "name": "A", "primaryMuscles": [1]}]"#.utf8).write(to: malformed)
+        let syntax = #expect(throws: CatalogError.self) {
+            try ExerciseCatalog.load(exercises: malformed, aliases: aliases)
+        }
+        #expect(
+            syntax?.message.contains("malformed: expected '\"' at byte 45") == true, "\(String(describing: syntax))")
+    }
+
+    @Test func loaderDecodesEscapesAndSkipsUnusedValues() throws {
+        let directory = try TemporaryDirectory()
+        let file = URL(fileURLWithPath: directory.child("exercises.json"))
+        let json = #"""
+            [ {"instructions": [{"a": [1.5e3, -2, true, false, null, "x\"]"]}], "id": "a\"b",
+               "name": "caf\u00e9 \ud83d\udcaa \\ \/ \n", "primaryMuscles": ["chest"], "secondaryMuscles": [],
+               "equipment": null, "force": "push", "mechanic": null, "category": "strength"} ]
+            """#
+        try Data(json.utf8).write(to: file)
+        let catalog = try ExerciseCatalog.load(
+            exercises: file, aliases: Self.resources.appendingPathComponent("exercise-aliases.json"))
+        let expected = Exercise(
+            id: "a\"b", name: "café 💪 \\ / \n", primaryMuscles: ["chest"], secondaryMuscles: [], equipment: nil,
+            force: "push", mechanic: nil, category: "strength")
+        #expect(catalog.exercises == [expected])
+    }
+
+    @Test(arguments: [("kitten", "sitting", 3), ("ab", "ba", 1), ("ca", "abc", 3), ("", "abc", 3), ("abc", "abc", 0)])
+    func editDistanceCountsSwapsAsOneEdit(a: String, b: String, distance: Int) {
+        #expect(editDistance(Array(a), Array(b)) == distance)
+    }
+
+    private func exercise(id: String, name: String, isCustom: Bool = false) -> Exercise {
+        Exercise(
+            id: id, name: name, primaryMuscles: ["chest"], secondaryMuscles: [], equipment: nil, force: nil,
+            mechanic: nil, category: nil, isCustom: isCustom)
+    }
+}

@@ -1,0 +1,107 @@
+import EventJournal
+import Foundation
+import Testing
+
+@testable import Training
+
+struct CodecTests {
+    /// Bytes worked out by hand from docs/FORMAT.md.
+    @Test func fieldsAreLaidOutAsDocumented() throws {
+        // Field 1, varint: key 1 << 3 | 0 = 0x08; 300 = 0b10_0101100 → 0xAC 0x02.
+        #expect(SetRemoved(setNumber: 300).encoded == [0x08, 0xAC, 0x02])
+        // Field 1 sint -1 → zigzag 1; field 2 time 1 µs → zigzag 2, key 2 << 3 = 0x10.
+        let extended = RestTimerExtended(bySeconds: -1, endsAt: Timestamp(microsecondsSinceEpoch: 1))
+        #expect(extended.encoded == [0x08, 0x01, 0x10, 0x02])
+        // Field 1, length-delimited: key 0x0A, length 3, "Leg" — then field 2 absent.
+        #expect(WorkoutStarted(name: "Leg").encoded == [0x0A, 0x03, 0x4C, 0x65, 0x67])
+        // A nested weight: field 1 = message { 1: "225", 2: 2 (lb) } → 0x0A 0x07 | 0x0A 0x03 "225" 0x10 0x02.
+        let body = BodyWeightRecorded(weight: weight("225", .pounds)).encoded
+        #expect(body == [0x0A, 0x07, 0x0A, 0x03, 0x32, 0x32, 0x35, 0x10, 0x02])
+    }
+
+    @Test func everyEventTypeRoundTrips() async throws {
+        let time = Timestamp(rfc3339: "2026-11-22T18:00:00.123456Z")!
+        let set = SetDetails(
+            exerciseId: "Barbell_Squat", weight: weight("102.5"), reps: 5, kind: .failure, rpe: RPE(8.5),
+            note: "grind", durationSeconds: 40, distanceMeters: ExactDecimal("12.5"))
+        let events: [TrainingEvent] = [
+            .profileUpdated(
+                ProfileUpdated(
+                    name: "Ana", age: 34, heightCentimeters: ExactDecimal("171.5"), unit: .pounds,
+                    timeZone: "Europe/Berlin")),
+            .bodyWeightRecorded(BodyWeightRecorded(weight: weight("176.4", .pounds))),
+            .customExerciseAdded(
+                CustomExerciseAdded(
+                    exerciseId: "custom-zercher", name: "Zercher", primaryMuscles: ["quadriceps", "glutes"],
+                    secondaryMuscles: ["abdominals"], equipment: "barbell", force: "push", mechanic: "compound",
+                    category: "strength")),
+            .routineCreated(RoutineCreated(routineId: "push", name: "Push")),
+            .routineExerciseAdded(
+                RoutineExerciseAdded(
+                    exerciseId: "Dips", exerciseName: "Dips", targetSets: 3, minimumReps: 8, maximumReps: 12,
+                    restSeconds: 90)),
+            .routineExerciseRemoved(RoutineExerciseRemoved(exerciseId: "Dips")),
+            .routineExerciseMoved(RoutineExerciseMoved(exerciseId: "Dips", toIndex: 2)),
+            .scheduleSet(ScheduleSet(kind: .split, days: ["Push", "", "Pull"], startDate: "2026-11-01")),
+            .workoutStarted(WorkoutStarted(name: "Legs", routineId: "legs")),
+            .workoutPaused(WorkoutPaused()), .workoutResumed(WorkoutResumed()),
+            .workoutFinished(WorkoutFinished(note: "good")), .workoutDiscarded(WorkoutDiscarded()),
+            .workoutEdited(WorkoutEdited(startedAt: time, note: "moved", name: "Legs B")),
+            .workoutDeleted(WorkoutDeleted(reason: "duplicate")),
+            .exerciseAdded(ExerciseAdded(exerciseId: "Barbell_Squat", exerciseName: "Barbell Squat")),
+            .exerciseRemoved(ExerciseRemoved(exerciseId: "Barbell_Squat")),
+            .exerciseMoved(ExerciseMoved(exerciseId: "Barbell_Squat", toIndex: 0)),
+            .setLogged(SetLogged(setNumber: 7, set: set)),
+            .setLogged(SetLogged(setNumber: 8, set: SetDetails(exerciseId: "Pullups", weight: nil, reps: 12))),
+            .setCorrected(SetCorrected(setNumber: 7, set: set)),
+            .setRemoved(SetRemoved(setNumber: 7)),
+            .restTimerStarted(RestTimerStarted(durationSeconds: 90, endsAt: time, afterSet: 7)),
+            .restTimerExtended(RestTimerExtended(bySeconds: -15, endsAt: time)),
+            .restTimerSkipped(RestTimerSkipped()),
+            .restTimerFinished(RestTimerFinished(endedAt: time)),
+        ]
+        let covered = Set(events.map { type(of: $0.payload).typeName })
+        #expect(covered == TrainingEvent.typeNames, "every registered type is exercised")
+        let journal = try TestJournal().journal
+        for event in events {
+            let payload = event.payload
+            _ = try await journal.append([payload.proposed()], to: "codec", expectedVersion: .any)
+        }
+        let decoded = try journal.readStream("codec").map { try TrainingEvent.decode($0) }
+        #expect(decoded == events)
+    }
+
+    @Test func unknownFieldsAreSkippedAndMissingRequiredOnesRefused() throws {
+        var writer = PayloadWriter()
+        writer.double(40, 1.5)
+        writer.string(41, "from a newer build")
+        writer.unsigned(1, 3)
+        writer.message(42) { $0.unsigned(1, 1) }
+        let removed = try SetRemoved.decode(version: 1, payload: writer.bytes[...])
+        #expect(removed == SetRemoved(setNumber: 3))
+        #expect(throws: PayloadError.self) { try SetRemoved.decode(version: 1, payload: [][...]) }
+        // Wire type 3 does not exist; a length past the end is cut short.
+        #expect(throws: PayloadError.self) { try SetRemoved.decode(version: 1, payload: [0x0B][...]) }
+        #expect(throws: PayloadError.self) { try WorkoutStarted.decode(version: 1, payload: [0x0A, 0x05, 0x41][...]) }
+        #expect(throws: PayloadError.self) { try WorkoutStarted.decode(version: 1, payload: [0x0A, 0x01, 0xFF][...]) }
+        #expect(throws: PayloadError.self) { try SetRemoved.decode(version: 2, payload: writer.bytes[...]) }
+    }
+
+    @Test func varintsRoundTripAtTheirBoundaries() throws {
+        for value: UInt64 in [0, 1, 127, 128, 16_383, 16_384, UInt64(UInt32.max), .max] {
+            var writer = PayloadWriter()
+            writer.unsigned(5, value)
+            var reader = PayloadReader(writer.bytes[...])
+            #expect(try reader.next()?.unsigned() == value)
+        }
+        for value: Int64 in [0, -1, 1, .min, .max] {
+            var writer = PayloadWriter()
+            writer.signed(5, value)
+            var reader = PayloadReader(writer.bytes[...])
+            #expect(try reader.next()?.signed() == value)
+        }
+        // Eleven continuation bytes overflow 64 bits.
+        var overlong = PayloadReader(([0x08] + [UInt8](repeating: 0xFF, count: 10) + [0x01])[...])
+        #expect(throws: PayloadError.self) { try overlong.next() }
+    }
+}

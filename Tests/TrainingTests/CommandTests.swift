@@ -1,0 +1,131 @@
+import EventJournal
+import Foundation
+import Testing
+
+@testable import Training
+
+struct CommandTests {
+    /// Both callers load the state before either appends (the clock, read between the two, waits for both), so both
+    /// see no workout in progress: the expected version must make exactly one start win.
+    @Test func racingStartsLeaveExactlyOneWorkoutActive() async throws {
+        let test = try TestJournal()
+        let arrivals = Mutex(0)
+        let barrier: @Sendable () -> Timestamp = {
+            let arrived = arrivals.withLock { count -> Int in
+                count += 1
+                return count
+            }
+            if arrived <= 2 {
+                while arrivals.withLock({ $0 }) < 2 { usleep(1_000) }
+            }
+            return .now()
+        }
+        let first = TrainingLog(journal: test.journal, clock: barrier)
+        let second = TrainingLog(journal: test.journal, clock: barrier)
+        async let a = trainingError { try await first.start(name: "A") }
+        async let b = trainingError { try await second.start(name: "B") }
+        let outcomes = await [a, b]
+        #expect(outcomes.filter { $0 == nil }.count == 1)
+        #expect(outcomes.compactMap { $0?.code } == [.workoutInProgress])
+        let state = try TrainingState.load(from: test.journal)
+        #expect(state.workouts.values.filter(\.isActive).count == 1)
+        #expect(try test.journal.head().position == 1, "one WorkoutStarted, nothing else")
+    }
+
+    @Test func refusedCommandsWriteNothing() async throws {
+        let test = try TestJournal()
+        let log = TrainingLog(journal: test.journal)
+        #expect(await trainingError { try await log.logSet(SetRequest(exercise: "squat", weight: nil, reps: 5)) }?.code == .noActiveWorkout)
+        try await log.start()
+        try await log.logSet(SetRequest(exercise: "squat", weight: weight("100"), reps: 5))
+        let head = try test.journal.head().position
+        let refusals: [(TrainingError.Code, @Sendable () async throws -> Void)] = [
+            (.workoutInProgress, { try await log.start() }),
+            (.unknownExercise, { try await log.logSet(SetRequest(exercise: "squaat presss", weight: nil, reps: 5)) }),
+            (.needsConfirmation, { try await log.logSet(SetRequest(exercise: "squat", weight: weight("500.5"), reps: 5)) }),
+            (.notFound, { try await log.removeSet(9) }),
+            (.notAllowed, { try await log.resume() }),
+            (.notAllowed, { try await log.extendRest(by: 10) }),
+        ]
+        for (code, command) in refusals {
+            #expect(await trainingError(command)?.code == code)
+        }
+        #expect(try test.journal.head().position == head)
+        // 500 kg is exactly five times 100: allowed without confirming; 500.5 was not.
+        try await log.logSet(SetRequest(exercise: "squat", weight: weight("500"), reps: 1))
+        try await log.logSet(SetRequest(exercise: "deadlift", weight: weight("20"), reps: 5))
+        let jump = SetRequest(exercise: "deadlift", weight: weight("150"), reps: 5)
+        #expect(await trainingError { try await log.logSet(jump) }?.code == .needsConfirmation)
+        var confirmed = jump
+        confirmed.confirmed = true
+        try await log.logSet(confirmed)
+        let absurd = SetRequest(exercise: "deadlift", weight: weight("2600", .pounds), reps: 1, confirmed: true)
+        #expect(await trainingError { try await log.logSet(absurd) }?.code == .invalidValue, "1179 kg")
+        let negative = SetRequest(exercise: "deadlift", weight: weight("-5"), reps: 1)
+        #expect(await trainingError { try await log.logSet(negative) }?.code == .invalidValue)
+    }
+
+    @Test func correctionsRemovalsEditsAndDeletion() async throws {
+        let test = try TestJournal()
+        let clock = ManualClock("2026-11-20T18:00:00Z")
+        let log = TrainingLog(journal: test.journal, clock: clock.function)
+        try await log.start()
+        try await log.logSet(SetRequest(exercise: "bench press", weight: weight("100"), reps: 5))
+        try await log.logSet(SetRequest(exercise: "bench press", weight: weight("100"), reps: 4))
+        try await log.correctSet(2, SetCorrection(weight: .some(weight("95")), reps: 5, rpe: RPE(9)))
+        try await log.removeSet(1)
+        let id = try await log.finish(note: "ok")
+        clock.advance(seconds: 3_600)
+        try await log.editWorkout(id, startedAt: Timestamp(rfc3339: "2026-11-19T07:00:00Z"), note: nil, name: "Early")
+        var workout = try #require(try log.state().workouts[id])
+        #expect(workout.countedSets.map(\.details.weight) == [weight("95")])
+        #expect(workout.countedSets.first?.details.rpe == RPE(9))
+        #expect(workout.name == "Early" && workout.note == "ok")
+        #expect(workout.startedAt == Timestamp(rfc3339: "2026-11-19T07:00:00Z"))
+        try await log.deleteWorkout("1")
+        workout = try #require(try log.state().workouts[id])
+        #expect(workout.isDeleted)
+        #expect(try log.state().history.isEmpty)
+    }
+
+    @Test func routinesAndSchedules() async throws {
+        let test = try TestJournal()
+        let log = TrainingLog(journal: test.journal)
+        try await log.addToRoutine("Pull", exercise: "pull up", sets: 3, reps: 5...8, restSeconds: 120)
+        try await log.addToRoutine("Pull", exercise: "barbell row", sets: 3, reps: 8...12, restSeconds: 90)
+        try await log.moveInRoutine("pull", exercise: "barbell row", to: 1)
+        var routine = try #require(try log.state().routine(named: "Pull"))
+        #expect(routine.exercises.count == 2)
+        let rowID = try log.catalog(log.state()).lookup("barbell row")!.id
+        #expect(routine.exercises.first?.exerciseId == rowID)
+        try await log.removeFromRoutine("Pull", exercise: "pull up")
+        routine = try #require(try log.state().routine(named: "pull"))
+        #expect(routine.exercises.map(\.exerciseId) == [rowID])
+
+        // The default plan, by hand: 2026-11-23 is a Monday (2026-11-22 is a Sunday).
+        let state = try log.state()
+        #expect(LocalDate("2026-11-23")!.weekdayName == "Monday")
+        #expect(state.schedule.due(on: LocalDate("2026-11-23")!) == "Legs")
+        #expect(state.schedule.due(on: LocalDate("2026-11-24")!) == "Push")
+        #expect(state.schedule.due(on: LocalDate("2026-11-28")!) == "Pull")
+        #expect(state.schedule.due(on: LocalDate("2026-11-22")!) == nil)
+
+        // A 4-day split from 2026-11-01: day 1 Push, 2 rest, 3 Pull, 4 Legs; the 22nd is 21 days on, 21 mod 4 = 1.
+        try await log.setSchedule(Schedule(.split(["Push", nil, "Pull", "Legs"], start: LocalDate("2026-11-01")!)))
+        let split = try log.state().schedule
+        #expect(split.due(on: LocalDate("2026-11-01")!) == "Push")
+        #expect(split.due(on: LocalDate("2026-11-22")!) == nil)
+        #expect(split.due(on: LocalDate("2026-11-24")!) == "Legs")
+        #expect(split.due(on: LocalDate("2026-10-31")!) == "Legs", "the day before day 1 is day 4")
+    }
+
+    @Test func localDatesRoundTripThroughDayNumbers() {
+        for text in ["1970-01-01", "2000-02-29", "2026-11-22", "1969-12-31", "2100-03-01"] {
+            let date = LocalDate(text)!
+            #expect(LocalDate(dayNumber: date.dayNumber) == date)
+            #expect(date.description == text)
+        }
+        #expect(LocalDate("1970-01-02")!.dayNumber == 1)
+        #expect(LocalDate("2026-02-29") == nil)
+    }
+}

@@ -1,0 +1,97 @@
+import EventJournal
+import Foundation
+import Testing
+
+@testable import Training
+
+/// The active session read model, with a clock the test moves: expected values are worked out by hand below.
+struct SessionTests {
+    @Test func restTimerCountsDownAcrossADeadIntervalAndTheSessionGoesStale() async throws {
+        let test = try TestJournal()
+        let clock = ManualClock("2026-11-22T18:00:00Z")
+        let log = TrainingLog(journal: test.journal, clock: clock.function)
+        try await log.start(name: "Legs")
+        clock.advance(seconds: 60)
+        try await log.logSet(SetRequest(exercise: "Barbell_Squat", weight: weight("100"), reps: 5))
+        try await log.startRest(seconds: 90)  // 18:01:00, ends 18:02:30
+
+        // The process dies; 40 s later another one, with no memory of the first, opens the journal.
+        clock.advance(seconds: 40)
+        let restarted = TrainingLog(journal: try Journal.open(at: test.journal.path), clock: clock.function)
+        var session = try #require(try restarted.activeSession())
+        #expect(session.rest?.remainingSeconds(at: session.now) == 50)  // 18:02:30 − 18:01:40
+        #expect(session.elapsedSeconds == 100)
+        #expect(!session.isStale)
+
+        clock.advance(seconds: 0.5)
+        session = try #require(try restarted.activeSession())
+        #expect(session.rest?.remainingSeconds(at: session.now) == 50, "49.5 s left shows as 50")
+
+        clock.advance(seconds: 3_600)
+        session = try #require(try restarted.activeSession())
+        #expect(session.rest?.remainingSeconds(at: session.now) == 0, "over, while nothing ran")
+
+        // Last activity 18:01:00 (the rest's start); stale once more than 2 h have passed since.
+        let lastActivity = Timestamp(rfc3339: "2026-11-22T18:01:00Z")!
+        #expect(session.workout.lastActivityAt == lastActivity)
+        func at(_ seconds: Int64) -> Timestamp {
+            Timestamp(microsecondsSinceEpoch: lastActivity.microsecondsSinceEpoch + seconds * 1_000_000)
+        }
+        #expect(try restarted.activeSession(at: at(7_200))?.isStale == false)
+        #expect(try restarted.activeSession(at: at(7_201))?.isStale == true)
+        #expect(try restarted.activeSession(at: at(601), staleAfterSeconds: 600)?.isStale == true)
+        #expect(try restarted.activeSession(at: at(599), staleAfterSeconds: 600)?.isStale == false)
+    }
+
+    @Test func pausesAreLeftOutOfElapsedTime() async throws {
+        let test = try TestJournal()
+        let clock = ManualClock("2026-11-22T18:00:00Z")
+        let log = TrainingLog(journal: test.journal, clock: clock.function)
+        try await log.start()
+        clock.advance(seconds: 600)
+        try await log.pause()  // 10 min trained
+        clock.advance(seconds: 300)
+        #expect(try log.activeSession()?.elapsedSeconds == 600, "the clock stands while paused")
+        #expect(try log.activeSession()?.isPaused == true)
+        try await log.resume()
+        clock.advance(seconds: 120.9)
+        #expect(try log.activeSession()?.elapsedSeconds == 720, "600 + 120.9, rounded down")
+    }
+
+    @Test func restTimerExtendAndSkip() async throws {
+        let test = try TestJournal()
+        let clock = ManualClock()
+        let log = TrainingLog(journal: test.journal, clock: clock.function)
+        try await log.start()
+        try await log.startRest(seconds: 60)
+        clock.advance(seconds: 10)
+        try await log.extendRest(by: 30)  // ends at 90 s
+        var session = try #require(try log.activeSession())
+        #expect(session.rest?.remainingSeconds(at: session.now) == 80)
+        try await log.skipRest()
+        session = try #require(try log.activeSession())
+        #expect(session.rest == nil)
+        let error = await trainingError { try await log.skipRest() }
+        #expect(error?.code == .notAllowed)
+    }
+
+    @Test func lastTimeAndTheSuggestedNextSet() async throws {
+        let test = try TestJournal()
+        let clock = ManualClock()
+        let log = TrainingLog(journal: test.journal, clock: clock.function)
+        try await log.addToRoutine("Push", exercise: "Dips", sets: 2, reps: 8...10, restSeconds: 90)
+        try await log.start(routine: "Push")
+        try await log.logSet(SetRequest(exercise: "Dips", weight: weight("10"), reps: 10, kind: .normal))
+        try await log.logSet(SetRequest(exercise: "Dips", weight: weight("10"), reps: 10))
+        try await log.finish()
+        clock.advance(seconds: 86_400)
+        try await log.start(routine: "Push")
+        var dips = try #require(try log.activeSession()?.exercises.first)
+        #expect(dips.lastTime?.sets.map(\.details.reps) == [10, 10])
+        // Both sets reached the top of 8-10: 10 kg + 2.5 kg, aiming for 8.
+        #expect(dips.suggestion == SetSuggestion(weight: weight("12.5"), reps: 8, reason: dips.suggestion!.reason))
+        try await log.logSet(SetRequest(exercise: "Dips", weight: weight("12.5"), reps: 7))
+        dips = try #require(try log.activeSession()?.exercises.first)
+        #expect(dips.suggestion?.weight == weight("12.5") && dips.suggestion?.reps == 7, "repeat the last set")
+    }
+}

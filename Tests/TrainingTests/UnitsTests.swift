@@ -1,0 +1,62 @@
+import Testing
+
+@testable import Training
+
+struct UnitsTests {
+    @Test func decimalsKeepWhatWasEntered() throws {
+        #expect(ExactDecimal("102.50")?.description == "102.5")
+        #expect(ExactDecimal("0.5")?.description == "0.5")
+        #expect(ExactDecimal(".5")?.description == "0.5")
+        #expect(ExactDecimal("-3.000")?.description == "-3")
+        #expect(ExactDecimal("007")?.description == "7")
+        for bad in ["", ".", "-", "1e3", "nan", "inf", "1.2.3", "12a", "1,5", "0.1234567890123456789"] {
+            #expect(ExactDecimal(bad) == nil, "\(bad)")
+        }
+        #expect(ExactDecimal("2.5")! < ExactDecimal("10")!)
+        #expect(ExactDecimal("-1")! < ExactDecimal("0.001")!)
+        #expect(ExactDecimal("100")! == ExactDecimal("100.000")!)
+        #expect(ExactDecimal("97.5")!.adding(ExactDecimal("2.5")!) == ExactDecimal(100))
+    }
+
+    /// 225 × 0.45359237 = 90.718474 (× 200) + 11.33980925 (× 25) = 102.05828325, by hand.
+    @Test func poundsConvertExactly() {
+        let entered = weight("225", .pounds)
+        #expect(entered.kilograms.description == "102.05828325")
+        #expect(entered.description == "225 lb")
+        #expect(weight("1", .pounds).kilograms.description == "0.45359237")
+        #expect(weight("100").kilograms.description == "100")
+    }
+
+    private func parts(_ entry: SetEntry) -> String { parts(entry.exercise, entry.weight, entry.reps) }
+
+    private func parts(_ exercise: String, _ weight: Weight?, _ reps: UInt32) -> String {
+        "\(exercise) | \(weight?.description ?? "bw") | \(reps)"
+    }
+
+    @Test func setsParseTheWaysPeopleTypeThem() throws {
+        func entry(_ text: String, unit: MassUnit = .kilograms) throws -> SetEntry {
+            try SetEntry(words: text.split(separator: " ").map(String.init), defaultUnit: unit)
+        }
+        #expect(try parts(entry("bench press 100kg x 5")) == parts("bench press", weight("100"), 5))
+        #expect(try parts(entry("squat 225lb x 5")) == parts("squat", weight("225", .pounds), 5))
+        #expect(try entry("squat 225 lbs x 5").weight == weight("225", .pounds))
+        #expect(try entry("deadlift 100 5", unit: .pounds).weight == weight("100", .pounds))
+        #expect(try parts(entry("deadlift 100x5")) == parts("deadlift", weight("100"), 5))
+        #expect(try parts(entry("pull up bw x 12")) == parts("pull up", nil, 12))
+        #expect(try entry("row 60 × 10.0").reps == 10)
+        #expect(try parts(entry("bench 90kgx8")) == parts("bench", weight("90"), 8))
+        #expect(try parts(entry("dips bwx12")) == parts("dips", nil, 12))
+        #expect(try parts(entry("box squat 100 x 3")) == parts("box squat", weight("100"), 3))
+        for bad in ["bench 100kg x -5", "bench 100kg x 5.5", "bench -20kg x 5", "bench nan x 5", "bench 2000kg x 1",
+            "100kg x 5", "bench", "bench 100 x five"]
+        {
+            #expect(throws: TrainingError.self, "\(bad)") { try entry(bad) }
+        }
+    }
+
+    @Test func rpeIsOneToTenInHalfSteps() {
+        #expect(RPE(8.5)?.halfSteps == 17)
+        #expect(RPE(10)?.description == "10")
+        for bad in [0.5, 10.5, 8.3, -1, .nan, .infinity] { #expect(RPE(bad) == nil, "\(bad)") }
+    }
+}
