@@ -95,7 +95,8 @@ struct SessionCrashTest: AsyncParsableCommand {
     }
 
     private func object(_ lines: [String]) throws -> NSDictionary {
-        guard lines.count == 1, let object = try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? NSDictionary
+        guard lines.count == 1,
+            let object = try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? NSDictionary
         else { throw HarnessError("expected one JSON object, got: \(lines.joined(separator: "\n"))") }
         return object
     }

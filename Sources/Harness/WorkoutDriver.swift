@@ -1,6 +1,6 @@
 import ArgumentParser
-import Foundation
 import EventJournal
+import Foundation
 import Training
 
 /// The child of the session crash test: drives scripted workouts, one after another, through the training commands
@@ -23,7 +23,9 @@ struct WorkoutDriver: AsyncParsableCommand {
     }
 
     private func workout(_ cycle: Int, _ log: TrainingLog) async throws {
-        func set(_ exercise: String, _ weight: String?, _ unit: MassUnit, _ reps: UInt32, _ kind: SetKind = .normal)
+        func set(
+            _ exercise: String, _ weight: String?, _ unit: MassUnit, _ reps: UInt32, _ kind: SetKind = .normal
+        )
             async throws
         {
             let load = weight.map { Weight(ExactDecimal($0)!, unit) }

@@ -20,7 +20,9 @@ struct DemoCommand: AsyncParsableCommand {
         let now = Timestamp.now()
         let clock = DemoClock(now.microsecondsSinceEpoch - 3 * 86_400 * 1_000_000)
         let log = TrainingLog(journal: journal, clock: clock.read, source: "cli:demo")
-        func set(_ words: String, _ kind: SetKind = .normal, rpe: Double? = nil, after minutes: Double = 3)
+        func set(
+            _ words: String, _ kind: SetKind = .normal, rpe: Double? = nil, after minutes: Double = 3
+        )
             async throws
         {
             clock.advance(minutes: minutes)

@@ -1,6 +1,6 @@
 import EventJournal
-import Training
 import Foundation
+import Training
 
 /// A JSON value written with its keys in the order given, for stable, documented output.
 enum JSON {

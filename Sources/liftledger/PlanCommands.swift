@@ -54,7 +54,8 @@ struct ProfileSetCommand: AsyncParsableCommand {
             return weight
         }
         guard update != ProfileUpdated() || weight != nil else {
-            throw CLIError(message: "nothing to change", remedy: "give one or more options; see liftledger profile set --help")
+            throw CLIError(
+                message: "nothing to change", remedy: "give one or more options; see liftledger profile set --help")
         }
         try await log.updateProfile(update, bodyWeight: weight)
         Terminal.write("profile updated\n")
@@ -74,7 +75,9 @@ struct ProfileShowCommand: AsyncParsableCommand {
         let latest = profile.bodyWeights.last
         if json {
             let body: JSON =
-                latest.map { .object([("at", .string($0.at.description)), ("weight", TrainingFormat.json($0.weight))]) }
+                latest.map {
+                    .object([("at", .string($0.at.description)), ("weight", TrainingFormat.json($0.weight))])
+                }
                 ?? .null
             Terminal.write(
                 JSON.object([
@@ -137,7 +140,8 @@ struct ExerciseListCommand: AsyncParsableCommand {
             if json {
                 Terminal.write(ExerciseShowCommand.json(exercise).rendered + "\n")
             } else {
-                Terminal.write("\(exercise.name)  [\(exercise.id)]  \(exercise.primaryMuscles.joined(separator: ", "))\n")
+                Terminal.write(
+                    "\(exercise.name)  [\(exercise.id)]  \(exercise.primaryMuscles.joined(separator: ", "))\n")
             }
         }
         if !json && exercises.isEmpty { Terminal.write("(no exercises match)\n") }
@@ -163,7 +167,8 @@ struct ExerciseShowCommand: AsyncParsableCommand {
             let close = catalog.suggestions(for: name, limit: 3).map { "\"\($0.name)\"" }
             throw TrainingError(
                 .unknownExercise, "unknown exercise \"\(name)\"",
-                remedy: close.isEmpty ? "see liftledger exercise list" : "did you mean \(close.joined(separator: ", "))?")
+                remedy: close.isEmpty
+                    ? "see liftledger exercise list" : "did you mean \(close.joined(separator: ", "))?")
         }
         if json {
             Terminal.write(Self.json(found).rendered + "\n")

@@ -57,7 +57,9 @@ struct RoutineShowCommand: AsyncParsableCommand {
                         + "\(exercise.minimumReps)-\(exercise.maximumReps), rest \(exercise.restSeconds) s\n")
             }
         }
-        if routines.isEmpty && !json { Terminal.write("no routines; add one with liftledger routine add NAME EXERCISE\n") }
+        if routines.isEmpty && !json {
+            Terminal.write("no routines; add one with liftledger routine add NAME EXERCISE\n")
+        }
     }
 }
 
@@ -87,7 +89,8 @@ struct RoutineAddCommand: AsyncParsableCommand {
         guard (1...2).contains(bounds.count), bounds.count == reps.split(separator: "-").count,
             bounds.first! <= bounds.last!
         else {
-            throw CLIError(message: "cannot read reps \(reps.debugDescription)", remedy: "give a number or a range such as 8-12")
+            throw CLIError(
+                message: "cannot read reps \(reps.debugDescription)", remedy: "give a number or a range such as 8-12")
         }
         try await location.trainingLog().addToRoutine(
             routine, exercise: exercise.joined(separator: " "), sets: sets, reps: bounds.first!...bounds.last!,
@@ -97,7 +100,8 @@ struct RoutineAddCommand: AsyncParsableCommand {
 }
 
 struct RoutineRemoveCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove an exercise from a routine.")
+    static let configuration = CommandConfiguration(
+        commandName: "remove", abstract: "Remove an exercise from a routine.")
 
     @OptionGroup var location: JournalLocation
 
@@ -179,7 +183,8 @@ struct ScheduleSetCommand: AsyncParsableCommand {
             let list = days(weekdays)
             guard list.count == 7 else {
                 throw CLIError(
-                    message: "--weekdays has \(list.count) days", remedy: "give seven, Monday first, such as Legs,Push,Pull,Legs,Push,Pull,rest")
+                    message: "--weekdays has \(list.count) days",
+                    remedy: "give seven, Monday first, such as Legs,Push,Pull,Legs,Push,Pull,rest")
             }
             plan = .weekdays(list)
         } else {
@@ -230,9 +235,13 @@ struct ScheduleShowCommand: AsyncParsableCommand {
                 ]).rendered + "\n")
             return
         }
-        if !schedule.isRecorded { Terminal.write("(the default Push/Pull/Legs plan; change it with liftledger schedule set)\n") }
+        if !schedule.isRecorded {
+            Terminal.write("(the default Push/Pull/Legs plan; change it with liftledger schedule set)\n")
+        }
         for day in week {
-            Terminal.write("\(day) \(day.weekdayName.padding(toLength: 10, withPad: " ", startingAt: 0)) \(schedule.due(on: day) ?? "rest")\n")
+            Terminal.write(
+                "\(day) \(day.weekdayName.padding(toLength: 10, withPad: " ", startingAt: 0)) \(schedule.due(on: day) ?? "rest")\n"
+            )
         }
     }
 }
@@ -264,7 +273,9 @@ struct TodayCommand: AsyncParsableCommand {
             let known = state.routine(named: due) != nil
             Terminal.write(
                 "\(day.weekdayName) \(day): \(due)"
-                    + (known ? "; start it with liftledger start \(due)\n" : " (no such routine yet; create it with liftledger routine add \(due) EXERCISE)\n"))
+                    + (known
+                        ? "; start it with liftledger start \(due)\n"
+                        : " (no such routine yet; create it with liftledger routine add \(due) EXERCISE)\n"))
         } else {
             Terminal.write("\(day.weekdayName) \(day): rest day\n")
         }

@@ -175,8 +175,12 @@ struct CLITests {
     @Test func demoShowsAVerifiedJournal() throws {
         let demo = try liftledger(["demo"])
         #expect(demo.status == 0)
-        #expect(demo.standardOutput.contains("WorkoutStarted") && demo.standardOutput.contains("WorkoutFinished"))
-        #expect(demo.standardOutput.contains("verify: ok, 10 records"))
+        let output = demo.standardOutput
+        #expect(output.contains("Push (workout-2)") && output.contains("rest: ") && output.contains("last time"))
+        #expect(output.contains("WorkoutPaused") && output.contains("RestTimerStarted"))
+        // 3 routine events; workout 1: start, 2 exercises, 4 sets, a rest, its finish (the set after it ran out),
+        // the finish = 11; workout 2: start, 2 exercises, 3 sets, pause, resume, a rest = 9.
+        #expect(output.contains("verify: ok, 23 records"))
     }
 }
 

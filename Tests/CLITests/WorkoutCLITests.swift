@@ -50,16 +50,22 @@ struct WorkoutCLITests {
             jsonObject)
         try #require(records.count == 14, "\(records.map { $0["type"] ?? "" })")
         func data(_ index: Int) -> NSDictionary { records[index]["data"] as! NSDictionary }
-        func set(_ number: Int, _ exercise: String, _ value: String, _ unit: String, _ reps: Int, _ kind: String)
+        func set(
+            _ number: Int, _ exercise: String, _ value: String, _ unit: String, _ reps: Int, _ kind: String
+        )
             -> [String: Any]
         {
-            ["setNumber": number, "exerciseId": exercise, "weight": ["value": value, "unit": unit], "reps": reps, "kind": kind]
+            [
+                "setNumber": number, "exerciseId": exercise, "weight": ["value": value, "unit": unit], "reps": reps,
+                "kind": kind,
+            ]
         }
-        #expect(records.map { $0["type"] as! String } == [
-            "WorkoutStarted", "ExerciseAdded", "SetLogged", "SetLogged", "RestTimerStarted", "RestTimerExtended",
-            "RestTimerSkipped", "SetLogged", "ExerciseAdded", "SetLogged", "SetLogged", "WorkoutPaused",
-            "WorkoutResumed", "WorkoutFinished",
-        ])
+        #expect(
+            records.map { $0["type"] as! String } == [
+                "WorkoutStarted", "ExerciseAdded", "SetLogged", "SetLogged", "RestTimerStarted", "RestTimerExtended",
+                "RestTimerSkipped", "SetLogged", "ExerciseAdded", "SetLogged", "SetLogged", "WorkoutPaused",
+                "WorkoutResumed", "WorkoutFinished",
+            ])
         #expect(records.map { $0["streamVersion"] as! Int } == Array(1...14))
         #expect(try canonical(data(0)) == canonical(["name": "Workout"]))
         #expect(data(1)["exerciseId"] as? String == bench)
@@ -160,7 +166,10 @@ struct WorkoutCLITests {
         try ok(["routine", "move", "Legs", "romanian deadlift", "1"])
         let routine = try jsonObject(try ok(["routine", "show", "legs", "--json"]).lines[0])
         let exercises = try #require(routine["exercises"] as? [[String: Any]])
-        #expect(exercises.map { $0["exerciseId"] as! String } == [try exerciseID("romanian deadlift"), try exerciseID("squat")])
+        #expect(
+            exercises.map { $0["exerciseId"] as! String } == [
+                try exerciseID("romanian deadlift"), try exerciseID("squat"),
+            ])
         #expect(exercises[1]["minimumReps"] as? Int == 5 && exercises[1]["restSeconds"] as? Int == 180)
 
         // The default plan: 2026-11-23 is a Monday, Legs.
@@ -170,7 +179,9 @@ struct WorkoutCLITests {
         #expect(sunday["rest"] as? Bool == true)
         try ok(["schedule", "set", "--split", "Push,Pull,Legs,rest", "--start", "2026-11-20"])
         // 2026-11-22 is day 3 of the split.
-        #expect(try jsonObject(try ok(["today", "--date", "2026-11-22", "--json"]).lines[0])["routine"] as? String == "Legs")
+        #expect(
+            try jsonObject(try ok(["today", "--date", "2026-11-22", "--json"]).lines[0])["routine"] as? String == "Legs"
+        )
 
         try ok(["start", "legs"])
         let status = try jsonObject(try ok(["status", "--json"]).lines[0])
@@ -200,7 +211,8 @@ struct WorkoutCLITests {
         let types = try liftledger(["events", "--json", "--stream", "workout-1"], journal: journal).lines.map {
             try jsonObject($0)["type"] as! String
         }
-        #expect(types.suffix(5) == ["SetCorrected", "SetRemoved", "WorkoutFinished", "WorkoutEdited", "WorkoutDeleted"])
+        #expect(
+            types.suffix(5) == ["SetCorrected", "SetRemoved", "WorkoutFinished", "WorkoutEdited", "WorkoutDeleted"])
         let again = try liftledger(["delete", "1"], journal: journal)
         #expect(again.status != 0 && again.standardError.contains("already deleted"))
     }

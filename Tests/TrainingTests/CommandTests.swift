@@ -35,14 +35,19 @@ struct CommandTests {
     @Test func refusedCommandsWriteNothing() async throws {
         let test = try TestJournal()
         let log = TrainingLog(journal: test.journal)
-        #expect(await trainingError { try await log.logSet(SetRequest(exercise: "squat", weight: nil, reps: 5)) }?.code == .noActiveWorkout)
+        #expect(
+            await trainingError { try await log.logSet(SetRequest(exercise: "squat", weight: nil, reps: 5)) }?.code
+                == .noActiveWorkout)
         try await log.start()
         try await log.logSet(SetRequest(exercise: "squat", weight: weight("100"), reps: 5))
         let head = try test.journal.head().position
         let refusals: [(TrainingError.Code, @Sendable () async throws -> Void)] = [
             (.workoutInProgress, { try await log.start() }),
             (.unknownExercise, { try await log.logSet(SetRequest(exercise: "squaat presss", weight: nil, reps: 5)) }),
-            (.needsConfirmation, { try await log.logSet(SetRequest(exercise: "squat", weight: weight("500.5"), reps: 5)) }),
+            (
+                .needsConfirmation,
+                { try await log.logSet(SetRequest(exercise: "squat", weight: weight("500.5"), reps: 5)) }
+            ),
             (.notFound, { try await log.removeSet(9) }),
             (.notAllowed, { try await log.resume() }),
             (.notAllowed, { try await log.extendRest(by: 10) }),

@@ -47,9 +47,10 @@ struct UnitsTests {
         #expect(try parts(entry("bench 90kgx8")) == parts("bench", weight("90"), 8))
         #expect(try parts(entry("dips bwx12")) == parts("dips", nil, 12))
         #expect(try parts(entry("box squat 100 x 3")) == parts("box squat", weight("100"), 3))
-        for bad in ["bench 100kg x -5", "bench 100kg x 5.5", "bench -20kg x 5", "bench nan x 5", "bench 2000kg x 1",
-            "100kg x 5", "bench", "bench 100 x five"]
-        {
+        for bad in [
+            "bench 100kg x -5", "bench 100kg x 5.5", "bench -20kg x 5", "bench nan x 5", "bench 2000kg x 1",
+            "100kg x 5", "bench", "bench 100 x five",
+        ] {
             #expect(throws: TrainingError.self, "\(bad)") { try entry(bad) }
         }
     }

@@ -40,11 +40,13 @@ struct UpcastTests {
             .setLogged(
                 SetLogged(
                     setNumber: 2,
-                    set: SetDetails(exerciseId: "Barbell_Squat", weight: weight("60"), reps: 10, kind: .warmup, note: "old"))),
+                    set: SetDetails(
+                        exerciseId: "Barbell_Squat", weight: weight("60"), reps: 10, kind: .warmup, note: "old"))),
             .setLogged(
                 SetLogged(
                     setNumber: 3,
-                    set: SetDetails(exerciseId: "Barbell_Squat", weight: nil, reps: 12, kind: .warmup, rpe: RPE(7), note: "old"))),
+                    set: SetDetails(
+                        exerciseId: "Barbell_Squat", weight: nil, reps: 12, kind: .warmup, rpe: RPE(7), note: "old"))),
         ]
         #expect(sets == expected)
         // The fold sees them as any other set.

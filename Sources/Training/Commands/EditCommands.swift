@@ -78,7 +78,8 @@ extension TrainingLog {
                     remedy: "only finished workouts can be edited; finish it first")
             }
             if let startedAt, now < startedAt {
-                throw TrainingError(.invalidValue, "the new start \(startedAt) is in the future", remedy: "give a past date")
+                throw TrainingError(
+                    .invalidValue, "the new start \(startedAt) is in the future", remedy: "give a past date")
             }
             return Decision(
                 stream: workout.id, expectedVersion: .exact(workout.version),

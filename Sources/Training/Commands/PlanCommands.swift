@@ -32,7 +32,8 @@ extension TrainingLog {
     public func addCustomExercise(_ proposal: CustomExerciseAdded) async throws -> Exercise {
         let name = proposal.name.trimmingCharacters(in: .whitespaces)
         guard !ExerciseCatalog.normalized(name).isEmpty else {
-            throw TrainingError(.invalidValue, "an exercise needs a name", remedy: "give one, such as \"Zercher Squat\"")
+            throw TrainingError(
+                .invalidValue, "an exercise needs a name", remedy: "give one, such as \"Zercher Squat\"")
         }
         let unknown = (proposal.primaryMuscles + proposal.secondaryMuscles).filter {
             !ExerciseCatalog.muscleNames.contains($0)
@@ -41,7 +42,8 @@ extension TrainingLog {
             throw TrainingError(
                 .invalidValue,
                 unknown.isEmpty ? "an exercise needs a primary muscle" : "unknown muscle \"\(unknown[0])\"",
-                remedy: "use --primary with one or more of: \(ExerciseCatalog.muscleNames.sorted().joined(separator: ", "))"
+                remedy:
+                    "use --primary with one or more of: \(ExerciseCatalog.muscleNames.sorted().joined(separator: ", "))"
             )
         }
         return try await execute { state, _ in
@@ -66,7 +68,8 @@ extension TrainingLog {
     ) async throws {
         guard (1...20).contains(sets), reps.lowerBound >= 1, reps.upperBound <= 100, restSeconds <= 3_600 else {
             throw TrainingError(
-                .invalidValue, "targets of \(sets) sets of \(reps.lowerBound)-\(reps.upperBound) reps, \(restSeconds) s rest",
+                .invalidValue,
+                "targets of \(sets) sets of \(reps.lowerBound)-\(reps.upperBound) reps, \(restSeconds) s rest",
                 remedy: "give 1 to 20 sets, reps from 1 to 100 (such as 8-12) and up to 3600 s of rest")
         }
         let id = Routine.id(forName: routineName)
@@ -118,11 +121,14 @@ extension TrainingLog {
         }
     }
 
-    private func routineExercise(_ routineName: String, _ name: String, in state: TrainingState) throws -> (
+    private func routineExercise(
+        _ routineName: String, _ name: String, in state: TrainingState
+    ) throws -> (
         Routine, String
     ) {
         guard let routine = state.routine(named: routineName) else {
-            throw TrainingError(.notFound, "no routine \"\(routineName)\"", remedy: "see them with liftledger routine show")
+            throw TrainingError(
+                .notFound, "no routine \"\(routineName)\"", remedy: "see them with liftledger routine show")
         }
         let exercise = try exercise(name, in: state)
         guard routine.exercises.contains(where: { $0.exerciseId == exercise.id }) else {

@@ -108,7 +108,8 @@ extension TrainingLog {
                 exerciseId: exercise.id, weight: request.weight, reps: request.reps, kind: request.kind,
                 rpe: request.rpe, note: request.note)
             events.append(SetLogged(setNumber: number, set: details))
-            return Decision(stream: workout.id, expectedVersion: .exact(workout.version), events: events, result: number)
+            return Decision(
+                stream: workout.id, expectedVersion: .exact(workout.version), events: events, result: number)
         }
     }
 
@@ -154,7 +155,8 @@ extension TrainingLog {
             guard let rest = workout.rest, rest.isOpen, now < rest.endsAt else {
                 throw TrainingError(.notAllowed, "no rest timer is running", remedy: "start one with liftledger rest")
             }
-            let endsAt = Timestamp(microsecondsSinceEpoch: rest.endsAt.microsecondsSinceEpoch + Int64(seconds) * 1_000_000)
+            let endsAt = Timestamp(
+                microsecondsSinceEpoch: rest.endsAt.microsecondsSinceEpoch + Int64(seconds) * 1_000_000)
             return Decision(
                 stream: workout.id, expectedVersion: .exact(workout.version),
                 events: [RestTimerExtended(bySeconds: seconds, endsAt: max(endsAt, now))], result: ())
@@ -178,7 +180,8 @@ extension TrainingLog {
         try await execute { state, _ in
             let workout = try activeWorkout(state)
             guard workout.pausedAt == nil else {
-                throw TrainingError(.notAllowed, "the workout is already paused", remedy: "resume it with liftledger resume")
+                throw TrainingError(
+                    .notAllowed, "the workout is already paused", remedy: "resume it with liftledger resume")
             }
             return Decision(
                 stream: workout.id, expectedVersion: .exact(workout.version), events: [WorkoutPaused()], result: ())

@@ -15,7 +15,8 @@ public struct SetEntry: Sendable, Equatable {
         var tokens = SetEntry.tokens(words.joined(separator: " "))
         guard tokens.count >= 3 else {
             throw TrainingError(
-                .invalidValue, "expected an exercise, a weight and reps, got \(words.joined(separator: " ").debugDescription)",
+                .invalidValue,
+                "expected an exercise, a weight and reps, got \(words.joined(separator: " ").debugDescription)",
                 remedy: "write it as: liftledger log \"bench press\" 100kg x 5 (or 225lb x 5, 100 5, bw x 12)")
         }
         let repsText = tokens.removeLast()
@@ -51,7 +52,9 @@ public struct SetEntry: Sendable, Equatable {
 
     /// Reads a weight in `unit`: `bw` (or `bodyweight`) is body weight (nil); otherwise a finite, non-negative
     /// decimal of at most 1,000 kg.
-    public static func weight(_ text: String, unit: MassUnit, explicitUnit: Bool = true) throws(TrainingError)
+    public static func weight(
+        _ text: String, unit: MassUnit, explicitUnit: Bool = true
+    ) throws(TrainingError)
         -> Weight?
     {
         let lowered = text.lowercased()

@@ -70,7 +70,9 @@ public struct RestTimerExtended: TrainingEventPayload {
         while let field = try reader.next() {
             switch field.number {
             case 1:
-                guard let value = Int32(exactly: try field.signed()) else { throw PayloadError("bySeconds out of range") }
+                guard let value = Int32(exactly: try field.signed()) else {
+                    throw PayloadError("bySeconds out of range")
+                }
                 bySeconds = value
             case 2: endsAt = try field.timestamp()
             default: continue

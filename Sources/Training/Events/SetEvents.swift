@@ -147,7 +147,9 @@ public struct SetLogged: TrainingEventPayload {
         while let field = try reader.next() {
             if field.number == 1 { setNumber = try field.integer() } else { _ = try set.read(field) }
         }
-        guard let setNumber, !set.exerciseId.isEmpty else { throw .missing("setNumber or exerciseId", in: Self.typeName) }
+        guard let setNumber, !set.exerciseId.isEmpty else {
+            throw .missing("setNumber or exerciseId", in: Self.typeName)
+        }
         self.init(setNumber: setNumber, set: set)
     }
 

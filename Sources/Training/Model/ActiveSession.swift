@@ -56,7 +56,8 @@ public struct LastTime: Sendable {
     public let sets: [LoggedSet]
 
     static func find(_ exerciseId: String, in state: TrainingState, before current: Workout) -> LastTime? {
-        for workout in state.history.reversed() where workout.id != current.id && workout.startedAt <= current.startedAt {
+        for workout in state.history.reversed() where workout.id != current.id && workout.startedAt <= current.startedAt
+        {
             let sets = workout.countedSets.filter { $0.details.exerciseId == exerciseId }
             if !sets.isEmpty { return LastTime(workoutId: workout.id, startedAt: workout.startedAt, sets: sets) }
         }
@@ -94,6 +95,7 @@ public struct SetSuggestion: Sendable, Equatable {
         }
         let reps = min(first.details.reps + 1, targets.maximumReps)
         return SetSuggestion(
-            weight: first.details.weight, reps: reps, reason: "one more rep than last time, up to \(targets.maximumReps)")
+            weight: first.details.weight, reps: reps,
+            reason: "one more rep than last time, up to \(targets.maximumReps)")
     }
 }

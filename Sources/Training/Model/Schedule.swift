@@ -56,7 +56,8 @@ public struct Schedule: Sendable, Equatable {
     public var event: ScheduleSet {
         switch plan {
         case .weekdays(let days): ScheduleSet(kind: .weekdays, days: days.map { $0 ?? "" })
-        case .split(let days, let start): ScheduleSet(kind: .split, days: days.map { $0 ?? "" }, startDate: start.description)
+        case .split(let days, let start):
+            ScheduleSet(kind: .split, days: days.map { $0 ?? "" }, startDate: start.description)
         }
     }
 }

@@ -40,7 +40,7 @@ public struct ExactDecimal: Sendable, Hashable, Comparable, CustomStringConverti
         var value: Int64 = 0
         for character in whole + fraction {
             let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
-            guard !overflow, case let (sum, false) = shifted.addingReportingOverflow(Int64(character.asciiValue! - 48))
+            guard !overflow, case (let sum, false) = shifted.addingReportingOverflow(Int64(character.asciiValue! - 48))
             else { return nil }
             value = sum
         }
@@ -67,7 +67,7 @@ public struct ExactDecimal: Sendable, Hashable, Comparable, CustomStringConverti
             return result
         }
         guard let left = scaled(self), let right = scaled(other),
-            case let (sum, false) = left.addingReportingOverflow(right)
+            case (let sum, false) = left.addingReportingOverflow(right)
         else { return nil }
         return ExactDecimal(significand: sum, scale: common)
     }
