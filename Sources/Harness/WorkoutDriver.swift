@@ -88,7 +88,7 @@ struct RaceStart: AsyncParsableCommand {
 
     private static func meet(_ directory: String, parties: Int) {
         let me = "\(directory)/\(getpid())"
-        FileManager.default.createFile(atPath: me, contents: nil)
+        _ = FileManager.default.createFile(atPath: me, contents: nil)
         let deadline = ContinuousClock.now + .seconds(20)
         while ContinuousClock.now < deadline {
             let present = (try? FileManager.default.contentsOfDirectory(atPath: directory).count) ?? 0

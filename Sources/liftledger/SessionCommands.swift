@@ -135,12 +135,18 @@ struct RestExtendCommand: AsyncParsableCommand {
 
     @OptionGroup var location: JournalLocation
 
-    @Argument(help: "Seconds to add.")
-    var seconds: Int32
+    // Unrecognized arguments are taken too, so that a negative number is read as one rather than as an option.
+    @Argument(parsing: .allUnrecognized, help: "Seconds to add (negative to take off).")
+    var seconds: [String] = []
 
     func run() async throws {
-        try await location.trainingLog().extendRest(by: seconds)
-        Terminal.write("rest extended by \(seconds) s\n")
+        guard seconds.count == 1, let amount = Int32(seconds[0]), amount != 0 else {
+            throw CLIError(
+                message: "expected one number of seconds, got \(seconds.joined(separator: " ").debugDescription)",
+                remedy: "write liftledger rest extend 30 (or -15 to shorten the rest)")
+        }
+        try await location.trainingLog().extendRest(by: amount)
+        Terminal.write("rest extended by \(amount) s\n")
     }
 }
 

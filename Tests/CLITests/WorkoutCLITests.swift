@@ -151,7 +151,7 @@ struct WorkoutCLITests {
             let racers = try (0..<2).map { _ in
                 try ProgramHandle(BuiltProgram.harness, ["race-start", "--journal", raceJournal, "--barrier", barrier])
             }
-            let results = try racers.map { try $0.wait(timeout: .seconds(60)) }
+            let results = racers.map { $0.wait(timeout: .seconds(60)) }
             #expect(results.map(\.status).sorted() == [0, 3], "\(results.map(\.standardOutput))")
             let status = try jsonObject(try liftledger(["status", "--json"], journal: raceJournal).lines[0])
             #expect(status["active"] as? Bool == true && status["workoutId"] as? String == "workout-1")

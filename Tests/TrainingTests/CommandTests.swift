@@ -32,6 +32,18 @@ struct CommandTests {
         #expect(try test.journal.head().position == 1, "one WorkoutStarted, nothing else")
     }
 
+    /// Records the training fold does not decode still count for the streams' versions and the workout numbers.
+    @Test func foreignRecordsInTrainingStreamsDoNotBlockCommands() async throws {
+        let test = try TestJournal()
+        func foreign() -> ProposedEvent { ProposedEvent(type: "Note", encoding: .json, payload: Array("{}".utf8)) }
+        _ = try await test.journal.append([foreign()], to: "profile")
+        _ = try await test.journal.append([foreign()], to: "workout-1")
+        let log = TrainingLog(journal: test.journal)
+        try await log.updateProfile(ProfileUpdated(name: "Ana"))
+        #expect(try await log.start() == "workout-2")
+        #expect(try test.journal.version(of: "profile") == 2)
+    }
+
     @Test func refusedCommandsWriteNothing() async throws {
         let test = try TestJournal()
         let log = TrainingLog(journal: test.journal)

@@ -50,7 +50,7 @@ extension TrainingLog {
                 events.append(ExerciseAdded(exerciseId: exercise.id, exerciseName: exercise.name))
             }
             events.append(SetCorrected(setNumber: number, set: details))
-            return Decision(stream: workout.id, expectedVersion: .exact(workout.version), events: events, result: ())
+            return Decision(stream: workout.id, expectedVersion: state.expected(workout.id), events: events, result: ())
         }
     }
 
@@ -60,7 +60,8 @@ extension TrainingLog {
             let workout = try targetWorkout(reference, in: state)
             _ = try Self.set(number, of: workout)
             return Decision(
-                stream: workout.id, expectedVersion: .exact(workout.version), events: [SetRemoved(setNumber: number)],
+                stream: workout.id, expectedVersion: state.expected(workout.id),
+                events: [SetRemoved(setNumber: number)],
                 result: ())
         }
     }
@@ -82,7 +83,7 @@ extension TrainingLog {
                     .invalidValue, "the new start \(startedAt) is in the future", remedy: "give a past date")
             }
             return Decision(
-                stream: workout.id, expectedVersion: .exact(workout.version),
+                stream: workout.id, expectedVersion: state.expected(workout.id),
                 events: [WorkoutEdited(startedAt: startedAt, note: note, name: name)], result: ())
         }
     }
@@ -99,7 +100,8 @@ extension TrainingLog {
                     .notAllowed, "\(workout.id) is in progress", remedy: "discard it with liftledger discard")
             }
             return Decision(
-                stream: workout.id, expectedVersion: .exact(workout.version), events: [WorkoutDeleted(reason: reason)],
+                stream: workout.id, expectedVersion: state.expected(workout.id),
+                events: [WorkoutDeleted(reason: reason)],
                 result: ())
         }
     }

@@ -23,7 +23,7 @@ extension TrainingLog {
             if update != ProfileUpdated() { events.append(update) }
             if let bodyWeight { events.append(BodyWeightRecorded(weight: bodyWeight)) }
             return Decision(
-                stream: "profile", expectedVersion: Self.expected(state.profile.version), events: events, result: ())
+                stream: "profile", expectedVersion: state.expected("profile"), events: events, result: ())
         }
     }
 
@@ -57,7 +57,7 @@ extension TrainingLog {
             added.name = name
             added.exerciseId = "custom-" + ExerciseCatalog.normalized(name).replacingOccurrences(of: " ", with: "-")
             return Decision(
-                stream: "catalog", expectedVersion: Self.expected(state.catalogVersion), events: [added],
+                stream: "catalog", expectedVersion: state.expected("catalog"), events: [added],
                 result: added.exercise)
         }
     }
@@ -91,7 +91,7 @@ extension TrainingLog {
                     exerciseId: exercise.id, exerciseName: exercise.name, targetSets: sets,
                     minimumReps: reps.lowerBound, maximumReps: reps.upperBound, restSeconds: restSeconds))
             return Decision(
-                stream: Routine.streamID(id), expectedVersion: Self.expected(routine?.version ?? 0), events: events,
+                stream: Routine.streamID(id), expectedVersion: state.expected(Routine.streamID(id)), events: events,
                 result: ())
         }
     }
@@ -101,7 +101,7 @@ extension TrainingLog {
         try await execute { state, _ in
             let (routine, exerciseId) = try routineExercise(routineName, name, in: state)
             return Decision(
-                stream: Routine.streamID(routine.id), expectedVersion: .exact(routine.version),
+                stream: Routine.streamID(routine.id), expectedVersion: state.expected(Routine.streamID(routine.id)),
                 events: [RoutineExerciseRemoved(exerciseId: exerciseId)], result: ())
         }
     }
@@ -116,7 +116,7 @@ extension TrainingLog {
                     remedy: "give a position from 1 to \(routine.exercises.count)")
             }
             return Decision(
-                stream: Routine.streamID(routine.id), expectedVersion: .exact(routine.version),
+                stream: Routine.streamID(routine.id), expectedVersion: state.expected(Routine.streamID(routine.id)),
                 events: [RoutineExerciseMoved(exerciseId: exerciseId, toIndex: UInt32(position - 1))], result: ())
         }
     }
@@ -142,7 +142,7 @@ extension TrainingLog {
     public func setSchedule(_ schedule: Schedule) async throws {
         try await execute { state, _ in
             Decision(
-                stream: "schedule", expectedVersion: Self.expected(state.scheduleVersion), events: [schedule.event],
+                stream: "schedule", expectedVersion: state.expected("schedule"), events: [schedule.event],
                 result: ())
         }
     }

@@ -71,7 +71,7 @@ extension TrainingLog {
                     remedy: "log its sets with liftledger log \"\(exercise.name)\" WEIGHT x REPS")
             }
             return Decision(
-                stream: workout.id, expectedVersion: .exact(workout.version),
+                stream: workout.id, expectedVersion: state.expected(workout.id),
                 events: [ExerciseAdded(exerciseId: exercise.id, exerciseName: exercise.name)], result: ())
         }
     }
@@ -109,7 +109,7 @@ extension TrainingLog {
                 rpe: request.rpe, note: request.note)
             events.append(SetLogged(setNumber: number, set: details))
             return Decision(
-                stream: workout.id, expectedVersion: .exact(workout.version), events: events, result: number)
+                stream: workout.id, expectedVersion: state.expected(workout.id), events: events, result: number)
         }
     }
 
@@ -144,7 +144,7 @@ extension TrainingLog {
             let events =
                 Self.closingRest(of: workout, at: now)
                 + [RestTimerStarted(durationSeconds: seconds, endsAt: endsAt, afterSet: workout.sets.last?.number)]
-            return Decision(stream: workout.id, expectedVersion: .exact(workout.version), events: events, result: ())
+            return Decision(stream: workout.id, expectedVersion: state.expected(workout.id), events: events, result: ())
         }
     }
 
@@ -158,7 +158,7 @@ extension TrainingLog {
             let endsAt = Timestamp(
                 microsecondsSinceEpoch: rest.endsAt.microsecondsSinceEpoch + Int64(seconds) * 1_000_000)
             return Decision(
-                stream: workout.id, expectedVersion: .exact(workout.version),
+                stream: workout.id, expectedVersion: state.expected(workout.id),
                 events: [RestTimerExtended(bySeconds: seconds, endsAt: max(endsAt, now))], result: ())
         }
     }
@@ -171,7 +171,8 @@ extension TrainingLog {
                 throw TrainingError(.notAllowed, "no rest timer is running", remedy: "nothing to skip")
             }
             return Decision(
-                stream: workout.id, expectedVersion: .exact(workout.version), events: [RestTimerSkipped()], result: ())
+                stream: workout.id, expectedVersion: state.expected(workout.id), events: [RestTimerSkipped()],
+                result: ())
         }
     }
 
@@ -184,7 +185,7 @@ extension TrainingLog {
                     .notAllowed, "the workout is already paused", remedy: "resume it with liftledger resume")
             }
             return Decision(
-                stream: workout.id, expectedVersion: .exact(workout.version), events: [WorkoutPaused()], result: ())
+                stream: workout.id, expectedVersion: state.expected(workout.id), events: [WorkoutPaused()], result: ())
         }
     }
 
@@ -196,7 +197,7 @@ extension TrainingLog {
                 throw TrainingError(.notAllowed, "the workout is not paused", remedy: "pause it with liftledger pause")
             }
             return Decision(
-                stream: workout.id, expectedVersion: .exact(workout.version), events: [WorkoutResumed()], result: ())
+                stream: workout.id, expectedVersion: state.expected(workout.id), events: [WorkoutResumed()], result: ())
         }
     }
 
@@ -207,7 +208,7 @@ extension TrainingLog {
             let workout = try activeWorkout(state)
             let events = Self.closingRest(of: workout, at: now) + [WorkoutFinished(note: note)]
             return Decision(
-                stream: workout.id, expectedVersion: .exact(workout.version), events: events, result: workout.id)
+                stream: workout.id, expectedVersion: state.expected(workout.id), events: events, result: workout.id)
         }
     }
 
@@ -217,7 +218,7 @@ extension TrainingLog {
         try await execute { state, _ in
             let workout = try activeWorkout(state)
             return Decision(
-                stream: workout.id, expectedVersion: .exact(workout.version), events: [WorkoutDiscarded()],
+                stream: workout.id, expectedVersion: state.expected(workout.id), events: [WorkoutDiscarded()],
                 result: workout.id)
         }
     }

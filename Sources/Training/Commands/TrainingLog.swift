@@ -54,8 +54,6 @@ public final class TrainingLog: Sendable {
             .contention, "other writers kept changing the same data", remedy: "run the command again")
     }
 
-    static func expected(_ version: UInt64) -> ExpectedVersion { version == 0 ? .noStream : .exact(version) }
-
     // MARK: Looking things up
 
     /// The exercise `name` refers to (catalog or custom), or an error naming the closest ones.

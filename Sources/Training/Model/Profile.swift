@@ -12,7 +12,6 @@ public struct Profile: Sendable {
     public internal(set) var timeZoneName: String?
     /// Body-weight entries, oldest first.
     public internal(set) var bodyWeights: [(at: Timestamp, weight: Weight)] = []
-    public internal(set) var version: UInt64 = 0
 
     /// The time zone local days are counted in.
     public var timeZone: TimeZone {

@@ -4,7 +4,6 @@ public struct Routine: Sendable {
     public let id: String
     public let name: String
     public internal(set) var exercises: [RoutineExerciseAdded] = []
-    public internal(set) var version: UInt64 = 0
 
     public static func streamID(_ id: String) -> String { "routine-\(id)" }
 

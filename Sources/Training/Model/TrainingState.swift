@@ -4,12 +4,10 @@ import EventJournal
 public struct TrainingState: Sendable {
     public internal(set) var profile = Profile()
     public internal(set) var customExercises: [CustomExerciseAdded] = []
-    public internal(set) var catalogVersion: UInt64 = 0
     /// Routines by id, and their ids in the order they were created.
     public internal(set) var routines: [String: Routine] = [:]
     public internal(set) var routineOrder: [String] = []
     public internal(set) var schedule: Schedule = .pushPullLegs
-    public internal(set) var scheduleVersion: UInt64 = 0
     /// Workouts by stream id, and their ids in journal order.
     public internal(set) var workouts: [String: Workout] = [:]
     public internal(set) var workoutOrder: [String] = []
@@ -17,6 +15,8 @@ public struct TrainingState: Sendable {
     public internal(set) var highestWorkoutNumber: UInt64 = 0
     /// The position of the last record folded.
     public internal(set) var position: UInt64 = 0
+    /// The version of every stream seen, whatever its events: the expected version of the next append to it.
+    public internal(set) var streamVersions: [String: UInt64] = [:]
 
     public init() {}
 
@@ -24,7 +24,7 @@ public struct TrainingState: Sendable {
     public static func load(from journal: Journal) throws -> TrainingState {
         var state = TrainingState()
         try journal.forEachRecord { record in
-            state.position = record.position
+            state.observe(stream: record.streamID, version: record.streamVersion, position: record.position)
             let event: RecordedTrainingEvent?
             do {
                 event = try RecordedTrainingEvent(record)
@@ -49,45 +49,47 @@ public struct TrainingState: Sendable {
             .sorted { $0.startedAt < $1.startedAt }
     }
 
+    /// What an append to `stream` must expect: the version seen, or no stream.
+    public func expected(_ stream: String) -> ExpectedVersion {
+        streamVersions[stream].map(ExpectedVersion.exact) ?? .noStream
+    }
+
+    /// Notes a record of any type: its stream's version, and the workout numbers taken.
+    mutating func observe(stream: String, version: UInt64, position: UInt64) {
+        self.position = max(self.position, position)
+        streamVersions[stream] = version
+        if let number = Workout.number(inStreamID: stream) { highestWorkoutNumber = max(highestWorkoutNumber, number) }
+    }
+
     /// The routine a name or id refers to.
     public func routine(named name: String) -> Routine? {
         routines[Routine.id(forName: name)]
     }
 
     public mutating func apply(_ recorded: RecordedTrainingEvent) {
-        position = max(position, recorded.position)
+        observe(stream: recorded.streamID, version: recorded.streamVersion, position: recorded.position)
         let stream = recorded.streamID
         let time = recorded.occurredAt
         switch recorded.event {
         case .profileUpdated, .bodyWeightRecorded:
             profile.apply(recorded.event, at: time)
-            profile.version = recorded.streamVersion
         case .customExerciseAdded(let added):
             customExercises.removeAll { $0.exerciseId == added.exerciseId }
             customExercises.append(added)
-            catalogVersion = recorded.streamVersion
         case .routineCreated(let created):
             if routines[created.routineId] == nil { routineOrder.append(created.routineId) }
             routines[created.routineId] = Routine(id: created.routineId, name: created.name)
-            routines[created.routineId]?.version = recorded.streamVersion
         case .routineExerciseAdded, .routineExerciseRemoved, .routineExerciseMoved:
             guard let id = routineID(in: stream) else { return }
             routines[id]?.apply(recorded.event)
-            routines[id]?.version = recorded.streamVersion
         case .scheduleSet(let set):
             if let schedule = Schedule(set) { self.schedule = schedule }
-            scheduleVersion = recorded.streamVersion
         case .workoutStarted(let started):
             if workouts[stream] == nil { workoutOrder.append(stream) }
             workouts[stream] = Workout(id: stream, started: started, at: time)
-            workouts[stream]?.version = recorded.streamVersion
-            if let number = Workout.number(inStreamID: stream) {
-                highestWorkoutNumber = max(highestWorkoutNumber, number)
-            }
         default:
             guard workouts[stream] != nil else { return }
             workouts[stream]?.apply(recorded.event, at: time)
-            workouts[stream]?.version = recorded.streamVersion
         }
     }
 

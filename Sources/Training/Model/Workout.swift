@@ -27,8 +27,6 @@ public struct Workout: Sendable {
     public internal(set) var rest: RestTimer?
     /// The time of the stream's last event.
     public internal(set) var lastActivityAt: Timestamp
-    /// The stream's version: the expected version of the next append to it.
-    public internal(set) var version: UInt64 = 0
 
     init(id: String, started: WorkoutStarted, at time: Timestamp) {
         self.id = id
