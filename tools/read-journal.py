@@ -125,6 +125,285 @@ def _no_constants(name):
     raise ValueError("non-standard JSON constant %s" % name)
 
 
+# --- training events: the binary encoding (encoding 2) --------------------------
+
+class Undecodable(Exception):
+    """A binary payload that does not decode: the record is shown without `data`."""
+
+
+_U64_MAX = (1 << 64) - 1
+_MAX_FIELD_NUMBER = (1 << 29) - 1
+
+
+def _varint(buf, i):
+    """(value, next offset): LEB128, at most 10 bytes and 64 bits."""
+    value = 0
+    for n in range(10):
+        if i >= len(buf):
+            raise Undecodable("varint runs past the end")
+        b = buf[i]
+        i += 1
+        value |= (b & 0x7F) << (7 * n)
+        if not b & 0x80:
+            if value > _U64_MAX:
+                raise Undecodable("varint exceeds 64 bits")
+            return value, i
+    raise Undecodable("varint longer than 10 bytes")
+
+
+def _fields(buf):
+    """The payload's fields in order: a list of (number, wire type, value), where the value is an int
+    (wire type 0) or bytes (wire types 1 and 2)."""
+    out = []
+    i = 0
+    while i < len(buf):
+        key, i = _varint(buf, i)
+        number, wire = key >> 3, key & 7
+        if not 1 <= number <= _MAX_FIELD_NUMBER:
+            raise Undecodable("field number %d out of range" % number)
+        if wire == 0:
+            value, i = _varint(buf, i)
+        elif wire == 1:
+            if i + 8 > len(buf):
+                raise Undecodable("8-byte value runs past the end")
+            value, i = buf[i:i + 8], i + 8
+        elif wire == 2:
+            n, i = _varint(buf, i)
+            if i + n > len(buf):
+                raise Undecodable("length-delimited value runs past the end")
+            value, i = buf[i:i + n], i + n
+        else:
+            raise Undecodable("wire type %d" % wire)
+        out.append((number, wire, value))
+    return out
+
+
+def _zigzag(v):
+    return (v >> 1) ^ -(v & 1)
+
+
+def _string(raw):
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise Undecodable("invalid UTF-8")
+
+
+def _decimal_text(text):
+    """Check the decimal grammar: optional '-', digits, optionally '.' and 1 to 18 digits."""
+    body = text[1:] if text.startswith("-") else text
+    whole, dot, frac = body.partition(".")
+    if not whole or not (whole.isascii() and whole.isdigit()):
+        raise Undecodable("bad decimal %r" % text)
+    if dot and (not frac or not (frac.isascii() and frac.isdigit()) or len(frac) > 18):
+        raise Undecodable("bad decimal %r" % text)
+    return text
+
+
+def _decimal(raw):
+    return _decimal_text(_string(raw))
+
+
+_UNITS = {1: "kg", 2: "lb"}
+_KINDS = {1: "normal", 2: "warmup", 3: "drop", 4: "failure"}
+_SCHEDULE_KINDS = {1: "weekdays", 2: "split"}
+
+
+def _unit(v):
+    if v not in _UNITS:
+        raise Undecodable("unknown unit %d" % v)
+    return _UNITS[v]
+
+
+def _kind(v):
+    if v not in _KINDS:
+        raise Undecodable("unknown set kind %d" % v)
+    return _KINDS[v]
+
+
+def _schedule_kind(v):
+    if v not in _SCHEDULE_KINDS:
+        raise Undecodable("unknown schedule kind %d" % v)
+    return _SCHEDULE_KINDS[v]
+
+
+def _rpe_from_half_steps(v):
+    if not 2 <= v <= 20:
+        raise Undecodable("rpe %d out of range" % v)
+    return v // 2 if v % 2 == 0 else v / 2
+
+
+def _weight(raw):
+    """A nested message: 1 value decimal, 2 unit uint. Both taken as required."""
+    msg = _decode_message(raw, {1: ("value", "decimal"), 2: ("unit", "uint")}, ("value", "unit"))
+    return {"unit": _unit(msg["unit"]), "value": msg["value"]}
+
+
+# Each value type: (wire type, converter from the raw value to its JSON form).
+_VALUE_TYPES = {
+    "uint": (0, lambda v: v),
+    "u32": (0, lambda v: v),          # range checked below
+    "sint": (0, _zigzag),
+    "bool": (0, lambda v: {0: False, 1: True}[v] if v in (0, 1) else _raise("bool %d" % v)),
+    "string": (2, _string),
+    "decimal": (2, _decimal),
+    "time": (0, lambda v: format_micros(_zigzag(v))),
+    "weight": (2, _weight),
+    "kind": (0, _kind),
+    "rpe": (0, _rpe_from_half_steps),
+    "unit": (0, _unit),
+    "schedule_kind": (0, _schedule_kind),
+    "binary64": (1, lambda raw: struct.unpack(">d", raw)[0]),
+}
+
+
+def _raise(message):
+    raise Undecodable(message)
+
+
+def _decode_message(buf, spec, required=(), lists=(), defaults=None):
+    """Decode fields by spec {number: (name, value type)}; unknown numbers are skipped. A list field collects
+    every occurrence; any other known field may occur once. Returns {name: JSON value}."""
+    result = {name: [] for name in lists}
+    for number, wire, raw in _fields(buf):
+        if number not in spec:
+            continue
+        name, vtype = spec[number]
+        expected_wire, convert = _VALUE_TYPES[vtype]
+        if wire != expected_wire:
+            raise Undecodable("field %d has wire type %d, expected %d" % (number, wire, expected_wire))
+        if vtype == "u32" and raw > 0xFFFFFFFF:
+            raise Undecodable("field %d exceeds u32" % number)
+        value = convert(raw)
+        if name in lists:
+            result[name].append(value)
+        elif name in result:
+            raise Undecodable("field %d occurs more than once" % number)
+        else:
+            result[name] = value
+    for name in required:
+        if name not in result:
+            raise Undecodable("required field %s is absent" % name)
+    for name, value in (defaults or {}).items():
+        result.setdefault(name, value)
+    return result
+
+
+def _event(spec, required=(), lists=(), defaults=None):
+    fields = {}
+    for number, (name, vtype) in spec.items():
+        fields[number] = (name, vtype)
+    return lambda buf: _decode_message(buf, fields, required, lists, defaults)
+
+
+_SET_FIELDS = {1: ("setNumber", "uint"), 2: ("exerciseId", "string"), 3: ("weight", "weight"),
+               4: ("reps", "uint"), 5: ("kind", "kind"), 6: ("rpe", "rpe"), 7: ("note", "string"),
+               8: ("durationSeconds", "uint"), 9: ("distanceMeters", "decimal")}
+_SET_REQUIRED = ("setNumber", "exerciseId")
+_SET_DEFAULTS = {"reps": 0, "kind": "normal"}
+
+
+def _shortest_decimal(x):
+    """The shortest decimal text that reads back as binary64 x, without an exponent."""
+    if x != x or x in (float("inf"), float("-inf")):
+        raise Undecodable("weightKg is not finite")
+    text = repr(x)                       # shortest round-trip digits (Python >= 3.1)
+    mantissa, _, exponent = text.partition("e")
+    sign = ""
+    if mantissa.startswith("-"):
+        sign, mantissa = "-", mantissa[1:]
+    whole, _, frac = mantissa.partition(".")
+    digits = whole + frac
+    point = len(whole) + (int(exponent) if exponent else 0)
+    if point <= 0:
+        digits, point = "0" * (1 - point) + digits, 1
+    elif point > len(digits):
+        digits += "0" * (point - len(digits))
+    whole, frac = digits[:point].lstrip("0") or "0", digits[point:].rstrip("0")
+    return _decimal_text(sign + whole + ("." + frac if frac else ""))
+
+
+def _set_logged_v1(buf):
+    """SetLogged version 1, upcast to version 2."""
+    spec = {1: ("setNumber", "uint"), 2: ("exerciseId", "string"), 3: ("weightKg", "binary64"),
+            4: ("reps", "uint"), 5: ("kind", "kind"), 6: ("rpe", "binary64"), 7: ("note", "string")}
+    v1 = _decode_message(buf, spec, _SET_REQUIRED)
+    data = {k: v for k, v in v1.items() if k not in ("weightKg", "rpe")}
+    if "weightKg" in v1:
+        data["weight"] = {"unit": "kg", "value": _shortest_decimal(v1["weightKg"])}
+    if "rpe" in v1:
+        half_steps = v1["rpe"] * 2
+        if half_steps != half_steps or half_steps != int(half_steps):
+            raise Undecodable("rpe %r is not a half step" % v1["rpe"])
+        data["rpe"] = _rpe_from_half_steps(int(half_steps))
+    for name, value in _SET_DEFAULTS.items():
+        data.setdefault(name, value)
+    return data
+
+
+_NONE = _event({})
+
+# (event type, schema version) -> decoder of the payload to the current version's fields.
+# CURRENT_VERSIONS gives the newest documented version of each type.
+TRAINING_EVENTS = {
+    ("ProfileUpdated", 1): _event({1: ("name", "string"), 2: ("age", "uint"), 3: ("heightCentimeters", "decimal"),
+                                   4: ("unit", "unit"), 5: ("timeZone", "string")}),
+    ("BodyWeightRecorded", 1): _event({1: ("weight", "weight")}, ("weight",)),
+    ("CustomExerciseAdded", 1): _event({1: ("exerciseId", "string"), 2: ("name", "string"),
+                                        3: ("primaryMuscles", "string"), 4: ("secondaryMuscles", "string"),
+                                        5: ("equipment", "string"), 6: ("force", "string"),
+                                        7: ("mechanic", "string"), 8: ("category", "string")},
+                                       ("exerciseId", "name"), ("primaryMuscles", "secondaryMuscles")),
+    ("RoutineCreated", 1): _event({1: ("routineId", "string"), 2: ("name", "string")}, ("routineId", "name")),
+    ("RoutineExerciseAdded", 1): _event({1: ("exerciseId", "string"), 2: ("exerciseName", "string"),
+                                         3: ("targetSets", "uint"), 4: ("minimumReps", "uint"),
+                                         5: ("maximumReps", "uint"), 6: ("restSeconds", "uint")},
+                                        ("exerciseId",), (),
+                                        {"exerciseName": "", "targetSets": 0, "minimumReps": 0,
+                                         "maximumReps": 0, "restSeconds": 0}),
+    ("RoutineExerciseRemoved", 1): _event({1: ("exerciseId", "string")}, ("exerciseId",)),
+    ("RoutineExerciseMoved", 1): _event({1: ("exerciseId", "string"), 2: ("toIndex", "uint")},
+                                        ("exerciseId",), (), {"toIndex": 0}),
+    ("ScheduleSet", 1): _event({1: ("kind", "schedule_kind"), 2: ("days", "string"), 3: ("startDate", "string")},
+                               (), ("days",), {"kind": "weekdays"}),
+    ("WorkoutStarted", 1): _event({1: ("name", "string"), 2: ("routineId", "string")}, (), (), {"name": ""}),
+    ("WorkoutPaused", 1): _NONE,
+    ("WorkoutResumed", 1): _NONE,
+    ("WorkoutFinished", 1): _event({1: ("note", "string")}),
+    ("WorkoutDiscarded", 1): _NONE,
+    ("WorkoutEdited", 1): _event({1: ("startedAt", "time"), 2: ("note", "string"), 3: ("name", "string")}),
+    ("WorkoutDeleted", 1): _event({1: ("reason", "string")}),
+    ("ExerciseAdded", 1): _event({1: ("exerciseId", "string"), 2: ("exerciseName", "string")},
+                                 ("exerciseId",), (), {"exerciseName": ""}),
+    ("ExerciseRemoved", 1): _event({1: ("exerciseId", "string")}, ("exerciseId",)),
+    ("ExerciseMoved", 1): _event({1: ("exerciseId", "string"), 2: ("toIndex", "uint")},
+                                 ("exerciseId",), (), {"toIndex": 0}),
+    ("SetLogged", 1): _set_logged_v1,
+    ("SetLogged", 2): _event(_SET_FIELDS, _SET_REQUIRED, (), _SET_DEFAULTS),
+    ("SetCorrected", 1): _event(_SET_FIELDS, _SET_REQUIRED, (), _SET_DEFAULTS),
+    ("SetRemoved", 1): _event({1: ("setNumber", "uint")}, ("setNumber",)),
+    ("RestTimerStarted", 1): _event({1: ("durationSeconds", "uint"), 2: ("endsAt", "time"), 3: ("afterSet", "uint")},
+                                    ("endsAt",), (), {"durationSeconds": 0}),
+    ("RestTimerExtended", 1): _event({1: ("bySeconds", "sint"), 2: ("endsAt", "time")},
+                                     ("endsAt",), (), {"bySeconds": 0}),
+    ("RestTimerSkipped", 1): _NONE,
+    ("RestTimerFinished", 1): _event({1: ("endedAt", "time")}, ("endedAt",)),
+}
+
+
+def decode_training_event(event_type, schema_version, payload):
+    """The `data` object of a binary record (keys sorted), or None when the type or version is not documented
+    or the payload does not decode."""
+    decoder = TRAINING_EVENTS.get((event_type, schema_version))
+    if decoder is None:
+        return None
+    try:
+        data = decoder(bytes(payload))
+    except Undecodable:
+        return None
+    return {k: data[k] for k in sorted(data)}
+
+
 # --- records -------------------------------------------------------------------
 
 class Reader:
@@ -221,6 +500,10 @@ def decode_record(key_position, value, prev_hash):
         obj["payload"] = parsed[0]
     else:
         obj["payloadBase64"] = base64.b64encode(payload).decode("ascii")
+    if encoding == 2:
+        data = decode_training_event(event_type, schema_version, payload)
+        if data is not None:
+            obj["data"] = data
     obj["hash"] = chain_hash.hex()
     return obj, chain_hash
 
