@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "liftledger", targets: ["liftledger"]),
         .library(name: "EventJournal", targets: ["EventJournal"]),
+        .library(name: "Projections", targets: ["Projections"]),
         .library(name: "Training", targets: ["Training"]),
     ],
     dependencies: [
@@ -26,9 +27,10 @@ let package = Package(
             name: "EventJournal",
             dependencies: ["LMDB", "CChecksum", .product(name: "Crypto", package: "swift-crypto")]
         ),
+        .target(name: "Projections", dependencies: ["EventJournal", "LMDB"]),
         .target(
             name: "Training",
-            dependencies: ["EventJournal"],
+            dependencies: ["EventJournal", "Projections", "LMDB"],
             // free-exercise-db (public domain, Unlicense) and its licence, unmodified; our alias table.
             resources: [.copy("Resources")]
         ),
@@ -54,6 +56,7 @@ let package = Package(
             name: "EventJournalTests",
             dependencies: ["EventJournal", "LMDB", "TestSupport", .product(name: "Crypto", package: "swift-crypto")]
         ),
+        .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "EventJournal", "LMDB", "TestSupport"]),
         .testTarget(name: "TrainingTests", dependencies: ["Training", "EventJournal", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["EventJournal", "LMDB", "Training", "TestSupport"]),
     ]

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LMDB
 
 /// A stored event: the exact record bytes (see docs/FORMAT.md) and the fields decoded from them.
 public struct EventRecord: Sendable {
@@ -215,14 +216,3 @@ enum RecordFormat {
     }
 }
 
-extension [UInt8] {
-    mutating func appendBigEndian<T: FixedWidthInteger>(_ value: T) {
-        Swift.withUnsafeBytes(of: value.bigEndian) { append(contentsOf: $0) }
-    }
-}
-
-extension UnsafeRawBufferPointer {
-    func bigEndian<T: FixedWidthInteger>(_: T.Type, at offset: Int) -> T {
-        T(bigEndian: loadUnaligned(fromByteOffset: offset, as: T.self))
-    }
-}

@@ -166,6 +166,29 @@ public final class Journal: Sendable {
         JournalFollower(journal: self, next: max(position, 1), pollInterval: pollInterval)
     }
 
+    // MARK: Read models kept beside the journal
+
+    /// The LMDB environment that holds the journal. Read models may keep databases of their own in it, so that their
+    /// changes commit in the transaction that read the events they fold; they must never write the journal's own
+    /// databases (docs/FORMAT.md names them).
+    public var environment: Environment { store.environment }
+
+    /// The position of the last record as `transaction`, a transaction of ``environment``, sees it.
+    public func headPosition(in transaction: Transaction) throws -> UInt64 {
+        try mappingStorageErrors { try store.readHead(transaction).position }
+    }
+
+    /// The version of `stream` as `transaction`, a transaction of ``environment``, sees it.
+    public func version(of stream: String, in transaction: Transaction) throws -> UInt64 {
+        try Names.validateStreamID(stream)
+        return try mappingStorageErrors { try store.streamHead(stream, transaction).version }
+    }
+
+    /// Up to `limit` records from `position` on, as `transaction`, a transaction of ``environment``, sees them.
+    public func records(from position: UInt64, limit: Int, in transaction: Transaction) throws -> [EventRecord] {
+        try mappingStorageErrors { try store.records(from: position, limit: limit, transaction) }
+    }
+
     // MARK: Maintenance
 
     /// Makes visible a commit left by a writer process that died between committing and publishing it (see

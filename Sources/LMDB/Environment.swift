@@ -21,7 +21,7 @@ public struct EnvironmentOptions: Sendable, Equatable {
     public var fileMode: mode_t
 
     public init(
-        mapSize: Int = 64 << 20, maxReaders: UInt32 = 126, maxDatabases: UInt32 = 32,
+        mapSize: Int = 64 << 20, maxReaders: UInt32 = 126, maxDatabases: UInt32 = 128,
         noSync: Bool = false, readOnly: Bool = false, inspectOnly: Bool = false, fileMode: mode_t = 0o600
     ) {
         self.mapSize = mapSize

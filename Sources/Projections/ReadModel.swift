@@ -1,0 +1,119 @@
+import LMDB
+
+/// A projection's tables inside one transaction, with the checkpoint they stand at. Valid only inside the closure
+/// that received it; a fold receives one in a write transaction, a query in a read transaction.
+public struct ReadModel {
+    public let transaction: Transaction
+    let databases: [Database]
+    /// Where the read model stood when the transaction began (a fold's writes do not move it; the projector does).
+    public let checkpoint: Checkpoint
+
+    /// The table at `index` in the projection's ``Projection/tables``.
+    public func table(_ index: Int) -> ReadModelTable {
+        ReadModelTable(transaction: transaction, database: databases[index])
+    }
+}
+
+/// One table of a read model: an ordered map from byte-string keys to byte-string values.
+///
+/// Buffers handed to closures point into the memory map and are valid only inside them: copy what must outlive them.
+public struct ReadModelTable {
+    let transaction: Transaction
+    let database: Database
+
+    public var name: String { database.name }
+
+    // MARK: Reading
+
+    /// A copy of the value under `key`, or nil.
+    public func value(forKey key: [UInt8]) throws -> [UInt8]? {
+        try transaction.value(forKey: key, in: database)
+    }
+
+    /// Calls `body` with the value under `key`; nil when there is none.
+    public func withValue<R>(forKey key: [UInt8], _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R? {
+        try transaction.withValue(forKey: key, in: database, body)
+    }
+
+    /// Calls `body` with each entry whose key starts with `prefix`, in key order (or reverse order), until `body`
+    /// returns false. Forward scans start at `start` when given (a key at or after the prefix).
+    public func scan(
+        prefix: [UInt8] = [], from start: [UInt8]? = nil, reverse: Bool = false,
+        _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Bool
+    ) throws {
+        try transaction.withCursor(on: database) { cursor in
+            var entry: CursorEntry?
+            if reverse {
+                entry = try Self.lastEntry(withPrefix: prefix, cursor)
+            } else {
+                entry = try Self.firstEntry(atLeast: start.map { max($0, prefix) } ?? prefix, cursor)
+            }
+            while let current = entry, current.key.starts(with: prefix) {
+                guard try body(current.key, current.value) else { return }
+                entry = try reverse ? cursor.previous() : cursor.next()
+            }
+        }
+    }
+
+    /// The number of entries.
+    public func count() throws -> Int {
+        try transaction.statistics(of: database).entries
+    }
+
+    /// Positions `cursor` on the first key at or after `key` (LMDB refuses to seek to an empty key).
+    private static func firstEntry(atLeast key: [UInt8], _ cursor: Cursor) throws -> CursorEntry? {
+        key.isEmpty ? try cursor.first() : try cursor.seek(atLeast: key)
+    }
+
+    /// Positions `cursor` on the last key that starts with `prefix` (or before it, when none does).
+    private static func lastEntry(withPrefix prefix: [UInt8], _ cursor: Cursor) throws -> CursorEntry? {
+        guard let bound = successor(of: prefix) else { return try cursor.last() }
+        return try cursor.seek(atLeast: bound) != nil ? try cursor.previous() : try cursor.last()
+    }
+
+    /// The smallest key greater than every key that starts with `prefix`, or nil when there is none (all 0xFF).
+    static func successor(of prefix: [UInt8]) -> [UInt8]? {
+        var bound = prefix
+        while let last = bound.last {
+            if last < 0xFF {
+                bound[bound.count - 1] = last + 1
+                return bound
+            }
+            bound.removeLast()
+        }
+        return nil
+    }
+
+    // MARK: Writing (inside a write transaction)
+
+    /// Stores `value` under `key`, replacing any value there.
+    public func put(_ value: [UInt8], forKey key: [UInt8]) throws {
+        try transaction.put(value, forKey: key, in: database)
+    }
+
+    /// Deletes `key`; returns false when it was not there.
+    @discardableResult
+    public func delete(_ key: [UInt8]) throws -> Bool {
+        try transaction.delete(key, in: database)
+    }
+
+    /// Deletes every entry whose key starts with `prefix`; returns how many.
+    @discardableResult
+    public func deleteAll(withPrefix prefix: [UInt8]) throws -> Int {
+        try transaction.withCursor(on: database) { cursor in
+            var deleted = 0
+            var entry = try Self.firstEntry(atLeast: prefix, cursor)
+            while let current = entry, current.key.starts(with: prefix) {
+                try cursor.deleteCurrent()
+                deleted += 1
+                entry = try cursor.next()
+            }
+            return deleted
+        }
+    }
+}
+
+/// Keys compare as LMDB compares them: byte by byte, a prefix before the keys that extend it.
+private func max(_ left: [UInt8], _ right: [UInt8]) -> [UInt8] {
+    left.lexicographicallyPrecedes(right) ? right : left
+}

@@ -1,0 +1,182 @@
+import Foundation
+import LMDB
+
+/// The databases of a set of projections in one LMDB environment: each projection's tables, twice (two slots, so
+/// that a rebuild can fill one while queries read the other), and the `checkpoints` database.
+///
+/// The environment is usually the journal's own (``EventJournal/Journal/environment``), so that a chunk of events
+/// is read, folded and checkpointed in one write transaction. A scratch store in an environment of its own holds
+/// read models replayed for a question about the past, or for a preview.
+public final class ReadModelStore: Sendable {
+    public let environment: Environment
+    public let projections: [ProjectionDescriptor]
+    let checkpoints: Database
+    /// Per projection name: the tables of slot 0, then those of slot 1.
+    private let slots: [String: [[Database]]]
+    /// The directory of a scratch store, removed when the store goes.
+    private let scratchDirectory: String?
+
+    static let checkpointsName = "checkpoints"
+
+    /// Opens the tables of `projections` in `environment`, creating the missing ones.
+    public convenience init(environment: Environment, projections: [ProjectionDescriptor]) throws {
+        try self.init(environment: environment, projections: projections, scratchDirectory: nil)
+    }
+
+    /// A store in a new environment in a temporary directory, removed when the store is released: for read models
+    /// replayed to answer a question about the past or to preview a change, never for the live ones.
+    public static func scratch(projections: [ProjectionDescriptor]) throws -> ReadModelStore {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("liftledger-scratch-\(UUID().uuidString.lowercased())").path
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        do {
+            // Nothing in it outlives the process, so commits need not reach the disk.
+            let environment = try Environment.open(path: directory, options: EnvironmentOptions(noSync: true))
+            return try ReadModelStore(environment: environment, projections: projections, scratchDirectory: directory)
+        } catch {
+            try? FileManager.default.removeItem(atPath: directory)
+            throw error
+        }
+    }
+
+    private init(environment: Environment, projections: [ProjectionDescriptor], scratchDirectory: String?) throws {
+        for projection in projections {
+            try Self.validate(projection)
+        }
+        guard Set(projections.map(\.name)).count == projections.count else {
+            throw ProjectionError(.invalidDefinition, "two projections share a name", remedy: "name each once")
+        }
+        var names = [Self.checkpointsName]
+        for projection in projections {
+            for slot in 0...1 {
+                names += projection.tables.map { Self.databaseName(projection.name, $0, slot: slot) }
+            }
+        }
+        let databases: [Database]
+        do {
+            databases = try environment.openDatabases(names, create: false)
+        } catch let error as LMDBError where error.code == .notFound {
+            // The first use of these projections in this environment: create their databases, once.
+            databases = try environment.openDatabases(names, create: true)
+        }
+        self.environment = environment
+        self.projections = projections
+        self.scratchDirectory = scratchDirectory
+        checkpoints = databases[0]
+        var slots: [String: [[Database]]] = [:]
+        var next = 1
+        for projection in projections {
+            let count = projection.tables.count
+            slots[projection.name] = [Array(databases[next..<next + count]), Array(databases[next + count..<next + 2 * count])]
+            next += 2 * count
+        }
+        self.slots = slots
+    }
+
+    deinit {
+        if let scratchDirectory { try? FileManager.default.removeItem(atPath: scratchDirectory) }
+    }
+
+    /// The database of `table` in `slot`: `rm.<projection>.<table>.<slot>`.
+    static func databaseName(_ projection: String, _ table: String, slot: Int) -> String {
+        "rm.\(projection).\(table).\(slot)"
+    }
+
+    private static func validate(_ projection: ProjectionDescriptor) throws {
+        func isName(_ text: String) -> Bool {
+            (1...40).contains(text.utf8.count)
+                && text.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D }
+        }
+        guard isName(projection.name), !projection.tables.isEmpty, projection.tables.allSatisfy(isName),
+            Set(projection.tables).count == projection.tables.count, projection.rulesDigest.count <= 255
+        else {
+            throw ProjectionError(
+                .invalidDefinition, "projection \(projection.name.debugDescription) is not well defined",
+                remedy: "use 1 to 40 lowercase letters, digits and '-' for its name and for each of its tables")
+        }
+    }
+
+    func descriptor(_ name: String) throws -> ProjectionDescriptor {
+        guard let descriptor = projections.first(where: { $0.name == name }) else {
+            throw ProjectionError(
+                .unknownProjection, "no projection named \(name.debugDescription)",
+                remedy: "the projections are: \(projections.map(\.name).joined(separator: ", "))")
+        }
+        return descriptor
+    }
+
+    func tables(_ projection: String, slot: UInt8) -> [Database] {
+        slots[projection]![Int(slot)]
+    }
+
+    // MARK: Checkpoints
+
+    func checkpoint(_ projection: String, _ transaction: Transaction) throws -> Checkpoint? {
+        try entry(Array(projection.utf8), transaction, Checkpoint.init(decoding:))
+    }
+
+    func putCheckpoint(_ checkpoint: Checkpoint, for projection: String, _ transaction: Transaction) throws {
+        try transaction.put(checkpoint.encoded, forKey: Array(projection.utf8), in: checkpoints)
+    }
+
+    /// The rebuild under way, if any, kept under `<name>/rebuild`.
+    func rebuildMarker(_ projection: String, _ transaction: Transaction) throws -> RebuildMarker? {
+        try entry(Self.markerKey(projection), transaction, RebuildMarker.init(decoding:))
+    }
+
+    func putRebuildMarker(_ marker: RebuildMarker, for projection: String, _ transaction: Transaction) throws {
+        try transaction.put(marker.encoded, forKey: Self.markerKey(projection), in: checkpoints)
+    }
+
+    func removeRebuildMarker(_ projection: String, _ transaction: Transaction) throws {
+        try transaction.delete(Self.markerKey(projection), in: checkpoints)
+    }
+
+    private static func markerKey(_ projection: String) -> [UInt8] { Array((projection + "/rebuild").utf8) }
+
+    private func entry<T>(
+        _ key: [UInt8], _ transaction: Transaction, _ decode: (UnsafeRawBufferPointer) -> T?
+    ) throws -> T? {
+        let found = try transaction.withValue(forKey: key, in: checkpoints) { raw in
+            guard let value = decode(raw) else {
+                throw ProjectionError(
+                    .corruptCheckpoint, "the checkpoint \(String(decoding: key, as: UTF8.self)) is damaged",
+                    remedy: "rebuild the read models with liftledger rebuild")
+            }
+            return value
+        }
+        return found
+    }
+
+    // MARK: Reading
+
+    /// Runs `body` in a read transaction with the read models of `projections` as their checkpoints say; a
+    /// projection that was never built has no model.
+    public func read<T>(_ body: (ReadModelSnapshot) throws -> T) throws -> T {
+        try environment.read { transaction in try body(ReadModelSnapshot(store: self, transaction: transaction)) }
+    }
+
+    /// The read model of `projection` in `slot`, inside `transaction`.
+    func model(_ projection: String, slot: UInt8, checkpoint: Checkpoint, _ transaction: Transaction) -> ReadModel {
+        ReadModel(transaction: transaction, databases: tables(projection, slot: slot), checkpoint: checkpoint)
+    }
+}
+
+/// The read models of a store as one read transaction sees them; valid only inside the closure that received it.
+public struct ReadModelSnapshot {
+    let store: ReadModelStore
+    public let transaction: Transaction
+
+    /// The read model of `projection`, or nil when it was never built.
+    public func model(_ projection: String) throws -> ReadModel? {
+        _ = try store.descriptor(projection)
+        guard let checkpoint = try store.checkpoint(projection, transaction) else { return nil }
+        return store.model(projection, slot: checkpoint.slot, checkpoint: checkpoint, transaction)
+    }
+
+    /// Whether a rebuild of `projection` is under way in a live process.
+    public func isRebuilding(_ projection: String) throws -> Bool {
+        try store.rebuildMarker(projection, transaction)?.builderIsAlive ?? false
+    }
+}

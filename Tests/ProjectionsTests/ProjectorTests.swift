@@ -1,0 +1,199 @@
+import EventJournal
+import Foundation
+import LMDB
+import Projections
+import TestSupport
+import Testing
+
+/// The engine with a small projection of its own: events counted per stream and per type. Expected counts come
+/// from the events the test appends, counted by hand in each test.
+struct ProjectorTests {
+    let directory: TemporaryDirectory
+    let journal: Journal
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        journal = try Journal.open(
+            at: directory.child("journal"), options: JournalOptions(durability: .relaxed), create: true)
+    }
+
+    func projector(_ projections: [Counts]) throws -> Projector<Counts.Event> {
+        let store = try ReadModelStore(
+            environment: journal.environment, projections: projections.map(ProjectionDescriptor.init))
+        return Projector(journal: journal, store: store, decode: Counts.decode)
+    }
+
+    func append(_ types: [String], to stream: String) async throws {
+        _ = try await journal.append(
+            types.map { ProposedEvent(type: $0, encoding: .opaque, payload: []) }, to: stream)
+    }
+
+    @Test func catchUpFoldsEachNewEventOnceAndMovesTheCheckpointToTheHead() async throws {
+        let counts = Counts()
+        let projector = try projector([counts])
+        try await append(["A", "B", "A"], to: "one")
+        try projector.catchUp([counts])
+        try await append(["A"], to: "two")
+        try await append(["C", "C"], to: "one")
+        try projector.catchUp([counts])
+        try projector.catchUp([counts])  // nothing new: nothing folded twice
+        let model = try contents(projector, counts)
+        #expect(model.streams == ["one": 5, "two": 1])
+        #expect(model.types == ["A": 3, "B": 1, "C": 2])
+        #expect(model.checkpoint.position == 6)
+    }
+
+    @Test func foldingOneEventAtATimeWritesWhatOneChunkWrites() async throws {
+        for index in 0..<50 { try await append(["T\(index % 7)"], to: "s\(index % 5)") }
+        let one = Counts()
+        let byOne = try projector([one])
+        try byOne.catchUp([one], chunkSize: 1)
+        let single = try contents(byOne, one)
+        let other = Counts(name: "counts-b")
+        let all = try projector([other])
+        try all.catchUp([other])
+        let whole = try contents(all, other)
+        #expect(single.streams == whole.streams && single.types == whole.types)
+        #expect(whole.streams.values.reduce(0, +) == 50)
+    }
+
+    @Test func aFoldThatFailsCommitsNothing() async throws {
+        try await append(["A", "A"], to: "one")
+        let counts = Counts()
+        let projector = try projector([counts])
+        try projector.catchUp([counts])
+        try await append(["A", "poison", "A"], to: "one")
+        #expect(throws: Counts.Poison.self) { try projector.catchUp([counts]) }
+        let model = try contents(projector, counts)
+        #expect(model.streams == ["one": 2] && model.checkpoint.position == 2)
+    }
+
+    @Test func otherRulesRebuildIntoTheSpareSlotAndSwap() async throws {
+        try await append(["A", "B"], to: "one")
+        try await append(["A"], to: "two")
+        let everything = Counts()
+        let projector = try projector([everything])
+        try projector.catchUp([everything])
+        let before = try contents(projector, everything)
+        #expect(before.checkpoint.slot == 0)
+        // The same projection under a rule that counts only stream "one": a rebuild, into slot 1.
+        let onlyOne = Counts(onlyStream: "one")
+        try projector.catchUp([onlyOne])
+        let after = try contents(projector, onlyOne)
+        #expect(after.streams == ["one": 2] && after.types == ["A": 1, "B": 1])
+        #expect(after.checkpoint.slot == 1 && after.checkpoint.rulesDigest == onlyOne.rulesDigest)
+    }
+
+    /// A rebuild whose process dies between chunks leaves the old read model answering and a marker; the next
+    /// process resumes it, and the result is what one uninterrupted rebuild writes.
+    @Test func anInterruptedRebuildResumesAndQueriesReadTheOldModelMeanwhile() async throws {
+        for index in 0..<30 { try await append(["T\(index % 3)"], to: "s\(index % 4)") }
+        let old = Counts()
+        let projector = try projector([old])
+        try projector.catchUp([old])
+        let failing = Counts(onlyStream: "s1", failAfter: 12)
+        #expect(throws: Counts.Poison.self) { try projector.rebuild(failing, chunkSize: 4) }
+        let meanwhile = try contents(projector, old)
+        #expect(meanwhile.streams.values.reduce(0, +) == 30 && meanwhile.checkpoint.slot == 0)
+        #expect(try projector.store.read { try $0.isRebuilding(old.name) })
+        let resumed = Counts(onlyStream: "s1")
+        try projector.rebuild(resumed, chunkSize: 4)
+        // Chunks of 4: events 1-4 and 5-8 were committed; the third chunk failed at event 12 and was rolled back,
+        // so the resumed rebuild folds events 9 to 30.
+        #expect(resumed.seen.value == 22)
+        #expect(try !projector.store.read { try $0.isRebuilding(old.name) })
+        let after = try contents(projector, resumed)
+        #expect(after.streams == ["s1": 8] && after.checkpoint.slot == 1)  // streams s1: events 2, 6, ..., 30
+    }
+
+    @Test func aReplayIntoAScratchStoreStopsAtThePositionGiven() async throws {
+        try await append(["A", "B", "C"], to: "one")
+        try await append(["D"], to: "two")
+        let counts = Counts()
+        let scratch = try ReadModelStore.scratch(projections: [ProjectionDescriptor(counts)])
+        let projector = Projector(journal: journal, store: scratch, decode: Counts.decode)
+        try projector.replay([counts], through: 2)
+        let model = try contents(projector, counts)
+        #expect(model.streams == ["one": 2] && model.types == ["A": 1, "B": 1] && model.checkpoint.position == 2)
+        #expect(throws: ProjectionError.self) { try projector.catchUp([counts]) }
+    }
+
+    @Test func namesOutsideTheRulesAreRefused() throws {
+        #expect(throws: ProjectionError.self) {
+            try ReadModelStore(
+                environment: journal.environment,
+                projections: [ProjectionDescriptor(name: "Bad Name", version: 1, rulesDigest: [], tables: ["t"])])
+        }
+    }
+
+    // MARK: Helpers
+
+    struct Contents {
+        var streams: [String: UInt64] = [:]
+        var types: [String: UInt64] = [:]
+        var checkpoint: Checkpoint
+    }
+
+    func contents(_ projector: Projector<Counts.Event>, _ counts: Counts) throws -> Contents {
+        try projector.store.read { snapshot in
+            let model = try #require(try snapshot.model(counts.name))
+            var contents = Contents(checkpoint: model.checkpoint)
+            try model.table(0).scan { key, value in
+                contents.streams[String(decoding: key, as: UTF8.self)] = value.bigEndian(UInt64.self, at: 0)
+                return true
+            }
+            try model.table(1).scan { key, value in
+                contents.types[String(decoding: key, as: UTF8.self)] = value.bigEndian(UInt64.self, at: 0)
+                return true
+            }
+            return contents
+        }
+    }
+}
+
+/// Counts events per stream and per type; the rule `onlyStream` counts one stream's events only. `failAfter` makes
+/// the fold throw at that many events, like a process dying in the middle of a rebuild.
+struct Counts: Projection {
+    struct Event: Sendable {
+        let stream: String
+        let type: String
+    }
+
+    struct Poison: Error {}
+
+    /// How many events the fold has seen, across calls.
+    final class Seen: @unchecked Sendable {
+        // Safe: the tests fold on one thread at a time.
+        var value = 0
+    }
+
+    var name = "counts"
+    let version: UInt32 = 1
+    var onlyStream: String?
+    var failAfter: Int?
+    var seen = Seen()
+    let tables = ["streams", "types"]
+
+    var rulesDigest: [UInt8] { Array((onlyStream ?? "*").utf8) }
+
+    static let decode: @Sendable (EventRecord) throws -> Event? = { record in
+        Event(stream: record.streamID, type: record.type)
+    }
+
+    func fold(_ events: ArraySlice<Event>, into model: ReadModel) throws {
+        for event in events {
+            seen.value += 1
+            if event.type == "poison" || seen.value == failAfter { throw Poison() }
+            if let onlyStream, event.stream != onlyStream { continue }
+            try increment(model.table(0), Array(event.stream.utf8))
+            try increment(model.table(1), Array(event.type.utf8))
+        }
+    }
+
+    private func increment(_ table: ReadModelTable, _ key: [UInt8]) throws {
+        let current = try table.withValue(forKey: key) { $0.bigEndian(UInt64.self, at: 0) } ?? 0
+        var value: [UInt8] = []
+        value.appendBigEndian(current + 1)
+        try table.put(value, forKey: key)
+    }
+}
