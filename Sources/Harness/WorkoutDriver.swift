@@ -13,10 +13,10 @@ struct WorkoutDriver: AsyncParsableCommand {
     var journal: String
 
     func run() async throws {
-        let log = TrainingLog(journal: try Journal.open(at: journal))
+        let log = try TrainingLog(journal: try Journal.open(at: journal))
         var cycle = 0
         while true {
-            if try log.state().activeWorkout != nil { try await log.finish(note: "recovered") }
+            if try log.query({ try $0.activeWorkout() }) != nil { try await log.finish(note: "recovered") }
             try await workout(cycle, log)
             cycle += 1
         }
@@ -73,7 +73,7 @@ struct RaceStart: AsyncParsableCommand {
         let parties = self.parties
         let arrived = OnceFlag()
         // The clock is read after the state is loaded and before the start is decided: the place to meet.
-        let log = TrainingLog(journal: try Journal.open(at: journal)) {
+        let log = try TrainingLog(journal: try Journal.open(at: journal)) {
             if arrived.setOnce() { RaceStart.meet(barrier, parties: parties) }
             return .now()
         }

@@ -19,7 +19,7 @@ struct DemoCommand: AsyncParsableCommand {
         let journal = try Journal.open(at: directory, create: true)
         let now = Timestamp.now()
         let clock = DemoClock(now.microsecondsSinceEpoch - 3 * 86_400 * 1_000_000)
-        let log = TrainingLog(journal: journal, clock: clock.read, source: "cli:demo")
+        let log = try TrainingLog(journal: journal, clock: clock.read, source: "cli:demo")
         func set(
             _ words: String, _ kind: SetKind = .normal, rpe: Double? = nil, after minutes: Double = 3
         )

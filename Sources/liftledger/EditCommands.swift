@@ -51,7 +51,7 @@ enum WeightArgument {
             let number = trimmed.dropLast(unit.count).trimmingCharacters(in: .whitespaces)
             return try SetEntry.weight(number, unit: MassUnit(parsing: unit)!)
         }
-        return try SetEntry.weight(trimmed, unit: log.state().profile.unit, explicitUnit: false)
+        return try SetEntry.weight(trimmed, unit: log.query { try $0.profile() }.unit, explicitUnit: false)
     }
 }
 
@@ -98,10 +98,13 @@ struct EditCommand: AsyncParsableCommand {
         let log = try location.trainingLog()
         var start: Timestamp?
         if let date {
-            let state = try log.state()
-            let zone = state.profile.timeZone
+            let (zone, current) = try log.query { snapshot in
+                (
+                    try snapshot.profile().timeZone,
+                    try snapshot.workout(UInt64(workout).map(Workout.streamID(number:)) ?? workout)
+                )
+            }
             if let day = LocalDate(date) {
-                let current = state.workouts[UInt64(workout).map(Workout.streamID(number:)) ?? workout]
                 let time = current.map { TrainingFormat.localTime($0.startedAt, in: zone).suffix(5) } ?? "12:00"
                 start = Timestamp.parse("\(day) \(time)", in: zone)
             } else {

@@ -71,7 +71,7 @@ struct ProfileShowCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let profile = try location.trainingLog().state().profile
+        let profile = try location.trainingLog().query { try $0.profile() }
         let latest = profile.bodyWeights.last
         if json {
             let body: JSON =
@@ -125,7 +125,7 @@ struct ExerciseListCommand: AsyncParsableCommand {
 
     func run() async throws {
         let log = try location.trainingLog()
-        var exercises = try log.catalog(log.state()).exercises
+        var exercises = try log.query { try $0.catalog() }.exercises
         if let muscle {
             exercises = exercises.filter { ($0.primaryMuscles + $0.secondaryMuscles).contains(muscle.lowercased()) }
         }
@@ -162,7 +162,7 @@ struct ExerciseShowCommand: AsyncParsableCommand {
     func run() async throws {
         let log = try location.trainingLog()
         let name = exercise.joined(separator: " ")
-        let catalog = try log.catalog(log.state())
+        let catalog = try log.query { try $0.catalog() }
         guard let found = catalog.lookup(name) else {
             let close = catalog.suggestions(for: name, limit: 3).map { "\"\($0.name)\"" }
             throw TrainingError(

@@ -24,10 +24,9 @@ struct RoutineShowCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let state = try location.trainingLog().state()
-        var routines = state.routineOrder.compactMap { state.routines[$0] }
+        var routines = try location.trainingLog().query { try $0.routines() }
         if let routine {
-            guard let found = state.routine(named: routine) else {
+            guard let found = routines.first(where: { $0.id == Routine.id(forName: routine) }) else {
                 throw TrainingError(
                     .notFound, "no routine \"\(routine)\"", remedy: "see them all with liftledger routine show")
             }
@@ -189,7 +188,7 @@ struct ScheduleSetCommand: AsyncParsableCommand {
             plan = .weekdays(list)
         } else {
             let list = days(split!)
-            let zone = try log.state().profile.timeZone
+            let zone = try log.query { try $0.profile() }.timeZone
             guard let first = start.map({ LocalDate($0) }) ?? LocalDate(Date(), in: zone) else {
                 throw CLIError(message: "cannot read --start \(start!.debugDescription)", remedy: "give YYYY-MM-DD")
             }
@@ -209,10 +208,9 @@ struct ScheduleShowCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let state = try location.trainingLog().state()
-        let today = LocalDate(Date(), in: state.profile.timeZone)
+        let (profile, schedule) = try location.trainingLog().query { (try $0.profile(), try $0.schedule()) }
+        let today = LocalDate(Date(), in: profile.timeZone)
         let week = (0..<7).map { LocalDate(dayNumber: today.dayNumber + $0) }
-        let schedule = state.schedule
         if json {
             let kind: String
             switch schedule.plan {
@@ -258,11 +256,13 @@ struct TodayCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let state = try location.trainingLog().state()
-        guard let day = date.map({ LocalDate($0) }) ?? LocalDate(Date(), in: state.profile.timeZone) else {
+        let (profile, schedule, routines) = try location.trainingLog().query {
+            (try $0.profile(), try $0.schedule(), try $0.routines())
+        }
+        guard let day = date.map({ LocalDate($0) }) ?? LocalDate(Date(), in: profile.timeZone) else {
             throw CLIError(message: "cannot read --date \(date!.debugDescription)", remedy: "give YYYY-MM-DD")
         }
-        let due = state.schedule.due(on: day)
+        let due = schedule.due(on: day)
         if json {
             Terminal.write(
                 JSON.object([
@@ -270,7 +270,7 @@ struct TodayCommand: AsyncParsableCommand {
                     ("routine", due.map(JSON.string) ?? .null), ("rest", .bool(due == nil)),
                 ]).rendered + "\n")
         } else if let due {
-            let known = state.routine(named: due) != nil
+            let known = routines.contains { $0.id == Routine.id(forName: due) }
             Terminal.write(
                 "\(day.weekdayName) \(day): \(due)"
                     + (known

@@ -68,7 +68,7 @@ struct LogCommand: AsyncParsableCommand {
 
     func run() async throws {
         let log = try location.trainingLog()
-        let unit = try log.state().profile.unit
+        let unit = try log.query { try $0.profile() }.unit
         let entry = try SetEntry(words: words, defaultUnit: unit)
         let request = SetRequest(
             exercise: entry.exercise, weight: entry.weight, reps: entry.reps, kind: kind.kind,
@@ -114,14 +114,15 @@ struct RestStartCommand: AsyncParsableCommand {
 
     func run() async throws {
         let log = try location.trainingLog()
-        let length = try seconds ?? defaultRest(log.state())
+        let length = try seconds ?? log.query(defaultRest)
         try await log.startRest(seconds: length)
         Terminal.write("resting \(TrainingFormat.duration(seconds: Int64(length)))\n")
     }
 
     /// The routine's rest for the exercise of the last set, else two minutes.
-    private func defaultRest(_ state: TrainingState) -> UInt32 {
-        guard let workout = state.activeWorkout, let routine = workout.routineId.flatMap({ state.routines[$0] }),
+    private func defaultRest(_ snapshot: TrainingSnapshot) throws -> UInt32 {
+        guard let workout = try snapshot.activeWorkout(),
+            let routine = try workout.routineId.flatMap({ try snapshot.routine(named: $0) }),
             let exerciseId = workout.sets.last?.details.exerciseId ?? workout.exercises.last?.exerciseId,
             let target = routine.exercises.first(where: { $0.exerciseId == exerciseId }), target.restSeconds > 0
         else { return 120 }

@@ -20,14 +20,17 @@ struct StatusCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Show the session as at this instant (RFC 3339) instead of now.", valueName: "time"))
     var now: String?
 
-    @Option(help: ArgumentHelp("Idle seconds after which a session is stale.", valueName: "seconds"))
-    var staleAfter: Int64 = ActiveSession.defaultStaleAfterSeconds
+    @Option(
+        help: ArgumentHelp(
+            "Idle seconds after which a session is stale (default: the rule session.stale-after, 7200).",
+            valueName: "seconds"))
+    var staleAfter: Int64?
 
     func validate() throws {
         if let now, Timestamp(rfc3339: now) == nil {
             throw ValidationError("--now takes an RFC 3339 time such as 2026-11-22T18:00:00Z")
         }
-        if staleAfter < 0 { throw ValidationError("--stale-after takes 0 or more seconds") }
+        if let staleAfter, staleAfter < 0 { throw ValidationError("--stale-after takes 0 or more seconds") }
     }
 
     func run() async throws {
@@ -36,7 +39,7 @@ struct StatusCommand: AsyncParsableCommand {
         if json {
             Terminal.write((session.map(Self.json) ?? .object([("active", .bool(false))])).rendered + "\n")
         } else if let session {
-            Terminal.write(Self.text(session, timeZone: try log.state().profile.timeZone))
+            Terminal.write(Self.text(session, timeZone: try log.query { try $0.profile() }.timeZone))
         } else {
             Terminal.write("no workout in progress; start one with liftledger start [ROUTINE]\n")
         }

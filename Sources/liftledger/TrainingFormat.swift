@@ -83,5 +83,5 @@ extension Timestamp {
 
 extension JournalLocation {
     /// The training commands over this journal.
-    func trainingLog() throws -> TrainingLog { TrainingLog(journal: try open()) }
+    func trainingLog() throws -> TrainingLog { try TrainingLog(journal: try open()) }
 }

@@ -59,6 +59,7 @@ struct CodecTests {
             .restTimerExtended(RestTimerExtended(bySeconds: -15, endsAt: time)),
             .restTimerSkipped(RestTimerSkipped()),
             .restTimerFinished(RestTimerFinished(endedAt: time)),
+            .rulesChanged(RulesChanged(key: "e1rm.formula", value: "brzycki")),
         ]
         let covered = Set(events.map { type(of: $0.payload).typeName })
         #expect(covered == TrainingEvent.typeNames, "every registered type is exercised")

@@ -20,15 +20,14 @@ struct CommandTests {
             }
             return .now()
         }
-        let first = TrainingLog(journal: test.journal, clock: barrier)
-        let second = TrainingLog(journal: test.journal, clock: barrier)
+        let first = try TrainingLog(journal: test.journal, clock: barrier)
+        let second = try TrainingLog(journal: test.journal, clock: barrier)
         async let a = trainingError { try await first.start(name: "A") }
         async let b = trainingError { try await second.start(name: "B") }
         let outcomes = await [a, b]
         #expect(outcomes.filter { $0 == nil }.count == 1)
         #expect(outcomes.compactMap { $0?.code } == [.workoutInProgress])
-        let state = try TrainingState.load(from: test.journal)
-        #expect(state.workouts.values.filter(\.isActive).count == 1)
+        #expect(try first.query { try $0.activeWorkout() } != nil)
         #expect(try test.journal.head().position == 1, "one WorkoutStarted, nothing else")
     }
 
@@ -38,7 +37,7 @@ struct CommandTests {
         func foreign() -> ProposedEvent { ProposedEvent(type: "Note", encoding: .json, payload: Array("{}".utf8)) }
         _ = try await test.journal.append([foreign()], to: "profile")
         _ = try await test.journal.append([foreign()], to: "workout-1")
-        let log = TrainingLog(journal: test.journal)
+        let log = try TrainingLog(journal: test.journal)
         try await log.updateProfile(ProfileUpdated(name: "Ana"))
         #expect(try await log.start() == "workout-2")
         #expect(try test.journal.version(of: "profile") == 2)
@@ -46,7 +45,7 @@ struct CommandTests {
 
     @Test func refusedCommandsWriteNothing() async throws {
         let test = try TestJournal()
-        let log = TrainingLog(journal: test.journal)
+        let log = try TrainingLog(journal: test.journal)
         #expect(
             await trainingError { try await log.logSet(SetRequest(exercise: "squat", weight: nil, reps: 5)) }?.code
                 == .noActiveWorkout)
@@ -85,7 +84,7 @@ struct CommandTests {
     @Test func correctionsRemovalsEditsAndDeletion() async throws {
         let test = try TestJournal()
         let clock = ManualClock("2026-11-20T18:00:00Z")
-        let log = TrainingLog(journal: test.journal, clock: clock.function)
+        let log = try TrainingLog(journal: test.journal, clock: clock.function)
         try await log.start()
         try await log.logSet(SetRequest(exercise: "bench press", weight: weight("100"), reps: 5))
         try await log.logSet(SetRequest(exercise: "bench press", weight: weight("100"), reps: 4))
@@ -94,42 +93,42 @@ struct CommandTests {
         let id = try await log.finish(note: "ok")
         clock.advance(seconds: 3_600)
         try await log.editWorkout(id, startedAt: Timestamp(rfc3339: "2026-11-19T07:00:00Z"), note: nil, name: "Early")
-        var workout = try #require(try log.state().workouts[id])
+        var workout = try #require(try log.query { try $0.workout(id) })
         #expect(workout.countedSets.map(\.details.weight) == [weight("95")])
         #expect(workout.countedSets.first?.details.rpe == RPE(9))
         #expect(workout.name == "Early" && workout.note == "ok")
         #expect(workout.startedAt == Timestamp(rfc3339: "2026-11-19T07:00:00Z"))
         try await log.deleteWorkout("1")
-        workout = try #require(try log.state().workouts[id])
+        workout = try #require(try log.query { try $0.workout(id) })
         #expect(workout.isDeleted)
-        #expect(try log.state().history.isEmpty)
+        #expect(try log.query { try $0.lastCountedWorkout() } == nil)
     }
 
     @Test func routinesAndSchedules() async throws {
         let test = try TestJournal()
-        let log = TrainingLog(journal: test.journal)
+        let log = try TrainingLog(journal: test.journal)
         try await log.addToRoutine("Pull", exercise: "pull up", sets: 3, reps: 5...8, restSeconds: 120)
         try await log.addToRoutine("Pull", exercise: "barbell row", sets: 3, reps: 8...12, restSeconds: 90)
         try await log.moveInRoutine("pull", exercise: "barbell row", to: 1)
-        var routine = try #require(try log.state().routine(named: "Pull"))
+        var routine = try #require(try log.query { try $0.routine(named: "Pull") })
         #expect(routine.exercises.count == 2)
-        let rowID = try log.catalog(log.state()).lookup("barbell row")!.id
+        let rowID = try log.query { try $0.catalog() }.lookup("barbell row")!.id
         #expect(routine.exercises.first?.exerciseId == rowID)
         try await log.removeFromRoutine("Pull", exercise: "pull up")
-        routine = try #require(try log.state().routine(named: "pull"))
+        routine = try #require(try log.query { try $0.routine(named: "pull") })
         #expect(routine.exercises.map(\.exerciseId) == [rowID])
 
         // The default plan, by hand: 2026-11-23 is a Monday (2026-11-22 is a Sunday).
-        let state = try log.state()
+        let schedule = try log.query { try $0.schedule() }
         #expect(LocalDate("2026-11-23")!.weekdayName == "Monday")
-        #expect(state.schedule.due(on: LocalDate("2026-11-23")!) == "Legs")
-        #expect(state.schedule.due(on: LocalDate("2026-11-24")!) == "Push")
-        #expect(state.schedule.due(on: LocalDate("2026-11-28")!) == "Pull")
-        #expect(state.schedule.due(on: LocalDate("2026-11-22")!) == nil)
+        #expect(schedule.due(on: LocalDate("2026-11-23")!) == "Legs")
+        #expect(schedule.due(on: LocalDate("2026-11-24")!) == "Push")
+        #expect(schedule.due(on: LocalDate("2026-11-28")!) == "Pull")
+        #expect(schedule.due(on: LocalDate("2026-11-22")!) == nil)
 
         // A 4-day split from 2026-11-01: day 1 Push, 2 rest, 3 Pull, 4 Legs; the 22nd is 21 days on, 21 mod 4 = 1.
         try await log.setSchedule(Schedule(.split(["Push", nil, "Pull", "Legs"], start: LocalDate("2026-11-01")!)))
-        let split = try log.state().schedule
+        let split = try log.query { try $0.schedule() }
         #expect(split.due(on: LocalDate("2026-11-01")!) == "Push")
         #expect(split.due(on: LocalDate("2026-11-22")!) == nil)
         #expect(split.due(on: LocalDate("2026-11-24")!) == "Legs")

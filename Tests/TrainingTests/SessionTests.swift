@@ -9,7 +9,7 @@ struct SessionTests {
     @Test func restTimerCountsDownAcrossADeadIntervalAndTheSessionGoesStale() async throws {
         let test = try TestJournal()
         let clock = ManualClock("2026-11-22T18:00:00Z")
-        let log = TrainingLog(journal: test.journal, clock: clock.function)
+        let log = try TrainingLog(journal: test.journal, clock: clock.function)
         try await log.start(name: "Legs")
         clock.advance(seconds: 60)
         try await log.logSet(SetRequest(exercise: "Barbell_Squat", weight: weight("100"), reps: 5))
@@ -17,7 +17,7 @@ struct SessionTests {
 
         // The process dies; 40 s later another one, with no memory of the first, opens the journal.
         clock.advance(seconds: 40)
-        let restarted = TrainingLog(journal: try Journal.open(at: test.journal.path), clock: clock.function)
+        let restarted = try TrainingLog(journal: try Journal.open(at: test.journal.path), clock: clock.function)
         var session = try #require(try restarted.activeSession())
         #expect(session.rest?.remainingSeconds(at: session.now) == 50)  // 18:02:30 − 18:01:40
         #expect(session.elapsedSeconds == 100)
@@ -46,7 +46,7 @@ struct SessionTests {
     @Test func pausesAreLeftOutOfElapsedTime() async throws {
         let test = try TestJournal()
         let clock = ManualClock("2026-11-22T18:00:00Z")
-        let log = TrainingLog(journal: test.journal, clock: clock.function)
+        let log = try TrainingLog(journal: test.journal, clock: clock.function)
         try await log.start()
         clock.advance(seconds: 600)
         try await log.pause()  // 10 min trained
@@ -61,7 +61,7 @@ struct SessionTests {
     @Test func restTimerExtendAndSkip() async throws {
         let test = try TestJournal()
         let clock = ManualClock()
-        let log = TrainingLog(journal: test.journal, clock: clock.function)
+        let log = try TrainingLog(journal: test.journal, clock: clock.function)
         try await log.start()
         try await log.startRest(seconds: 60)
         clock.advance(seconds: 10)
@@ -78,7 +78,7 @@ struct SessionTests {
     @Test func lastTimeAndTheSuggestedNextSet() async throws {
         let test = try TestJournal()
         let clock = ManualClock()
-        let log = TrainingLog(journal: test.journal, clock: clock.function)
+        let log = try TrainingLog(journal: test.journal, clock: clock.function)
         try await log.addToRoutine("Push", exercise: "Dips", sets: 2, reps: 8...10, restSeconds: 90)
         try await log.start(routine: "Push")
         try await log.logSet(SetRequest(exercise: "Dips", weight: weight("10"), reps: 10, kind: .normal))

@@ -50,8 +50,8 @@ struct UpcastTests {
         ]
         #expect(sets == expected)
         // The fold sees them as any other set.
-        let state = try TrainingState.load(from: journal)
-        #expect(state.workouts["workout-1"]?.sets.map(\.details.weight) == [weight("102.5"), weight("60"), nil])
+        let workout = try TrainingReadModels(journal: journal).query { try $0.workout("workout-1") }
+        #expect(workout?.sets.map(\.details.weight) == [weight("102.5"), weight("60"), nil])
     }
 
     /// A schema version newer than this build's, or a type it does not know, is kept and passed over, not guessed at.
@@ -64,8 +64,10 @@ struct UpcastTests {
         _ = try await journal.append([future, unknown], to: "workout-1")
         #expect(try TrainingEvent.decode(#require(try journal.record(at: 2))) == nil)
         #expect(try TrainingEvent.decode(#require(try journal.record(at: 3))) == nil)
-        let state = try TrainingState.load(from: journal)
-        #expect(state.activeWorkout?.id == "workout-1", "the newer finish is not applied")
-        #expect(state.position == 3)
+        let (active, position) = try TrainingReadModels(journal: journal).query {
+            (try $0.activeWorkout()?.id, $0.position)
+        }
+        #expect(active == "workout-1", "the newer finish is not applied")
+        #expect(position == 3)
     }
 }

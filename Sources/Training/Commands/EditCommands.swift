@@ -34,11 +34,11 @@ extension TrainingLog {
             throw TrainingError(
                 .invalidValue, "nothing to correct", remedy: "give what changes, such as --reps 6 or --weight 100kg")
         }
-        try await execute { state, _ in
-            let workout = try targetWorkout(reference, in: state)
+        try await execute { snapshot, _ in
+            let workout = try targetWorkout(reference, in: snapshot)
             let set = try Self.set(number, of: workout)
             var details = set.details
-            if let exercise = correction.exercise { details.exerciseId = try self.exercise(exercise, in: state).id }
+            if let exercise = correction.exercise { details.exerciseId = try self.exercise(exercise, in: snapshot).id }
             if let weight = correction.weight { details.weight = weight }
             if let reps = correction.reps { details.reps = reps }
             if let kind = correction.kind { details.kind = kind }
@@ -46,21 +46,21 @@ extension TrainingLog {
             if let note = correction.note { details.note = note }
             var events: [any TrainingEventPayload] = []
             if !workout.exercises.contains(where: { $0.exerciseId == details.exerciseId }) {
-                let exercise = try self.exercise(details.exerciseId, in: state)
+                let exercise = try self.exercise(details.exerciseId, in: snapshot)
                 events.append(ExerciseAdded(exerciseId: exercise.id, exerciseName: exercise.name))
             }
             events.append(SetCorrected(setNumber: number, set: details))
-            return Decision(stream: workout.id, expectedVersion: state.expected(workout.id), events: events, result: ())
+            return Decision(stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id), events: events, result: ())
         }
     }
 
     /// Removes set `number` of `workout` (default: the one in progress, else the last finished one).
     public func removeSet(_ number: UInt32, in reference: String? = nil) async throws {
-        try await execute { state, _ in
-            let workout = try targetWorkout(reference, in: state)
+        try await execute { snapshot, _ in
+            let workout = try targetWorkout(reference, in: snapshot)
             _ = try Self.set(number, of: workout)
             return Decision(
-                stream: workout.id, expectedVersion: state.expected(workout.id),
+                stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id),
                 events: [SetRemoved(setNumber: number)],
                 result: ())
         }
@@ -71,8 +71,8 @@ extension TrainingLog {
         guard startedAt != nil || note != nil || name != nil else {
             throw TrainingError(.invalidValue, "nothing to edit", remedy: "give --date, --note or --name")
         }
-        try await execute { state, now in
-            let workout = try workout(reference, in: state)
+        try await execute { snapshot, now in
+            let workout = try workout(reference, in: snapshot)
             guard workout.finishedAt != nil, !workout.isDeleted else {
                 throw TrainingError(
                     .notAllowed, "\(workout.id) is not a finished workout",
@@ -83,15 +83,15 @@ extension TrainingLog {
                     .invalidValue, "the new start \(startedAt) is in the future", remedy: "give a past date")
             }
             return Decision(
-                stream: workout.id, expectedVersion: state.expected(workout.id),
+                stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id),
                 events: [WorkoutEdited(startedAt: startedAt, note: note, name: name)], result: ())
         }
     }
 
     /// Deletes a finished workout: a tombstone event; its events stay in the journal.
     public func deleteWorkout(_ reference: String, reason: String? = nil) async throws {
-        try await execute { state, _ in
-            let workout = try workout(reference, in: state)
+        try await execute { snapshot, _ in
+            let workout = try workout(reference, in: snapshot)
             guard !workout.isDeleted else {
                 throw TrainingError(.notAllowed, "\(workout.id) is already deleted", remedy: "nothing to do")
             }
@@ -100,7 +100,7 @@ extension TrainingLog {
                     .notAllowed, "\(workout.id) is in progress", remedy: "discard it with liftledger discard")
             }
             return Decision(
-                stream: workout.id, expectedVersion: state.expected(workout.id),
+                stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id),
                 events: [WorkoutDeleted(reason: reason)],
                 result: ())
         }

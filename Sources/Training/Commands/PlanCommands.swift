@@ -18,12 +18,12 @@ extension TrainingLog {
             throw TrainingError(
                 .invalidValue, "a body weight of \(bodyWeight)", remedy: "give a body weight from 20 to 400 kg")
         }
-        try await execute { state, _ in
+        try await execute { snapshot, _ in
             var events: [any TrainingEventPayload] = []
             if update != ProfileUpdated() { events.append(update) }
             if let bodyWeight { events.append(BodyWeightRecorded(weight: bodyWeight)) }
             return Decision(
-                stream: "profile", expectedVersion: state.expected("profile"), events: events, result: ())
+                stream: "profile", expectedVersion: try snapshot.expectedVersion(of: "profile"), events: events, result: ())
         }
     }
 
@@ -46,8 +46,8 @@ extension TrainingLog {
                     "use --primary with one or more of: \(ExerciseCatalog.muscleNames.sorted().joined(separator: ", "))"
             )
         }
-        return try await execute { state, _ in
-            let catalog = try catalog(state)
+        return try await execute { snapshot, _ in
+            let catalog = try snapshot.catalog()
             if let existing = catalog.lookup(name) {
                 throw TrainingError(
                     .notAllowed, "\"\(name)\" is already in the catalog as \"\(existing.name)\" (\(existing.id))",
@@ -57,7 +57,7 @@ extension TrainingLog {
             added.name = name
             added.exerciseId = "custom-" + ExerciseCatalog.normalized(name).replacingOccurrences(of: " ", with: "-")
             return Decision(
-                stream: "catalog", expectedVersion: state.expected("catalog"), events: [added],
+                stream: "catalog", expectedVersion: try snapshot.expectedVersion(of: "catalog"), events: [added],
                 result: added.exercise)
         }
     }
@@ -76,10 +76,10 @@ extension TrainingLog {
         guard !id.isEmpty else {
             throw TrainingError(.invalidValue, "a routine needs a name", remedy: "give one, such as Push")
         }
-        try await execute { state, _ in
-            let exercise = try exercise(name, in: state)
+        try await execute { snapshot, _ in
+            let exercise = try exercise(name, in: snapshot)
             var events: [any TrainingEventPayload] = []
-            let routine = state.routines[id]
+            let routine = try snapshot.routine(named: id)
             if routine == nil { events.append(RoutineCreated(routineId: id, name: routineName)) }
             if routine?.exercises.contains(where: { $0.exerciseId == exercise.id }) == true {
                 throw TrainingError(
@@ -91,46 +91,46 @@ extension TrainingLog {
                     exerciseId: exercise.id, exerciseName: exercise.name, targetSets: sets,
                     minimumReps: reps.lowerBound, maximumReps: reps.upperBound, restSeconds: restSeconds))
             return Decision(
-                stream: Routine.streamID(id), expectedVersion: state.expected(Routine.streamID(id)), events: events,
+                stream: Routine.streamID(id), expectedVersion: try snapshot.expectedVersion(of: Routine.streamID(id)), events: events,
                 result: ())
         }
     }
 
     /// Removes an exercise from a routine.
     public func removeFromRoutine(_ routineName: String, exercise name: String) async throws {
-        try await execute { state, _ in
-            let (routine, exerciseId) = try routineExercise(routineName, name, in: state)
+        try await execute { snapshot, _ in
+            let (routine, exerciseId) = try routineExercise(routineName, name, in: snapshot)
             return Decision(
-                stream: Routine.streamID(routine.id), expectedVersion: state.expected(Routine.streamID(routine.id)),
+                stream: Routine.streamID(routine.id), expectedVersion: try snapshot.expectedVersion(of: Routine.streamID(routine.id)),
                 events: [RoutineExerciseRemoved(exerciseId: exerciseId)], result: ())
         }
     }
 
     /// Moves an exercise of a routine to `position` (1 is first).
     public func moveInRoutine(_ routineName: String, exercise name: String, to position: Int) async throws {
-        try await execute { state, _ in
-            let (routine, exerciseId) = try routineExercise(routineName, name, in: state)
+        try await execute { snapshot, _ in
+            let (routine, exerciseId) = try routineExercise(routineName, name, in: snapshot)
             guard (1...routine.exercises.count).contains(position) else {
                 throw TrainingError(
                     .invalidValue, "position \(position) in a routine of \(routine.exercises.count) exercises",
                     remedy: "give a position from 1 to \(routine.exercises.count)")
             }
             return Decision(
-                stream: Routine.streamID(routine.id), expectedVersion: state.expected(Routine.streamID(routine.id)),
+                stream: Routine.streamID(routine.id), expectedVersion: try snapshot.expectedVersion(of: Routine.streamID(routine.id)),
                 events: [RoutineExerciseMoved(exerciseId: exerciseId, toIndex: UInt32(position - 1))], result: ())
         }
     }
 
     private func routineExercise(
-        _ routineName: String, _ name: String, in state: TrainingState
+        _ routineName: String, _ name: String, in snapshot: TrainingSnapshot
     ) throws -> (
         Routine, String
     ) {
-        guard let routine = state.routine(named: routineName) else {
+        guard let routine = try snapshot.routine(named: routineName) else {
             throw TrainingError(
                 .notFound, "no routine \"\(routineName)\"", remedy: "see them with liftledger routine show")
         }
-        let exercise = try exercise(name, in: state)
+        let exercise = try exercise(name, in: snapshot)
         guard routine.exercises.contains(where: { $0.exerciseId == exercise.id }) else {
             throw TrainingError(
                 .notFound, "\(exercise.name) is not in \(routine.name)", remedy: "see it with liftledger routine show")
@@ -140,9 +140,9 @@ extension TrainingLog {
 
     /// Replaces the schedule.
     public func setSchedule(_ schedule: Schedule) async throws {
-        try await execute { state, _ in
+        try await execute { snapshot, _ in
             Decision(
-                stream: "schedule", expectedVersion: state.expected("schedule"), events: [schedule.event],
+                stream: "schedule", expectedVersion: try snapshot.expectedVersion(of: "schedule"), events: [schedule.event],
                 result: ())
         }
     }

@@ -32,8 +32,8 @@ extension TrainingLog {
     /// Starts a workout, following `routine` (its exercises are added in order) if one is named.
     @discardableResult
     public func start(routine routineName: String? = nil, name: String? = nil) async throws -> String {
-        try await execute { state, _ in
-            if let active = state.activeWorkout {
+        try await execute { snapshot, _ in
+            if let active = try snapshot.activeWorkout() {
                 throw TrainingError(
                     .workoutInProgress, "\(active.id) (\(active.name)) is still in progress",
                     remedy: "finish it with liftledger finish, or discard it with liftledger discard")
@@ -41,8 +41,8 @@ extension TrainingLog {
             var events: [any TrainingEventPayload] = []
             var routine: Routine?
             if let routineName {
-                guard let found = state.routine(named: routineName) else {
-                    let known = state.routineOrder.compactMap { state.routines[$0]?.name }
+                guard let found = try snapshot.routine(named: routineName) else {
+                    let known = try snapshot.routines().map(\.name)
                     throw TrainingError(
                         .notFound, "no routine \"\(routineName)\"",
                         remedy: known.isEmpty
@@ -55,23 +55,23 @@ extension TrainingLog {
             for exercise in routine?.exercises ?? [] {
                 events.append(ExerciseAdded(exerciseId: exercise.exerciseId, exerciseName: exercise.exerciseName))
             }
-            let stream = Workout.streamID(number: state.highestWorkoutNumber + 1)
+            let stream = try snapshot.nextWorkoutStream()
             return Decision(stream: stream, expectedVersion: .noStream, events: events, result: stream)
         }
     }
 
     /// Adds an exercise to the workout in progress.
     public func addExercise(_ name: String) async throws {
-        try await execute { state, now in
-            let workout = try activeWorkout(state)
-            let exercise = try exercise(name, in: state)
+        try await execute { snapshot, now in
+            let workout = try activeWorkout(snapshot)
+            let exercise = try exercise(name, in: snapshot)
             guard !workout.exercises.contains(where: { $0.exerciseId == exercise.id }) else {
                 throw TrainingError(
                     .notAllowed, "\(exercise.name) is already in the workout",
                     remedy: "log its sets with liftledger log \"\(exercise.name)\" WEIGHT x REPS")
             }
             return Decision(
-                stream: workout.id, expectedVersion: state.expected(workout.id),
+                stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id),
                 events: [ExerciseAdded(exerciseId: exercise.id, exerciseName: exercise.name)], result: ())
         }
     }
@@ -85,19 +85,20 @@ extension TrainingLog {
             _ = try SetEntry.weight(weight.value.description, unit: weight.unit)
         }
         _ = try SetEntry.reps(String(request.reps))
-        return try await execute { state, now in
+        return try await execute { snapshot, now in
             let workout: Workout
             if let reference = request.workout {
-                workout = try self.workout(reference, in: state)
+                workout = try self.workout(reference, in: snapshot)
                 guard !workout.isDeleted, workout.finishedAt != nil || workout.isActive else {
                     throw TrainingError(
                         .notAllowed, "\(workout.id) was discarded or deleted", remedy: "log into another workout")
                 }
             } else {
-                workout = try activeWorkout(state)
+                workout = try activeWorkout(snapshot)
             }
-            let exercise = try exercise(request.exercise, in: state)
-            try Self.checkOutlier(request, exercise: exercise, state: state)
+            let exercise = try exercise(request.exercise, in: snapshot)
+            try Self.checkOutlier(
+                request, exercise: exercise, previous: snapshot.previousWeight(of: exercise.id, in: workout))
             var events: [any TrainingEventPayload] = []
             if workout.isActive { events += Self.closingRest(of: workout, at: now) }
             if !workout.exercises.contains(where: { $0.exerciseId == exercise.id }) {
@@ -109,27 +110,19 @@ extension TrainingLog {
                 rpe: request.rpe, note: request.note)
             events.append(SetLogged(setNumber: number, set: details))
             return Decision(
-                stream: workout.id, expectedVersion: state.expected(workout.id), events: events, result: number)
+                stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id), events: events, result: number)
         }
     }
 
     /// A weight more than five times the last one logged for the exercise needs confirming: it is more often a typo
     /// (or the wrong unit) than a real jump.
-    static func checkOutlier(_ request: SetRequest, exercise: Exercise, state: TrainingState) throws {
-        guard !request.confirmed, let weight = request.weight else { return }
-        var previous: (at: Timestamp, weight: Weight)?
-        for workout in state.workouts.values where !workout.isDeleted {
-            for set in workout.sets where !set.isRemoved && set.details.exerciseId == exercise.id {
-                guard let setWeight = set.details.weight else { continue }
-                if previous == nil || previous!.at < set.loggedAt { previous = (set.loggedAt, setWeight) }
-            }
-        }
-        guard let previous, previous.weight.kilogramsValue > 0,
-            weight.kilogramsValue > 5 * previous.weight.kilogramsValue
+    static func checkOutlier(_ request: SetRequest, exercise: Exercise, previous: Weight?) throws {
+        guard !request.confirmed, let weight = request.weight, let previous, previous.milligrams > 0,
+            weight.milligrams > 5 * previous.milligrams
         else { return }
         throw TrainingError(
             .needsConfirmation,
-            "\(weight) is more than five times the last \(exercise.name) (\(previous.weight))",
+            "\(weight) is more than five times the last \(exercise.name) (\(previous))",
             remedy: "check the number and the unit; if it is right, add --confirm")
     }
 
@@ -138,97 +131,99 @@ extension TrainingLog {
         guard (1...3_600).contains(seconds) else {
             throw TrainingError(.invalidValue, "a rest of \(seconds) s", remedy: "give 1 to 3600 seconds")
         }
-        try await execute { state, now in
-            let workout = try activeWorkout(state)
+        try await execute { snapshot, now in
+            let workout = try activeWorkout(snapshot)
             let endsAt = Timestamp(microsecondsSinceEpoch: now.microsecondsSinceEpoch + Int64(seconds) * 1_000_000)
             let events =
                 Self.closingRest(of: workout, at: now)
                 + [RestTimerStarted(durationSeconds: seconds, endsAt: endsAt, afterSet: workout.sets.last?.number)]
-            return Decision(stream: workout.id, expectedVersion: state.expected(workout.id), events: events, result: ())
+            return Decision(stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id), events: events, result: ())
         }
     }
 
     /// Moves the running rest timer's end by `seconds` (negative to shorten it).
     public func extendRest(by seconds: Int32) async throws {
-        try await execute { state, now in
-            let workout = try activeWorkout(state)
+        try await execute { snapshot, now in
+            let workout = try activeWorkout(snapshot)
             guard let rest = workout.rest, rest.isOpen, now < rest.endsAt else {
                 throw TrainingError(.notAllowed, "no rest timer is running", remedy: "start one with liftledger rest")
             }
             let endsAt = Timestamp(
                 microsecondsSinceEpoch: rest.endsAt.microsecondsSinceEpoch + Int64(seconds) * 1_000_000)
             return Decision(
-                stream: workout.id, expectedVersion: state.expected(workout.id),
+                stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id),
                 events: [RestTimerExtended(bySeconds: seconds, endsAt: max(endsAt, now))], result: ())
         }
     }
 
     /// Stops the running rest timer.
     public func skipRest() async throws {
-        try await execute { state, now in
-            let workout = try activeWorkout(state)
+        try await execute { snapshot, now in
+            let workout = try activeWorkout(snapshot)
             guard let rest = workout.rest, rest.isOpen, now < rest.endsAt else {
                 throw TrainingError(.notAllowed, "no rest timer is running", remedy: "nothing to skip")
             }
             return Decision(
-                stream: workout.id, expectedVersion: state.expected(workout.id), events: [RestTimerSkipped()],
+                stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id), events: [RestTimerSkipped()],
                 result: ())
         }
     }
 
     /// Stops the workout's clock.
     public func pause() async throws {
-        try await execute { state, _ in
-            let workout = try activeWorkout(state)
+        try await execute { snapshot, _ in
+            let workout = try activeWorkout(snapshot)
             guard workout.pausedAt == nil else {
                 throw TrainingError(
                     .notAllowed, "the workout is already paused", remedy: "resume it with liftledger resume")
             }
             return Decision(
-                stream: workout.id, expectedVersion: state.expected(workout.id), events: [WorkoutPaused()], result: ())
+                stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id), events: [WorkoutPaused()], result: ())
         }
     }
 
     /// Restarts the workout's clock.
     public func resume() async throws {
-        try await execute { state, _ in
-            let workout = try activeWorkout(state)
+        try await execute { snapshot, _ in
+            let workout = try activeWorkout(snapshot)
             guard workout.pausedAt != nil else {
                 throw TrainingError(.notAllowed, "the workout is not paused", remedy: "pause it with liftledger pause")
             }
             return Decision(
-                stream: workout.id, expectedVersion: state.expected(workout.id), events: [WorkoutResumed()], result: ())
+                stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id), events: [WorkoutResumed()], result: ())
         }
     }
 
     /// Ends the workout in progress; it joins the history. Returns its id.
     @discardableResult
     public func finish(note: String? = nil) async throws -> String {
-        try await execute { state, now in
-            let workout = try activeWorkout(state)
+        try await execute { snapshot, now in
+            let workout = try activeWorkout(snapshot)
             let events = Self.closingRest(of: workout, at: now) + [WorkoutFinished(note: note)]
             return Decision(
-                stream: workout.id, expectedVersion: state.expected(workout.id), events: events, result: workout.id)
+                stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id), events: events, result: workout.id)
         }
     }
 
     /// Ends the workout in progress without keeping it in the history. Returns its id.
     @discardableResult
     public func discard() async throws -> String {
-        try await execute { state, _ in
-            let workout = try activeWorkout(state)
+        try await execute { snapshot, _ in
+            let workout = try activeWorkout(snapshot)
             return Decision(
-                stream: workout.id, expectedVersion: state.expected(workout.id), events: [WorkoutDiscarded()],
+                stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id), events: [WorkoutDiscarded()],
                 result: workout.id)
         }
     }
 
-    /// The session in progress as it stands at `now` (the clock's time by default), or nil.
-    public func activeSession(
-        at now: Timestamp? = nil, staleAfterSeconds: Int64 = ActiveSession.defaultStaleAfterSeconds
-    ) throws -> ActiveSession? {
-        let state = try state()
-        guard let workout = state.activeWorkout else { return nil }
-        return ActiveSession(workout: workout, state: state, now: now ?? clock(), staleAfterSeconds: staleAfterSeconds)
+    /// The session in progress as it stands at `now` (the clock's time by default), or nil. A session idle for longer
+    /// than `staleAfterSeconds` (by default the rule `session.stale-after`) is shown as stale.
+    public func activeSession(at now: Timestamp? = nil, staleAfterSeconds: Int64? = nil) throws -> ActiveSession? {
+        try query { snapshot in
+            guard let workout = try snapshot.activeWorkout() else { return nil }
+            return try ActiveSession(
+                workout: workout, snapshot: snapshot, now: now ?? clock(),
+                staleAfterSeconds: staleAfterSeconds ?? snapshot.rules.staleAfterSeconds)
+        }
     }
 }

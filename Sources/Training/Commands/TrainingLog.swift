@@ -1,29 +1,28 @@
 import EventJournal
 import Foundation
 
-/// The training commands: each loads the state it needs from the journal, checks the rules, and appends its events
-/// with the stream version it checked against, so that two racing commands cannot both pass a check meant for one.
-/// A refused command writes nothing and throws a `TrainingError`.
+/// The training commands: each checks the rules against the read models brought up to the journal's head, and
+/// appends its events with the stream version of that same snapshot, so that two racing commands cannot both pass a
+/// check meant for one. A refused command writes nothing and throws a `TrainingError`.
 public final class TrainingLog: Sendable {
     public let journal: Journal
+    public let readModels: TrainingReadModels
     let clock: @Sendable () -> Timestamp
     private let source: String
 
     /// `clock` is read once per command for the time of its events (tests inject one); `source` is recorded in each
     /// event's metadata.
-    public init(journal: Journal, clock: @escaping @Sendable () -> Timestamp = { .now() }, source: String = "cli") {
+    public init(journal: Journal, clock: @escaping @Sendable () -> Timestamp = { .now() }, source: String = "cli")
+        throws
+    {
         self.journal = journal
+        readModels = try TrainingReadModels(journal: journal)
         self.clock = clock
         self.source = source
     }
 
-    /// The current state, folded from the whole journal.
-    public func state() throws -> TrainingState { try TrainingState.load(from: journal) }
-
-    /// The bundled catalog with this journal's custom exercises.
-    public func catalog(_ state: TrainingState) throws -> ExerciseCatalog {
-        try ExerciseCatalog.bundled().adding(state.customExercises.map(\.exercise))
-    }
+    /// Runs `body` on the read models brought up to date.
+    public func query<T>(_ body: (TrainingSnapshot) throws -> T) throws -> T { try readModels.query(body) }
 
     /// What a command decided to append: events for one stream, at the version its checks saw.
     struct Decision<Result> {
@@ -33,13 +32,17 @@ public final class TrainingLog: Sendable {
         var result: Result
     }
 
-    /// Decides against fresh state and appends; when another writer changed the stream in between, decides again
-    /// against the new state, so that the rules are checked against what is really there.
-    func execute<Result>(_ decide: (TrainingState, Timestamp) throws -> Decision<Result>) async throws -> Result {
+    /// Decides on a snapshot of read models that have folded every record, and appends; when another writer changed
+    /// the stream in between, decides again on a new snapshot, so that the rules are checked against what is there.
+    func execute<Result>(_ decide: (TrainingSnapshot, Timestamp) throws -> Decision<Result>) async throws -> Result {
         for _ in 0..<8 {
-            let state = try state()
+            let rules = try readModels.catchUp()
             let now = clock()
-            let decision = try decide(state, now)
+            let decided = try readModels.read(rules: rules) { snapshot -> Decision<Result>? in
+                guard try snapshot.isCaughtUp else { return nil }  // another writer appended since the catch-up
+                return try decide(snapshot, now)
+            }
+            guard let decision = decided else { continue }
             guard !decision.events.isEmpty else { return decision.result }
             let metadata = EventMetadata(correlationID: UUID.timeOrdered().uuidString.lowercased(), source: source)
             let events = decision.events.map { $0.proposed(occurredAt: now, metadata: metadata) }
@@ -57,8 +60,8 @@ public final class TrainingLog: Sendable {
     // MARK: Looking things up
 
     /// The exercise `name` refers to (catalog or custom), or an error naming the closest ones.
-    func exercise(_ name: String, in state: TrainingState) throws -> Exercise {
-        let catalog = try catalog(state)
+    func exercise(_ name: String, in snapshot: TrainingSnapshot) throws -> Exercise {
+        let catalog = try snapshot.catalog()
         if let exercise = catalog.lookup(name) { return exercise }
         let close = catalog.suggestions(for: name, limit: 3).map { "\"\($0.name)\"" }
         throw TrainingError(
@@ -68,17 +71,17 @@ public final class TrainingLog: Sendable {
     }
 
     /// The workout a reference (`7`, `workout-7`) names.
-    func workout(_ reference: String, in state: TrainingState) throws -> Workout {
+    func workout(_ reference: String, in snapshot: TrainingSnapshot) throws -> Workout {
         let id = UInt64(reference).map(Workout.streamID(number:)) ?? reference
-        guard let workout = state.workouts[id] else {
+        guard let workout = try snapshot.workout(id) else {
             throw TrainingError(
-                .notFound, "no workout \(reference)", remedy: "see the workouts' numbers with liftledger events")
+                .notFound, "no workout \(reference)", remedy: "see the workouts' numbers with liftledger history")
         }
         return workout
     }
 
-    func activeWorkout(_ state: TrainingState) throws -> Workout {
-        guard let workout = state.activeWorkout else {
+    func activeWorkout(_ snapshot: TrainingSnapshot) throws -> Workout {
+        guard let workout = try snapshot.activeWorkout() else {
             throw TrainingError(
                 .noActiveWorkout, "no workout in progress", remedy: "start one with liftledger start [ROUTINE]")
         }
@@ -86,16 +89,16 @@ public final class TrainingLog: Sendable {
     }
 
     /// The workout a set command applies to: the one named, else the one in progress, else the last finished one.
-    func targetWorkout(_ reference: String?, in state: TrainingState) throws -> Workout {
+    func targetWorkout(_ reference: String?, in snapshot: TrainingSnapshot) throws -> Workout {
         if let reference {
-            let workout = try workout(reference, in: state)
+            let workout = try workout(reference, in: snapshot)
             guard !workout.isDeleted else {
                 throw TrainingError(.notAllowed, "workout \(reference) was deleted", remedy: "pick another workout")
             }
             return workout
         }
-        if let active = state.activeWorkout { return active }
-        guard let last = state.history.last else {
+        if let active = try snapshot.activeWorkout() { return active }
+        guard let last = try snapshot.lastCountedWorkout() else {
             throw TrainingError(.noActiveWorkout, "no workout to change", remedy: "start one with liftledger start")
         }
         return last

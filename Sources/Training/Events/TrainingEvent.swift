@@ -27,6 +27,20 @@ public enum TrainingEvent: Sendable, Equatable {
     case restTimerExtended(RestTimerExtended)
     case restTimerSkipped(RestTimerSkipped)
     case restTimerFinished(RestTimerFinished)
+    case rulesChanged(RulesChanged)
+
+    /// Whether the event belongs in a workout's stream: the lifecycle, exercises, sets and rest timers.
+    public var isWorkoutEvent: Bool {
+        switch self {
+        case .workoutStarted, .workoutPaused, .workoutResumed, .workoutFinished, .workoutDiscarded, .workoutEdited,
+            .workoutDeleted, .exerciseAdded, .exerciseRemoved, .exerciseMoved, .setLogged, .setCorrected, .setRemoved,
+            .restTimerStarted, .restTimerExtended, .restTimerSkipped, .restTimerFinished:
+            true
+        case .profileUpdated, .bodyWeightRecorded, .customExerciseAdded, .routineCreated, .routineExerciseAdded,
+            .routineExerciseRemoved, .routineExerciseMoved, .scheduleSet, .rulesChanged:
+            false
+        }
+    }
 
     /// The payload inside, for encoding.
     public var payload: any TrainingEventPayload {
@@ -56,6 +70,7 @@ public enum TrainingEvent: Sendable, Equatable {
         case .restTimerExtended(let event): event
         case .restTimerSkipped(let event): event
         case .restTimerFinished(let event): event
+        case .rulesChanged(let event): event
         }
     }
 
@@ -100,6 +115,7 @@ public enum TrainingEvent: Sendable, Equatable {
             entry(RestTimerExtended.self, TrainingEvent.restTimerExtended),
             entry(RestTimerSkipped.self, TrainingEvent.restTimerSkipped),
             entry(RestTimerFinished.self, TrainingEvent.restTimerFinished),
+            entry(RulesChanged.self, TrainingEvent.rulesChanged),
         ])
 
     /// The type names this build decodes.
@@ -122,14 +138,18 @@ public struct RecordedTrainingEvent: Sendable {
     public let streamID: String
     public let streamVersion: UInt64
     public let occurredAt: Timestamp
+    public let recordedAt: Timestamp
     public let event: TrainingEvent
 
-    public init(position: UInt64, streamID: String, streamVersion: UInt64, occurredAt: Timestamp, event: TrainingEvent)
-    {
+    public init(
+        position: UInt64, streamID: String, streamVersion: UInt64, occurredAt: Timestamp, recordedAt: Timestamp,
+        event: TrainingEvent
+    ) {
         self.position = position
         self.streamID = streamID
         self.streamVersion = streamVersion
         self.occurredAt = occurredAt
+        self.recordedAt = recordedAt
         self.event = event
     }
 
@@ -138,6 +158,6 @@ public struct RecordedTrainingEvent: Sendable {
         guard let event = try TrainingEvent.decode(record) else { return nil }
         self.init(
             position: record.position, streamID: record.streamID, streamVersion: record.streamVersion,
-            occurredAt: record.occurredAt, event: event)
+            occurredAt: record.occurredAt, recordedAt: record.recordedAt, event: event)
     }
 }

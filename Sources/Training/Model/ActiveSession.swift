@@ -3,9 +3,6 @@ import EventJournal
 /// The workout in progress as it stands at a given instant: what `liftledger status` shows, and what comes back after
 /// a crash. Everything time-dependent is computed from recorded instants and `now`, never from a running countdown.
 public struct ActiveSession: Sendable {
-    /// How long a session may sit idle before it is shown as stale (default 2 hours).
-    public static let defaultStaleAfterSeconds: Int64 = 7_200
-
     public let workout: Workout
     public let now: Timestamp
     public let staleAfterSeconds: Int64
@@ -20,14 +17,14 @@ public struct ActiveSession: Sendable {
         public let suggestion: SetSuggestion?
     }
 
-    public init(workout: Workout, state: TrainingState, now: Timestamp, staleAfterSeconds: Int64) {
+    public init(workout: Workout, snapshot: TrainingSnapshot, now: Timestamp, staleAfterSeconds: Int64) throws {
         self.workout = workout
         self.now = now
         self.staleAfterSeconds = staleAfterSeconds
-        let target = workout.routineId.flatMap { state.routines[$0] }
-        exercises = workout.exercises.map { exercise in
+        let target = try workout.routineId.flatMap { try snapshot.routine(named: $0) }
+        exercises = try workout.exercises.map { exercise in
             let sets = workout.sets.filter { !$0.isRemoved && $0.details.exerciseId == exercise.exerciseId }
-            let lastTime = LastTime.find(exercise.exerciseId, in: state, before: workout)
+            let lastTime = try snapshot.lastTime(exercise.exerciseId, before: workout)
             let targets = target?.exercises.first { $0.exerciseId == exercise.exerciseId }
             return Exercise(
                 exerciseId: exercise.exerciseId, name: exercise.name, sets: sets, lastTime: lastTime,
@@ -54,15 +51,6 @@ public struct LastTime: Sendable {
     public let workoutId: String
     public let startedAt: Timestamp
     public let sets: [LoggedSet]
-
-    static func find(_ exerciseId: String, in state: TrainingState, before current: Workout) -> LastTime? {
-        for workout in state.history.reversed() where workout.id != current.id && workout.startedAt <= current.startedAt
-        {
-            let sets = workout.countedSets.filter { $0.details.exerciseId == exerciseId }
-            if !sets.isEmpty { return LastTime(workoutId: workout.id, startedAt: workout.startedAt, sets: sets) }
-        }
-        return nil
-    }
 }
 
 /// A suggested next set and the reason for it.

@@ -5,7 +5,9 @@ public struct Routine: Sendable {
     public let name: String
     public internal(set) var exercises: [RoutineExerciseAdded] = []
 
-    public static func streamID(_ id: String) -> String { "routine-\(id)" }
+    static let streamPrefix = "routine-"
+
+    public static func streamID(_ id: String) -> String { streamPrefix + id }
 
     /// The routine id for a name: normalized as catalog names are, spaces turned into hyphens.
     public static func id(forName name: String) -> String {

@@ -1,3 +1,4 @@
+import EventJournal
 import Foundation
 
 /// What the plan says to train on each local day.
@@ -62,6 +63,14 @@ public struct Schedule: Sendable, Equatable {
     }
 }
 
+extension Int64 {
+    /// The quotient rounded towards minus infinity, so that instants before 1970 fall on the right day.
+    func dividedRoundingDown(by divisor: Int64) -> Int64 {
+        let (quotient, remainder) = quotientAndRemainder(dividingBy: divisor)
+        return remainder < 0 ? quotient - 1 : quotient
+    }
+}
+
 /// A calendar day with no time zone: `2026-11-22`.
 public struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertible {
     public let year: Int
@@ -102,6 +111,18 @@ public struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertible
         year = parts.year!
         month = parts.month!
         day = parts.day!
+    }
+
+    /// The day number of the local date of `instant` in `timeZone` (its offset from UTC at that instant).
+    public static func dayNumber(of instant: Timestamp, in timeZone: TimeZone) -> Int {
+        let seconds = instant.microsecondsSinceEpoch.dividedRoundingDown(by: 1_000_000)
+        let offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds)))
+        return Int((seconds + Int64(offset)).dividedRoundingDown(by: 86_400))
+    }
+
+    /// The first day of the week this date is in, for weeks that start on `weekStart` (0 Monday to 6 Sunday).
+    public func weekStart(_ weekStart: Int) -> LocalDate {
+        LocalDate(dayNumber: dayNumber - (weekdayIndex - weekStart + 7) % 7)
     }
 
     /// Days since 1970-01-01 (negative before), from the civil calendar alone.

@@ -27,19 +27,27 @@ public struct Workout: Sendable {
     public internal(set) var rest: RestTimer?
     /// The time of the stream's last event.
     public internal(set) var lastActivityAt: Timestamp
+    /// When the journal recorded the start (an imported workout started long before).
+    public internal(set) var startRecordedAt: Timestamp
+    /// The position of the `WorkoutFinished` event, once finished.
+    public internal(set) var finishedPosition: UInt64?
 
-    init(id: String, started: WorkoutStarted, at time: Timestamp) {
+    init(id: String, started: WorkoutStarted, at time: Timestamp, recordedAt: Timestamp) {
         self.id = id
         name = started.name
         routineId = started.routineId
         startedAt = time
         lastActivityAt = time
+        startRecordedAt = recordedAt
     }
 
     /// The number in `workout-<number>`, if the id has that form.
     public var number: UInt64? { Workout.number(inStreamID: id) }
 
     public var isActive: Bool { status == .active && !isDeleted }
+
+    /// Whether it counts in history, records and the other analytics: finished and not deleted.
+    public var counts: Bool { finishedAt != nil && !isDeleted }
 
     public var finishedAt: Timestamp? {
         if case .finished(let time) = status { return time }
@@ -65,7 +73,8 @@ public struct Workout: Sendable {
         return UInt64(id.dropFirst("workout-".count))
     }
 
-    mutating func apply(_ event: TrainingEvent, at time: Timestamp) {
+    /// Applies one of the stream's events, which occurred at `time` and is stored at `position`.
+    mutating func apply(_ event: TrainingEvent, at time: Timestamp, position: UInt64) {
         lastActivityAt = max(lastActivityAt, time)
         switch event {
         case .workoutPaused:
@@ -76,6 +85,7 @@ public struct Workout: Sendable {
             endPause(at: time)
             if let note = finished.note { self.note = note }
             status = .finished(at: time)
+            finishedPosition = position
             rest?.close(at: time)
         case .workoutDiscarded:
             status = .discarded(at: time)
@@ -104,11 +114,12 @@ public struct Workout: Sendable {
             let exercise = exercises.remove(at: from)
             exercises.insert(exercise, at: min(Int(moved.toIndex), exercises.count))
         case .setLogged(let logged):
-            sets.append(LoggedSet(number: logged.setNumber, details: logged.set, loggedAt: time))
+            sets.append(LoggedSet(number: logged.setNumber, details: logged.set, loggedAt: time, position: position))
         case .setCorrected(let corrected):
             if let index = sets.firstIndex(where: { $0.number == corrected.setNumber }) {
                 sets[index].details = corrected.set
                 sets[index].correctedAt = time
+                sets[index].position = position
             }
         case .setRemoved(let removed):
             if let index = sets.firstIndex(where: { $0.number == removed.setNumber }) { sets[index].isRemoved = true }
@@ -148,11 +159,14 @@ public struct LoggedSet: Sendable, Hashable {
     public internal(set) var loggedAt: Timestamp
     public internal(set) var correctedAt: Timestamp?
     public internal(set) var isRemoved = false
+    /// The position of the event that gave the set its values: its `SetLogged`, or its last `SetCorrected`.
+    public internal(set) var position: UInt64
 
-    init(number: UInt32, details: SetDetails, loggedAt: Timestamp) {
+    init(number: UInt32, details: SetDetails, loggedAt: Timestamp, position: UInt64) {
         self.number = number
         self.details = details
         self.loggedAt = loggedAt
+        self.position = position
     }
 
     func shifted(by microseconds: Int64) -> LoggedSet {

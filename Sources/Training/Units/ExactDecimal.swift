@@ -72,6 +72,26 @@ public struct ExactDecimal: Sendable, Hashable, Comparable, CustomStringConverti
         return ExactDecimal(significand: sum, scale: common)
     }
 
+    /// The number times 10^`digits`, rounded half to even to a whole number; nil if it does not fit 64 bits.
+    /// `102.05828325` with 6 digits is `102058283`.
+    public func scaled(toDigits digits: UInt8) -> Int64? {
+        if digits >= scale {
+            var value = significand
+            for _ in 0..<(digits - scale) {
+                let (product, overflow) = value.multipliedReportingOverflow(by: 10)
+                if overflow { return nil }
+                value = product
+            }
+            return value
+        }
+        var divisor: Int64 = 1
+        for _ in 0..<(scale - digits) { divisor *= 10 }
+        let (quotient, remainder) = significand.quotientAndRemainder(dividingBy: divisor)
+        let twice = remainder.magnitude * 2
+        guard twice > divisor.magnitude || (twice == divisor.magnitude && quotient % 2 != 0) else { return quotient }
+        return significand < 0 ? quotient - 1 : quotient + 1
+    }
+
     /// The nearest binary64 (through the text form, which Swift rounds correctly).
     public var doubleValue: Double { Double(description)! }
 

@@ -46,6 +46,9 @@ public struct Weight: Sendable, Hashable, CustomStringConvertible {
         return ExactDecimal(significand: Int64(rounded), scale: 8)!
     }
 
+    /// Whole milligrams, rounded half to even: the unit the analytics compare and add weights in, exactly.
+    public var milligrams: Int64 { kilograms.scaled(toDigits: 6) ?? .max }
+
     /// Kilograms as a binary64, for arithmetic such as volume and estimated maxima.
     public var kilogramsValue: Double { kilograms.doubleValue }
 

@@ -1,0 +1,76 @@
+/// A value a record is measured in, kept as an exact fraction so that comparing two of them is exact: an estimate of
+/// `w · 36/(37 − r)` is never rounded before it is compared, and a tie is a tie.
+public struct Score: Sendable, Comparable, CustomStringConvertible {
+    public let numerator: Int64
+    /// Always positive.
+    public let denominator: Int64
+
+    public init(_ numerator: Int64, over denominator: Int64 = 1) {
+        precondition(denominator > 0, "a score's denominator is positive")
+        self.numerator = numerator
+        self.denominator = denominator
+    }
+
+    public static func < (lhs: Score, rhs: Score) -> Bool {
+        let left = lhs.numerator.multipliedFullWidth(by: rhs.denominator)
+        let right = rhs.numerator.multipliedFullWidth(by: lhs.denominator)
+        return left.high != right.high ? left.high < right.high : left.low < right.low
+    }
+
+    public static func == (lhs: Score, rhs: Score) -> Bool { !(lhs < rhs) && !(rhs < lhs) }
+
+    public var doubleValue: Double { Double(numerator) / Double(denominator) }
+
+    /// The value divided by `unit` (1,000,000 turns milligrams into kilograms), rounded to `digits` decimals, as
+    /// text, for people and JSON; comparisons use the exact fraction.
+    public func text(per unit: Int64, digits: UInt8) -> String {
+        var factor: Double = 1
+        for _ in 0..<digits { factor *= 10 }
+        let scaled = (doubleValue / Double(unit) * factor).rounded()
+        return ExactDecimal(significand: Int64(scaled), scale: digits)?.description ?? String(doubleValue)
+    }
+
+    public var description: String { "\(numerator)/\(denominator)" }
+}
+
+/// The one-rep maximum a set suggests, by the rule in force (docs/RULES.md).
+public enum OneRepMaximum {
+    /// The RPE chart's percentages of a one-rep max, in tenths of a percent, by effective reps in half steps (reps +
+    /// 10 − RPE, from 1 to 12.5): whole reps from the RPE 10 column, halves from the RPE 9.5 column of the chart
+    /// Mike Tuchscherer published for Reactive Training Systems.
+    static let chart: [UInt32: Int64] = {
+        let whole: [Int64] = [1_000, 955, 922, 892, 863, 837, 811, 786, 762, 739, 707, 680]
+        let halves: [Int64] = [978, 939, 907, 878, 850, 824, 799, 774, 751, 723, 694, 667]
+        var chart: [UInt32: Int64] = [:]
+        for reps in 1...12 {
+            chart[UInt32(2 * reps)] = whole[reps - 1]
+            chart[UInt32(2 * reps + 1)] = halves[reps - 1]
+        }
+        return chart
+    }()
+
+    /// The estimate, in the unit of `weight` (milligrams, say), or nil when the set gives none: no reps, more reps
+    /// than the rule allows, or (for the chart) an effort beyond it. One rep gives the weight itself.
+    public static func estimate(weight: Int64, reps: UInt32, rpe: RPE?, rules: Rules) -> Score? {
+        guard weight > 0, reps >= 1, reps <= rules.estimateMaxReps else { return nil }
+        let r = Int64(reps)
+        switch rules.estimateFormula {
+        case .epley:
+            guard reps > 1 else { return Score(weight) }
+            return product(weight, 30 + r).map { Score($0, over: 30) }
+        case .brzycki:
+            guard reps > 1 else { return Score(weight) }
+            guard r < 37 else { return nil }
+            return product(weight, 36).map { Score($0, over: 37 - r) }
+        case .rpe:
+            let effort = UInt32(rpe?.halfSteps ?? 20)
+            guard let percent = chart[2 * reps + 20 - effort] else { return nil }
+            return product(weight, 1_000).map { Score($0, over: percent) }
+        }
+    }
+
+    private static func product(_ left: Int64, _ right: Int64) -> Int64? {
+        let (value, overflow) = left.multipliedReportingOverflow(by: right)
+        return overflow ? nil : value
+    }
+}

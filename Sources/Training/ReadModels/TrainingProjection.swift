@@ -1,0 +1,337 @@
+import EventJournal
+import Projections
+
+/// The tables of the training read model (their keys and rows are in docs/FORMAT.md).
+enum TrainingTable: Int, CaseIterable {
+    /// Workout stream → the workout's state.
+    case workouts
+    /// `highest` → the highest workout number; `active/<stream>` → the position of its start, per workout in progress.
+    case meta
+    /// Start ‖ workout → its summary, for counted workouts.
+    case history
+    /// Local day → the number of counted workouts that started on it.
+    case days
+    /// Exercise ‖ start ‖ workout ‖ set number → the set, for counted sets.
+    case sets
+    /// Exercise ‖ start ‖ workout → the exercise's figures in that workout.
+    case sessions
+    /// Exercise ‖ kind ‖ sequence → a personal record.
+    case records
+    /// Exercise → where its records stand.
+    case recordState
+    /// Week start ‖ muscle (or `""` for the week, `*push`, `*pull`) → the week's counters.
+    case weeks
+    /// Custom exercise id → its `CustomExerciseAdded` payload.
+    case exercises
+
+    var name: String {
+        switch self {
+        case .workouts: "workouts"
+        case .meta: "meta"
+        case .history: "history"
+        case .days: "days"
+        case .sets: "sets"
+        case .sessions: "sessions"
+        case .records: "records"
+        case .recordState: "record-state"
+        case .weeks: "weeks"
+        case .exercises: "exercises"
+        }
+    }
+}
+
+/// Everything folded from workouts: their states, the workout in progress, history and calendar, every counted set
+/// and session by exercise, personal records, and weekly counters by muscle. It follows the rules that change folds
+/// (``Rules/foldDigest``); a change of them rebuilds it.
+public struct TrainingProjection: Projection {
+    public typealias Event = RecordedTrainingEvent
+
+    public static let name = "training"
+    public var name: String { Self.name }
+    /// 1: the first version.
+    public let version: UInt32 = 1
+    public let rules: Rules
+    public var rulesDigest: [UInt8] { rules.foldDigest }
+    public let tables = TrainingTable.allCases.map(\.name)
+
+    public init(rules: Rules) { self.rules = rules }
+
+    public func fold(_ events: ArraySlice<RecordedTrainingEvent>, into model: ReadModel) throws {
+        var fold = TrainingFold(model: model, rules: rules)
+        for event in events { try fold.apply(event) }
+        try fold.flush()
+    }
+}
+
+/// One call's fold: rows that many events of a chunk change (workout states, counters, record states) are kept in
+/// memory and written once at the end; rows that queries scan in order are written as they change.
+struct TrainingFold {
+    let model: ReadModel
+    let rules: Rules
+    private var workouts: [String: Workout] = [:]
+    private var changedWorkouts: Set<String> = []
+    private var days: [Int: Int64] = [:]
+    private var weeks: [[UInt8]: WeekCounter] = [:]
+    private var recordStates: [String: RecordState] = [:]
+    private var exerciseFacts: [String: ExerciseFacts] = [:]
+    private var highest: UInt64?
+    private var highestChanged = false
+
+    init(model: ReadModel, rules: Rules) {
+        self.model = model
+        self.rules = rules
+    }
+
+    private func table(_ table: TrainingTable) -> ReadModelTable { model.table(table.rawValue) }
+
+    mutating func apply(_ recorded: RecordedTrainingEvent) throws {
+        switch recorded.event {
+        case .customExerciseAdded(let added):
+            try table(.exercises).put(added.encoded, forKey: Array(added.exerciseId.utf8))
+            exerciseFacts[added.exerciseId] = nil
+        case .workoutStarted(let started):
+            let previous = try workout(recorded.streamID)
+            let workout = Workout(
+                id: recorded.streamID, started: started, at: recorded.occurredAt, recordedAt: recorded.recordedAt)
+            try change(recorded.streamID, from: previous, to: workout, startPosition: recorded.position)
+        case _ where recorded.event.isWorkoutEvent:
+            guard let previous = try workout(recorded.streamID) else { return }
+            var workout = previous
+            workout.apply(recorded.event, at: recorded.occurredAt, position: recorded.position)
+            try change(recorded.streamID, from: previous, to: workout, startPosition: nil)
+        default:
+            return
+        }
+    }
+
+    /// Moves the read model from what `previous` contributed to what `workout` does.
+    private mutating func change(
+        _ stream: String, from previous: Workout?, to workout: Workout, startPosition: UInt64?
+    ) throws {
+        let before = try previous.flatMap { $0.counts ? try contribution($0) : nil }
+        let after = workout.counts ? try contribution(workout) : nil
+        if before != nil || after != nil { try move(from: before, to: after) }
+        let activeKey = Array(("active/" + stream).utf8)
+        if let startPosition, workout.isActive {
+            var value: [UInt8] = []
+            value.appendBigEndian(startPosition)
+            try table(.meta).put(value, forKey: activeKey)
+        } else if previous?.isActive == true && !workout.isActive {
+            try table(.meta).delete(activeKey)
+        }
+        if let number = Workout.number(inStreamID: stream) {
+            let current = try highestWorkoutNumber()
+            if number > current {
+                highest = number
+                highestChanged = true
+            }
+        }
+        workouts[stream] = workout
+        changedWorkouts.insert(stream)
+    }
+
+    private mutating func contribution(_ workout: Workout) throws -> WorkoutContribution {
+        var facts: [String: ExerciseFacts] = [:]
+        for exercise in workout.exercises { facts[exercise.exerciseId] = try self.facts(exercise.exerciseId) }
+        return WorkoutContribution(workout, rules: rules) { facts[$0] ?? ExerciseFacts(unknown: $0) }
+    }
+
+    // MARK: Moving between contributions
+
+    private struct ExerciseChange {
+        var mustRecount = false
+        var addedSets: [SetFact] = []
+        var addedSessions: [SessionFact] = []
+    }
+
+    private mutating func move(from old: WorkoutContribution?, to new: WorkoutContribution?) throws {
+        let history = table(.history)
+        if let old, old.workoutKey != new?.workoutKey { try history.delete(old.workoutKey) }
+        if let new, new.history != old?.history || new.workoutKey != old?.workoutKey {
+            try history.put(new.history.encoded, forKey: new.workoutKey)
+        }
+        if old?.day != new?.day {
+            if let old { try addToDay(old.day, -1) }
+            if let new { try addToDay(new.day, 1) }
+        }
+        for (key, counter) in old?.weeks ?? [:] { try addToWeek(key, counter, sign: -1) }
+        for (key, counter) in new?.weeks ?? [:] { try addToWeek(key, counter, sign: 1) }
+
+        var changes: [String: ExerciseChange] = [:]
+        let sets = table(.sets)
+        var oldSets = Dictionary(uniqueKeysWithValues: (old?.sets ?? []).map { ($0.key, $0.fact) })
+        for (key, fact) in new?.sets ?? [] {
+            if let previous = oldSets.removeValue(forKey: key) {
+                guard previous != fact else { continue }
+                changes[fact.details.exerciseId, default: .init()].mustRecount = true
+            } else {
+                changes[fact.details.exerciseId, default: .init()].addedSets.append(fact)
+            }
+            try sets.put(fact.encoded, forKey: key)
+        }
+        for (key, fact) in oldSets {
+            try sets.delete(key)
+            changes[fact.details.exerciseId, default: .init()].mustRecount = true
+        }
+        let sessions = table(.sessions)
+        var oldSessions = Dictionary(uniqueKeysWithValues: (old?.sessions ?? []).map { ($0.key, $0) })
+        for (key, exerciseId, fact) in new?.sessions ?? [] {
+            if let previous = oldSessions.removeValue(forKey: key) {
+                guard previous.fact != fact else { continue }
+                changes[exerciseId, default: .init()].mustRecount = true
+            } else {
+                changes[exerciseId, default: .init()].addedSessions.append(fact)
+            }
+            try sessions.put(fact.encoded, forKey: key)
+        }
+        for (key, session) in oldSessions {
+            try sessions.delete(key)
+            changes[session.exerciseId, default: .init()].mustRecount = true
+        }
+        for (exerciseId, change) in changes {
+            try updateRecords(exerciseId, change, workoutKey: new?.workoutKey)
+        }
+    }
+
+    // MARK: Records
+
+    /// Adds the records of a workout that comes after every other of the exercise; anything else (an earlier
+    /// workout, a changed or removed set) counts the exercise's records again from its sets, in order, which gives
+    /// the same rows adding on would have.
+    private mutating func updateRecords(_ exerciseId: String, _ change: ExerciseChange, workoutKey: [UInt8]?) throws {
+        var tracker = RecordTracker(
+            isAssisted: try facts(exerciseId).isAssisted, rules: rules, state: try recordState(exerciseId))
+        let records = table(.records)
+        let prefix = Key().text(exerciseId)
+        if !change.mustRecount, let workoutKey,
+            tracker.state.lastWorkoutKey.map({ $0.lexicographicallyPrecedes(workoutKey) }) ?? true
+        {
+            for set in change.addedSets {
+                for entry in tracker.consider(set) { try records.put(entry.encoded, forKey: recordKey(prefix, entry)) }
+            }
+            for session in change.addedSessions {
+                for entry in tracker.consider(session) {
+                    try records.put(entry.encoded, forKey: recordKey(prefix, entry))
+                }
+            }
+            tracker.state.lastWorkoutKey = workoutKey
+        } else {
+            try records.deleteAll(withPrefix: prefix.bytes)
+            tracker.state = RecordState()
+            var entries: [RecordEntry] = []
+            try table(.sets).scan(prefix: prefix.bytes) { _, value in
+                let fact = try ReadModelRow.decode(value, table: "sets", SetFact.init(decoding:))
+                entries += tracker.consider(fact)
+                return true
+            }
+            try table(.sessions).scan(prefix: prefix.bytes) { key, value in
+                let session = try ReadModelRow.decode(value, table: "sessions", SessionFact.init(decoding:))
+                entries += tracker.consider(session)
+                tracker.state.lastWorkoutKey = Array(key[prefix.bytes.count...])
+                return true
+            }
+            for entry in entries { try records.put(entry.encoded, forKey: recordKey(prefix, entry)) }
+        }
+        recordStates[exerciseId] = tracker.state
+    }
+
+    private func recordKey(_ prefix: Key, _ entry: RecordEntry) -> [UInt8] {
+        prefix.byte(entry.kind.code).unsigned(entry.sequence).bytes
+    }
+
+    // MARK: Rows kept in memory during the fold
+
+    private mutating func workout(_ stream: String) throws -> Workout? {
+        if let cached = workouts[stream] { return cached }
+        return try table(.workouts).withValue(forKey: Array(stream.utf8)) { raw in
+            try ReadModelRow.decode(raw, table: "workouts", Workout.init(decoding:))
+        }
+    }
+
+    private mutating func addToDay(_ day: Int, _ delta: Int64) throws {
+        let count =
+            try days[day]
+            ?? table(.days).withValue(forKey: Key().signed(Int32(day)).bytes) {
+                Int64(bitPattern: $0.bigEndian(UInt64.self, at: 0))
+            } ?? 0
+        days[day] = count &+ delta
+    }
+
+    private mutating func addToWeek(_ key: [UInt8], _ counter: WeekCounter, sign: Int64) throws {
+        var current =
+            try weeks[key]
+            ?? table(.weeks).withValue(forKey: key) { raw in
+                try ReadModelRow.decode(raw, table: "weeks", WeekCounter.init(decoding:))
+            } ?? WeekCounter()
+        current.add(counter, sign: sign)
+        weeks[key] = current
+    }
+
+    private mutating func recordState(_ exerciseId: String) throws -> RecordState {
+        if let cached = recordStates[exerciseId] { return cached }
+        return try table(.recordState).withValue(forKey: Array(exerciseId.utf8)) { raw in
+            try ReadModelRow.decode(raw, table: "record-state", RecordState.init(decoding:))
+        } ?? RecordState()
+    }
+
+    private mutating func highestWorkoutNumber() throws -> UInt64 {
+        if let highest { return highest }
+        let stored = try table(.meta).withValue(forKey: Array("highest".utf8)) { $0.bigEndian(UInt64.self, at: 0) }
+        highest = stored ?? 0
+        return highest!
+    }
+
+    /// The exercise's name, muscles and force: a custom exercise as this read model holds it, else the catalog's.
+    private mutating func facts(_ exerciseId: String) throws -> ExerciseFacts {
+        if let cached = exerciseFacts[exerciseId] { return cached }
+        let custom = try table(.exercises).withValue(forKey: Array(exerciseId.utf8)) { raw in
+            try ReadModelRow.decode(raw, table: "exercises") { bytes throws(PayloadError) in
+                var reader = PayloadReader(bytes)
+                return try CustomExerciseAdded(reading: &reader)
+            }
+        }
+        let facts =
+            if let custom { ExerciseFacts(custom.exercise) } else {
+                (try ExerciseCatalog.bundled().exercise(id: exerciseId)).map(ExerciseFacts.init)
+                    ?? ExerciseFacts(unknown: exerciseId)
+            }
+        exerciseFacts[exerciseId] = facts
+        return facts
+    }
+
+    /// Writes the rows kept in memory.
+    mutating func flush() throws {
+        let workoutsTable = table(.workouts)
+        for stream in changedWorkouts.sorted() {
+            try workoutsTable.put(workouts[stream]!.encoded, forKey: Array(stream.utf8))
+        }
+        let daysTable = table(.days)
+        for (day, count) in days {
+            let key = Key().signed(Int32(day)).bytes
+            if count == 0 {
+                try daysTable.delete(key)
+            } else {
+                var value: [UInt8] = []
+                value.appendBigEndian(UInt64(bitPattern: count))
+                try daysTable.put(value, forKey: key)
+            }
+        }
+        let weeksTable = table(.weeks)
+        for (key, counter) in weeks {
+            if counter.isZero { try weeksTable.delete(key) } else { try weeksTable.put(counter.encoded, forKey: key) }
+        }
+        let states = table(.recordState)
+        for (exerciseId, state) in recordStates {
+            if state.lastWorkoutKey == nil {
+                try states.delete(Array(exerciseId.utf8))
+            } else {
+                try states.put(state.encoded, forKey: Array(exerciseId.utf8))
+            }
+        }
+        if highestChanged, let highest {
+            var value: [UInt8] = []
+            value.appendBigEndian(highest)
+            try table(.meta).put(value, forKey: Array("highest".utf8))
+        }
+    }
+}

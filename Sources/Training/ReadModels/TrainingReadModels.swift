@@ -1,0 +1,161 @@
+import EventJournal
+import Foundation
+import Projections
+
+/// The training read models of a journal, kept in its environment and brought up to date before every question, so
+/// that an answer reflects every event committed before it was asked, and nothing is replayed at start-up.
+public final class TrainingReadModels: Sendable {
+    public let journal: Journal
+    let projector: Projector<RecordedTrainingEvent>
+
+    /// The projections, under `rules`.
+    static func projections(_ rules: Rules) -> [any Projection<RecordedTrainingEvent>] {
+        [PlanProjection(), TrainingProjection(rules: rules)]
+    }
+
+    static var descriptors: [ProjectionDescriptor] { projections(Rules()).map { ProjectionDescriptor($0) } }
+
+    static let decode: @Sendable (EventRecord) throws -> RecordedTrainingEvent? = { try RecordedTrainingEvent($0) }
+
+    /// Opens the read models beside `journal`, creating their tables the first time.
+    public init(journal: Journal) throws {
+        self.journal = journal
+        let store = try ReadModelStore(environment: journal.environment, projections: Self.descriptors)
+        projector = Projector(journal: journal, store: store, decode: Self.decode)
+    }
+
+    /// The names of the projections.
+    public static var names: [String] { descriptors.map(\.name) }
+
+    /// Brings the read models up to the journal's head, rebuilding the ones built under other rules; returns the
+    /// rules in force.
+    @discardableResult
+    public func catchUp(progress: Projector<RecordedTrainingEvent>.Progress? = nil) throws -> Rules {
+        let rules = try Rules.load(from: journal)
+        try projector.catchUp(Self.projections(rules), progress: progress)
+        return rules
+    }
+
+    /// Runs `body` with the read models as one read transaction sees them, under `rules`.
+    public func read<T>(rules: Rules, _ body: (TrainingSnapshot) throws -> T) throws -> T {
+        try projector.store.read { snapshot in
+            try body(TrainingSnapshot(snapshot: snapshot, rules: rules, journal: journal))
+        }
+    }
+
+    /// Brings the read models up to date, then runs `body` with them.
+    public func query<T>(_ body: (TrainingSnapshot) throws -> T) throws -> T {
+        let rules = try catchUp()
+        return try read(rules: rules, body)
+    }
+
+    /// Rebuilds one projection (or all) from the first event, into the spare tables, then swaps them in.
+    public func rebuild(
+        _ name: String? = nil, progress: Projector<RecordedTrainingEvent>.Progress? = nil
+    ) throws {
+        let rules = try Rules.load(from: journal)
+        let chosen = Self.projections(rules).filter { name == nil || $0.name == name }
+        guard !chosen.isEmpty else {
+            throw TrainingError(
+                .notFound, "no projection named \(name.map(\.debugDescription) ?? "")",
+                remedy: "the projections are: \(Self.names.joined(separator: ", "))")
+        }
+        for projection in chosen { try projector.rebuild(projection, progress: progress) }
+        try projector.catchUp(Self.projections(rules))
+    }
+
+    /// Each projection's checkpoint, code version, rules digest and lag behind the journal.
+    public func status() throws -> [ProjectionStatus] {
+        let rules = try Rules.load(from: journal)
+        return try projector.store.read { snapshot in
+            let head = try journal.headPosition(in: snapshot.transaction)
+            return try Self.projections(rules).map { projection in
+                let model = try snapshot.model(projection.name)
+                return ProjectionStatus(
+                    name: projection.name, codeVersion: projection.version, rulesDigest: projection.rulesDigest,
+                    checkpoint: model?.checkpoint, head: head, isRebuilding: try snapshot.isRebuilding(projection.name))
+            }
+        }
+    }
+
+    // MARK: The past, and previews
+
+    /// A point of the journal's past: a position (the journal as it stood then), or an instant (the events that had
+    /// occurred by then, under the rules in force then).
+    public enum Point: Sendable, Equatable {
+        case position(UInt64)
+        case instant(Timestamp)
+    }
+
+    /// The read models as they stood at `point`, replayed into a scratch store under the rules in force then.
+    public func asOf(
+        _ point: Point, progress: Projector<RecordedTrainingEvent>.Progress? = nil
+    ) throws -> ReplayedReadModels {
+        let last: UInt64
+        let include: @Sendable (EventRecord) -> Bool
+        switch point {
+        case .position(let position):
+            last = position
+            include = { _ in true }
+        case .instant(let instant):
+            last = .max
+            include = { $0.occurredAt <= instant }
+        }
+        let rules = try Rules.load(from: journal, through: last, including: include)
+        return try replay(under: rules, through: last, including: include, progress: progress)
+    }
+
+    /// The read models as they would stand under `rules`, replayed into a scratch store: a preview of a change.
+    public func preview(
+        under rules: Rules, progress: Projector<RecordedTrainingEvent>.Progress? = nil
+    ) throws -> ReplayedReadModels {
+        try replay(under: rules, through: .max, including: { _ in true }, progress: progress)
+    }
+
+    private func replay(
+        under rules: Rules, through last: UInt64, including include: (EventRecord) -> Bool,
+        progress: Projector<RecordedTrainingEvent>.Progress?
+    ) throws -> ReplayedReadModels {
+        let store = try ReadModelStore.scratch(projections: Self.descriptors)
+        let replayer = Projector(journal: journal, store: store, decode: Self.decode)
+        let head = try journal.head().position
+        try replayer.replay(Self.projections(rules), through: min(last, head), including: include, progress: progress)
+        return ReplayedReadModels(store: store, rules: rules)
+    }
+}
+
+/// Read models replayed into a scratch store, removed when this value goes.
+public final class ReplayedReadModels: Sendable {
+    let store: ReadModelStore
+    public let rules: Rules
+
+    init(store: ReadModelStore, rules: Rules) {
+        self.store = store
+        self.rules = rules
+    }
+
+    /// Runs `body` with the replayed read models.
+    public func read<T>(_ body: (TrainingSnapshot) throws -> T) throws -> T {
+        try store.read { snapshot in try body(TrainingSnapshot(snapshot: snapshot, rules: rules, journal: nil)) }
+    }
+}
+
+/// Where a projection stands.
+public struct ProjectionStatus: Sendable {
+    public let name: String
+    public let codeVersion: UInt32
+    /// The digest of the rules in force now, which the read model must have been built under.
+    public let rulesDigest: [UInt8]
+    /// Nil when it was never built.
+    public let checkpoint: Checkpoint?
+    public let head: UInt64
+    public let isRebuilding: Bool
+
+    /// Events committed that it has not folded.
+    public var lag: UInt64 { head - min(head, checkpoint?.position ?? 0) }
+
+    /// Whether it was built by this code under the rules in force.
+    public var isCurrent: Bool {
+        checkpoint.map { $0.version == codeVersion && $0.rulesDigest == rulesDigest } ?? false
+    }
+}

@@ -1,0 +1,268 @@
+import EventJournal
+import Foundation
+import Projections
+
+/// The training read models as one read transaction sees them: what commands check their rules against and queries
+/// answer from. Valid only inside the closure that received it.
+public struct TrainingSnapshot {
+    let snapshot: ReadModelSnapshot
+    public let rules: Rules
+    /// The journal, when the read models are kept beside it (nil for replayed ones).
+    let journal: Journal?
+    private let plan: ReadModel?
+    private let training: ReadModel?
+
+    init(snapshot: ReadModelSnapshot, rules: Rules, journal: Journal?) throws {
+        self.snapshot = snapshot
+        self.rules = rules
+        self.journal = journal
+        plan = try snapshot.model(PlanProjection.name)
+        training = try snapshot.model(TrainingProjection.name)
+    }
+
+    func table(_ table: TrainingTable) -> ReadModelTable? { training?.table(table.rawValue) }
+    func table(_ table: PlanTable) -> ReadModelTable? { plan?.table(table.rawValue) }
+
+    /// The last position both read models have folded.
+    public var position: UInt64 { min(plan?.checkpoint.position ?? 0, training?.checkpoint.position ?? 0) }
+
+    /// Whether the read models have folded every record the journal holds in this snapshot: commands decide only
+    /// on such a snapshot, so that the expected versions they append with match the state they checked.
+    var isCaughtUp: Bool {
+        get throws {
+            guard let journal else { return true }
+            return try journal.headPosition(in: snapshot.transaction) == position
+        }
+    }
+
+    /// What an append to `stream` must expect for the state of this snapshot.
+    func expectedVersion(of stream: String) throws -> ExpectedVersion {
+        guard let journal else { return .any }
+        let version = try journal.version(of: stream, in: snapshot.transaction)
+        return version == 0 ? .noStream : .exact(version)
+    }
+
+    // MARK: The plan
+
+    /// The profile and its body-weight entries.
+    public func profile() throws -> Profile {
+        var profile = Profile()
+        if let stored = try table(.profile)?.withValue(forKey: Array("profile".utf8), { raw in
+            try ReadModelRow.decode(raw, table: "profile") { bytes throws(PayloadError) in
+                var reader = PayloadReader(bytes)
+                return try ProfileUpdated(reading: &reader)
+            }
+        }) {
+            profile.apply(.profileUpdated(stored), at: Timestamp(microsecondsSinceEpoch: 0))
+        }
+        try table(.bodyWeights)?.scan { key, value in
+            var reader = Key.Reader(key)
+            let at = reader.instant()
+            let weight = try ReadModelRow.decode(value, table: "body-weights") { bytes throws(PayloadError) in
+                try Weight(reading: PayloadReader(bytes))
+            }
+            profile.bodyWeights.append((at, weight))
+            return true
+        }
+        return profile
+    }
+
+    /// The routines, in the order they were created.
+    public func routines() throws -> [Routine] {
+        var stored: [StoredRoutine] = []
+        try table(.routines)?.scan { _, value in
+            stored.append(try ReadModelRow.decode(value, table: "routines", StoredRoutine.init(decoding:)))
+            return true
+        }
+        return stored.sorted { $0.position < $1.position }.map(\.routine)
+    }
+
+    /// The routine a name or id refers to.
+    public func routine(named name: String) throws -> Routine? {
+        try table(.routines)?.withValue(forKey: Array(Routine.id(forName: name).utf8)) { raw in
+            try ReadModelRow.decode(raw, table: "routines", StoredRoutine.init(decoding:)).routine
+        }
+    }
+
+    /// Every recorded schedule with the instant it was set, oldest first.
+    public func scheduleHistory() throws -> [(setAt: Timestamp, schedule: Schedule)] {
+        var history: [(Timestamp, Schedule)] = []
+        try table(.schedules)?.scan { _, value in
+            let (at, set) = try ReadModelRow.decode(value, table: "schedules") {
+                bytes throws(PayloadError) -> (Timestamp, ScheduleSet) in
+                var reader = PayloadReader(bytes)
+                var at = Timestamp(microsecondsSinceEpoch: 0)
+                var set: ScheduleSet?
+                while let field = try reader.next() {
+                    switch field.number {
+                    case 1: at = try field.timestamp()
+                    case 2:
+                        var nested = try field.message()
+                        set = try ScheduleSet(reading: &nested)
+                    default: continue
+                    }
+                }
+                guard let set else { throw PayloadError("a stored schedule lacks its payload") }
+                return (at, set)
+            }
+            if let schedule = Schedule(set) { history.append((at, schedule)) }
+            return true
+        }
+        return history
+    }
+
+    /// The schedule in force: the last one recorded, else Push/Pull/Legs.
+    public func schedule() throws -> Schedule { try scheduleHistory().last?.schedule ?? .pushPullLegs }
+
+    /// The custom exercises, in the order they were added.
+    public func customExercises() throws -> [Exercise] {
+        var found: [(UInt64, Exercise)] = []
+        try table(PlanTable.exercises)?.scan { _, value in
+            found.append(
+                try ReadModelRow.decode(value, table: "exercises") { bytes throws(PayloadError) -> (UInt64, Exercise) in
+                    var reader = PayloadReader(bytes)
+                    var position: UInt64 = 0
+                    var added: CustomExerciseAdded?
+                    while let field = try reader.next() {
+                        switch field.number {
+                        case 1: position = try field.unsigned()
+                        case 2:
+                            var nested = try field.message()
+                            added = try CustomExerciseAdded(reading: &nested)
+                        default: continue
+                        }
+                    }
+                    guard let added else { throw PayloadError("a stored custom exercise lacks its payload") }
+                    return (position, added.exercise)
+                })
+            return true
+        }
+        return found.sorted { $0.0 < $1.0 }.map(\.1)
+    }
+
+    /// The bundled catalog with the custom exercises.
+    public func catalog() throws -> ExerciseCatalog {
+        try ExerciseCatalog.bundled().adding(customExercises())
+    }
+
+    // MARK: Workouts
+
+    /// The workout with stream id `id`, in any state.
+    public func workout(_ id: String) throws -> Workout? {
+        try table(.workouts)?.withValue(forKey: Array(id.utf8)) { raw in
+            try ReadModelRow.decode(raw, table: "workouts", Workout.init(decoding:))
+        }
+    }
+
+    /// The workout in progress, if any (the one started last, should there be more).
+    public func activeWorkout() throws -> Workout? {
+        var newest: (position: UInt64, id: String)?
+        try table(.meta)?.scan(prefix: Array("active/".utf8)) { key, value in
+            let position = value.bigEndian(UInt64.self, at: 0)
+            if newest.map({ $0.position < position }) ?? true {
+                newest = (position, String(decoding: key.dropFirst("active/".utf8.count), as: UTF8.self))
+            }
+            return true
+        }
+        return try newest.flatMap { try workout($0.id) }
+    }
+
+    /// The counted workout that started last.
+    public func lastCountedWorkout() throws -> Workout? {
+        var last: String?
+        try table(.history)?.scan(reverse: true) { _, value in
+            last = try ReadModelRow.decode(value, table: "history", WorkoutSummary.init(decoding:)).workoutId
+            return false
+        }
+        return try last.flatMap(workout)
+    }
+
+    /// The highest workout number folded so far.
+    public func highestWorkoutNumber() throws -> UInt64 {
+        try table(.meta)?.withValue(forKey: Array("highest".utf8)) { $0.bigEndian(UInt64.self, at: 0) } ?? 0
+    }
+
+    /// The stream of the next workout: after the highest folded, and after any stream of that form another writer
+    /// filled with records that are not training events.
+    func nextWorkoutStream() throws -> String {
+        var number = try highestWorkoutNumber() + 1
+        while let journal, try journal.version(of: Workout.streamID(number: number), in: snapshot.transaction) > 0 {
+            number += 1
+        }
+        return Workout.streamID(number: number)
+    }
+
+    // MARK: Sets and sessions by exercise
+
+    /// The counted sets of `exerciseId`, in the order they happened (workout start, then set number).
+    public func sets(of exerciseId: String, in workoutId: String? = nil, from start: Timestamp? = nil) throws
+        -> [SetFact]
+    {
+        let prefix = Key().text(exerciseId)
+        var sets: [SetFact] = []
+        try table(.sets)?.scan(prefix: prefix.bytes, from: start.map { prefix.instant($0).bytes }) { _, value in
+            let fact = try ReadModelRow.decode(value, table: "sets", SetFact.init(decoding:))
+            if workoutId == nil || fact.workoutId == workoutId { sets.append(fact) }
+            return true
+        }
+        return sets
+    }
+
+    /// The sessions of `exerciseId`: its figures in each counted workout, oldest first.
+    public func sessions(of exerciseId: String) throws -> [SessionFact] {
+        var sessions: [SessionFact] = []
+        try table(.sessions)?.scan(prefix: Key().text(exerciseId).bytes) { _, value in
+            sessions.append(try ReadModelRow.decode(value, table: "sessions", SessionFact.init(decoding:)))
+            return true
+        }
+        return sessions
+    }
+
+    /// The ids of the exercises with counted sets.
+    public func exercisesTrained() throws -> [String] {
+        var ids: [String] = []
+        try table(.recordState)?.scan { key, _ in
+            ids.append(String(decoding: key, as: UTF8.self))
+            return true
+        }
+        return ids
+    }
+
+    /// The sets of `exerciseId` in the most recent counted workout, other than `current`, that started no later
+    /// than it (on a tie, the higher workout number) and had the exercise.
+    public func lastTime(_ exerciseId: String, before current: Workout) throws -> LastTime? {
+        var chosen: SessionFact?
+        try table(.sessions)?.scan(prefix: Key().text(exerciseId).bytes, reverse: true) { _, value in
+            let session = try ReadModelRow.decode(value, table: "sessions", SessionFact.init(decoding:))
+            guard session.workoutId != current.id, session.startedAt <= current.startedAt else { return true }
+            if let found = chosen {
+                guard found.startedAt == session.startedAt else { return false }
+                if (Workout.number(inStreamID: session.workoutId) ?? 0) > (Workout.number(inStreamID: found.workoutId) ?? 0) {
+                    chosen = session
+                }
+                return true
+            }
+            chosen = session
+            return true
+        }
+        guard let chosen, let workout = try workout(chosen.workoutId) else { return nil }
+        let sets = workout.countedSets.filter { $0.details.exerciseId == exerciseId }
+        return LastTime(workoutId: workout.id, startedAt: workout.startedAt, sets: sets)
+    }
+
+    /// The weight of the last set of `exerciseId` that had one: in `workout` (the one being logged into), else in
+    /// the counted workouts.
+    func previousWeight(of exerciseId: String, in workout: Workout) throws -> Weight? {
+        if let set = workout.sets.last(where: {
+            !$0.isRemoved && $0.details.exerciseId == exerciseId && $0.details.weight != nil
+        }) {
+            return set.details.weight
+        }
+        var weight: Weight?
+        try table(.sets)?.scan(prefix: Key().text(exerciseId).bytes, reverse: true) { _, value in
+            weight = try ReadModelRow.decode(value, table: "sets", SetFact.init(decoding:)).details.weight
+            return weight == nil
+        }
+        return weight
+    }
+}

@@ -1,0 +1,159 @@
+import EventJournal
+
+/// A workout's state as the `workouts` table keeps it, in the binary encoding of the events (docs/FORMAT.md lists the
+/// fields), so that a later event on a finished workout can be folded without replaying its stream.
+extension Workout {
+    var encoded: [UInt8] {
+        var writer = PayloadWriter()
+        writer.string(1, id)
+        writer.string(2, name)
+        writer.string(3, routineId)
+        writer.timestamp(4, startedAt)
+        switch status {
+        case .active: break
+        case .finished(let time):
+            writer.unsigned(5, 2)
+            writer.timestamp(6, time)
+        case .discarded(let time):
+            writer.unsigned(5, 3)
+            writer.timestamp(6, time)
+        }
+        if isDeleted { writer.bool(7, true) }
+        writer.string(8, note)
+        writer.timestamp(9, pausedAt)
+        if pausedMicroseconds != 0 { writer.signed(10, pausedMicroseconds) }
+        for exercise in exercises {
+            writer.message(11) { nested in
+                nested.string(1, exercise.exerciseId)
+                nested.string(2, exercise.name)
+            }
+        }
+        for set in sets {
+            writer.message(12) { nested in
+                nested.unsigned(1, UInt64(set.number))
+                set.details.write(to: &nested)
+                nested.timestamp(10, set.loggedAt)
+                nested.timestamp(11, set.correctedAt)
+                if set.isRemoved { nested.bool(12, true) }
+                nested.unsigned(13, set.position)
+            }
+        }
+        if let rest {
+            writer.message(13) { nested in
+                nested.timestamp(1, rest.startedAt)
+                nested.unsigned(2, UInt64(rest.durationSeconds))
+                nested.timestamp(3, rest.endsAt)
+                nested.unsigned(4, rest.afterSet.map(UInt64.init))
+                nested.timestamp(5, rest.closedAt)
+            }
+        }
+        writer.timestamp(14, lastActivityAt)
+        writer.timestamp(15, startRecordedAt)
+        writer.unsigned(16, finishedPosition)
+        return writer.bytes
+    }
+
+    init(decoding bytes: ArraySlice<UInt8>) throws(PayloadError) {
+        var reader = PayloadReader(bytes)
+        var id: String?
+        var started = WorkoutStarted(name: "")
+        var startedAt: Timestamp?
+        var statusCode: UInt64 = 1
+        var statusAt: Timestamp?
+        var fields: [Field] = []
+        while let field = try reader.next() {
+            switch field.number {
+            case 1: id = try field.string()
+            case 2: started.name = try field.string()
+            case 3: started.routineId = try field.string()
+            case 4: startedAt = try field.timestamp()
+            case 5: statusCode = try field.unsigned()
+            case 6: statusAt = try field.timestamp()
+            default: fields.append(field)
+            }
+        }
+        guard let id, let startedAt else { throw PayloadError("a stored workout lacks its id or start") }
+        self.init(id: id, started: started, at: startedAt, recordedAt: startedAt)
+        switch (statusCode, statusAt) {
+        case (1, _): status = .active
+        case (2, let time?): status = .finished(at: time)
+        case (3, let time?): status = .discarded(at: time)
+        default: throw PayloadError("a stored workout has status \(statusCode)")
+        }
+        for field in fields {
+            switch field.number {
+            case 7: isDeleted = try field.bool()
+            case 8: note = try field.string()
+            case 9: pausedAt = try field.timestamp()
+            case 10: pausedMicroseconds = try field.signed()
+            case 11: exercises.append(try Self.exercise(field.message()))
+            case 12: sets.append(try Self.set(field.message()))
+            case 13: rest = try Self.rest(field.message())
+            case 14: lastActivityAt = try field.timestamp()
+            case 15: startRecordedAt = try field.timestamp()
+            case 16: finishedPosition = try field.unsigned()
+            default: continue
+            }
+        }
+    }
+
+    private static func exercise(_ reader: PayloadReader) throws(PayloadError) -> WorkoutExercise {
+        var reader = reader
+        var id = ""
+        var name = ""
+        while let field = try reader.next() {
+            switch field.number {
+            case 1: id = try field.string()
+            case 2: name = try field.string()
+            default: continue
+            }
+        }
+        return WorkoutExercise(exerciseId: id, name: name)
+    }
+
+    private static func set(_ reader: PayloadReader) throws(PayloadError) -> LoggedSet {
+        var reader = reader
+        var number: UInt32 = 0
+        var details = SetDetails(exerciseId: "", weight: nil, reps: 0)
+        var loggedAt = Timestamp(microsecondsSinceEpoch: 0)
+        var correctedAt: Timestamp?
+        var isRemoved = false
+        var position: UInt64 = 0
+        while let field = try reader.next() {
+            switch field.number {
+            case 1: number = try field.integer()
+            case 10: loggedAt = try field.timestamp()
+            case 11: correctedAt = try field.timestamp()
+            case 12: isRemoved = try field.bool()
+            case 13: position = try field.unsigned()
+            default: _ = try details.read(field)
+            }
+        }
+        var set = LoggedSet(number: number, details: details, loggedAt: loggedAt, position: position)
+        set.correctedAt = correctedAt
+        set.isRemoved = isRemoved
+        return set
+    }
+
+    private static func rest(_ reader: PayloadReader) throws(PayloadError) -> RestTimer {
+        var reader = reader
+        var startedAt = Timestamp(microsecondsSinceEpoch: 0)
+        var duration: UInt32 = 0
+        var endsAt = Timestamp(microsecondsSinceEpoch: 0)
+        var afterSet: UInt32?
+        var closedAt: Timestamp?
+        while let field = try reader.next() {
+            switch field.number {
+            case 1: startedAt = try field.timestamp()
+            case 2: duration = try field.integer()
+            case 3: endsAt = try field.timestamp()
+            case 4: afterSet = try field.integer()
+            case 5: closedAt = try field.timestamp()
+            default: continue
+            }
+        }
+        var timer = RestTimer(startedAt: startedAt, durationSeconds: duration, endsAt: endsAt, afterSet: afterSet)
+        timer.closedAt = closedAt
+        return timer
+    }
+}

@@ -1,0 +1,158 @@
+import EventJournal
+import Foundation
+
+/// What one counted workout adds to the training read model: its history row, its day, its sets and sessions under
+/// their exercises, and its share of each week's counters. When a workout changes, the read model moves from what
+/// its old state contributed to what its new state does, so a correction, a late set, a new date or a deletion is
+/// folded like any other event, and the result is the same as folding the final state once.
+struct WorkoutContribution {
+    var history: WorkoutSummary
+    var day: Int
+    /// Keyed rows, sorted by key.
+    var sets: [(key: [UInt8], fact: SetFact)]
+    var sessions: [(key: [UInt8], exerciseId: String, fact: SessionFact)]
+    var weeks: [[UInt8]: WeekCounter]
+    /// The workout's start and id: its `history` key, and its place among an exercise's workouts in the `sets` and
+    /// `sessions` keys.
+    var workoutKey: [UInt8]
+
+    /// The first instant that is plausible for a workout: 2000-01-01T00:00:00Z.
+    static let earliestPlausible = Timestamp(microsecondsSinceEpoch: 946_684_800_000_000)
+    /// How far after its recording a workout may be dated and still be plausible (clocks differ).
+    static let futureTolerance: Int64 = 86_400_000_000
+    static let maximumPlausibleReps: UInt32 = 1_000
+    static let maximumPlausibleMilligrams: Int64 = 1_000_000_000
+
+    init(_ workout: Workout, rules: Rules, exercises: (String) -> ExerciseFacts) {
+        let startedAt = workout.startedAt
+        let workoutIsImplausible =
+            startedAt < Self.earliestPlausible
+            || startedAt.microsecondsSinceEpoch > workout.startRecordedAt.microsecondsSinceEpoch + Self.futureTolerance
+        workoutKey = Key().instant(startedAt).text(workout.id).bytes
+        day = LocalDate.dayNumber(of: startedAt, in: rules.timeZone)
+        let week = Int32(LocalDate(dayNumber: day).weekStart(rules.weekStart).dayNumber)
+
+        var facts: [SetFact] = []
+        for set in workout.countedSets {
+            let implausible =
+                workoutIsImplausible || set.details.reps > Self.maximumPlausibleReps
+                || (set.details.weight?.milligrams ?? 0) > Self.maximumPlausibleMilligrams
+            facts.append(
+                SetFact(
+                    workoutId: workout.id, number: set.number, startedAt: startedAt, details: set.details,
+                    loggedAt: set.loggedAt, position: set.position, isImplausible: implausible,
+                    isExcluded: implausible && rules.excludeImplausible))
+        }
+        sets = facts.map { fact in
+            (Key().text(fact.details.exerciseId).instant(startedAt).text(workout.id).unsigned(fact.number).bytes, fact)
+        }.sorted { $0.key.lexicographicallyPrecedes($1.key) }
+
+        var lines: [WorkoutSummary.ExerciseLine] = []
+        var sessions: [(key: [UInt8], exerciseId: String, fact: SessionFact)] = []
+        var weeks: [[UInt8]: WeekCounter] = [:]
+        var total = WeekCounter()
+        total.workouts = 1
+        let primary = rules.primaryMuscleWeight.scaled(toDigits: 3) ?? 1_000
+        let secondary = rules.secondaryMuscleWeight.scaled(toDigits: 3) ?? 500
+        for exercise in workout.exercises {
+            let exerciseSets = facts.filter { $0.details.exerciseId == exercise.exerciseId }
+            guard !exerciseSets.isEmpty else { continue }
+            let info = exercises(exercise.exerciseId)
+            var session = SessionFact(
+                workoutId: workout.id, workoutName: workout.name, startedAt: startedAt,
+                position: workout.finishedPosition ?? 0)
+            var line = WorkoutSummary.ExerciseLine(
+                exerciseId: exercise.exerciseId, name: exercise.name, sets: UInt32(exerciseSets.count), reps: 0,
+                volume: 0)
+            for fact in exerciseSets {
+                let volume = fact.volume(rules)
+                line.reps += fact.details.reps
+                line.volume = line.volume.addingClamped(volume)
+                session.volume = session.volume.addingClamped(volume)
+                guard fact.details.kind != .warmup else { continue }
+                session.workingSets += 1
+                session.reps += fact.details.reps
+                guard !fact.isExcluded else { continue }
+                total.milliSets += 1_000
+                total.milliVolume = total.milliVolume.addingClamped(volume.multipliedClamped(by: 1_000))
+                for (muscles, weight) in [(info.primaryMuscles, primary), (info.secondaryMuscles, secondary)] {
+                    for muscle in muscles where weight > 0 {
+                        weeks[Key().signed(week).text(muscle).bytes, default: WeekCounter()].add(
+                            WeekCounter(milliSets: weight, milliVolume: volume.multipliedClamped(by: weight)))
+                    }
+                }
+                if let force = info.force, force == "push" || force == "pull" {
+                    weeks[Key().signed(week).text("*" + force).bytes, default: WeekCounter()].add(
+                        WeekCounter(milliSets: 1_000, milliVolume: volume.multipliedClamped(by: 1_000)))
+                }
+                guard !info.isAssisted else { continue }
+                if let weight = fact.milligrams {
+                    session.recordVolume = session.recordVolume.addingClamped(
+                        fact.details.reps == 0 ? 0 : weight.multipliedClamped(by: Int64(fact.details.reps)))
+                    if weight > (session.topWeight ?? 0) { session.topWeight = weight }
+                    if let estimate = OneRepMaximum.estimate(
+                        weight: weight, reps: fact.details.reps, rpe: fact.details.rpe, rules: rules),
+                        session.bestEstimate.map({ $0 < estimate }) ?? true
+                    {
+                        session.bestEstimate = estimate
+                        session.bestEstimateSet = fact.number
+                    }
+                }
+            }
+            lines.append(line)
+            sessions.append(
+                (Key().text(exercise.exerciseId).instant(startedAt).text(workout.id).bytes, exercise.exerciseId, session))
+        }
+        weeks[Key().signed(week).text("").bytes, default: WeekCounter()].add(total)
+        self.sessions = sessions.sorted { $0.key.lexicographicallyPrecedes($1.key) }
+        self.weeks = weeks
+        history = WorkoutSummary(
+            workoutId: workout.id, name: workout.name, routineId: workout.routineId, startedAt: startedAt,
+            finishedAt: workout.finishedAt ?? startedAt,
+            durationSeconds: workout.elapsedMicroseconds(at: workout.finishedAt ?? startedAt) / 1_000_000,
+            note: workout.note, sets: UInt32(facts.count),
+            workingSets: UInt32(facts.filter { $0.details.kind != .warmup }.count),
+            volume: lines.reduce(0) { $0.addingClamped($1.volume) },
+            implausibleSets: UInt32(facts.filter(\.isImplausible).count), exercises: lines,
+            finishedPosition: workout.finishedPosition ?? 0)
+    }
+}
+
+/// What the fold needs to know of an exercise: its name, muscles and force, from the catalog or a custom exercise.
+struct ExerciseFacts: Sendable {
+    var name: String
+    var primaryMuscles: [String]
+    var secondaryMuscles: [String]
+    var force: String?
+
+    init(_ exercise: Exercise) {
+        name = exercise.name
+        primaryMuscles = exercise.primaryMuscles
+        secondaryMuscles = exercise.secondaryMuscles
+        force = exercise.force
+    }
+
+    /// An exercise the catalog does not know: no muscles.
+    init(unknown id: String) {
+        name = id
+        primaryMuscles = []
+        secondaryMuscles = []
+    }
+
+    /// An assisted exercise (its name says so): the weight is help, and less is better.
+    var isAssisted: Bool { ExerciseCatalog.normalized(name).contains("assisted") }
+}
+
+extension Int64 {
+    /// The sum, or the nearest bound when it overflows.
+    func addingClamped(_ other: Int64) -> Int64 {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? (other > 0 ? .max : .min) : sum
+    }
+
+    /// The product, or the nearest bound when it overflows.
+    func multipliedClamped(by other: Int64) -> Int64 {
+        let (product, overflow) = multipliedReportingOverflow(by: other)
+        return overflow ? ((self < 0) != (other < 0) ? .min : .max) : product
+    }
+}

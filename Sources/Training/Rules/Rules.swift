@@ -1,0 +1,232 @@
+import Crypto
+import EventJournal
+import Foundation
+
+/// The rules the analytics follow: how a one-rep max is estimated, whether warm-ups count, how streaks and weeks are
+/// counted, how muscles are weighed (docs/RULES.md). Rules are data: each change is a `RulesChanged` event in stream
+/// `rules`, so the journal shows which rules were in force when, and a change rebuilds the read models it affects.
+public struct Rules: Sendable, Equatable {
+    public enum EstimateFormula: String, Sendable, CaseIterable {
+        /// `w · (1 + r/30)`, as Hevy estimates.
+        case epley
+        /// `w · 36 / (37 − r)`, as Strong and wger estimate.
+        case brzycki
+        /// The RPE chart: `w / p(r + 10 − RPE)`, a set without RPE taken as RPE 10, as Liftosaur estimates.
+        case rpe
+    }
+
+    public enum StreakKind: String, Sendable, CaseIterable {
+        /// Consecutive weeks with at least `weeklyTarget` workouts.
+        case weekly
+        /// Consecutive local days trained; days the schedule marks as rest do not break it.
+        case daily
+    }
+
+    public var estimateFormula = EstimateFormula.epley
+    /// Sets with more reps than this give no estimate.
+    public var estimateMaxReps: UInt32 = 12
+    public var warmupsCountInVolume = false
+    public var streakKind = StreakKind.weekly
+    public var weeklyTarget: UInt32 = 1
+    /// 0 for Monday through 6 for Sunday.
+    public var weekStart = 0
+    public var primaryMuscleWeight = ExactDecimal(1)
+    public var secondaryMuscleWeight = ExactDecimal(significand: 5, scale: 1)!
+    /// A muscle with fewer weekly sets than this fraction of the median muscle's is flagged.
+    public var flagBelowFraction = ExactDecimal(significand: 5, scale: 1)!
+    public var staleAfterSeconds: Int64 = 7_200
+    /// An exercise whose best estimate has not risen over this many sessions has plateaued.
+    public var plateauSessions: UInt32 = 4
+    /// Sets with more than 1,000 reps or 1,000 kg, or in workouts dated before 2000 or after they were recorded, stay
+    /// out of records and volume.
+    public var excludeImplausible = true
+    /// The IANA time zone local days are counted in: the profile's, else the system's. Not a rule of its own, but
+    /// the read models depend on it as they do on the rules.
+    public var timeZoneIdentifier = TimeZone.current.identifier
+
+    public init() {}
+
+    /// The time zone local days are counted in.
+    public var timeZone: TimeZone { TimeZone(identifier: timeZoneIdentifier) ?? .current }
+
+    /// Every rule key, in the order `rules show` lists them.
+    public static let keys: [RuleKey] = [
+        RuleKey(
+            "e1rm.formula", "how a one-rep max is estimated: epley, brzycki or rpe", affects: .fold,
+            text: { $0.estimateFormula.rawValue },
+            parse: { rules, text in
+                guard let formula = EstimateFormula(rawValue: text) else { return false }
+                rules.estimateFormula = formula
+                return true
+            }),
+        RuleKey(
+            "e1rm.max-reps", "sets with more reps give no estimate (1 to 30)", affects: .fold,
+            text: { String($0.estimateMaxReps) },
+            parse: { rules, text in
+                guard let reps = UInt32(text), (1...30).contains(reps) else { return false }
+                rules.estimateMaxReps = reps
+                return true
+            }),
+        RuleKey(
+            "volume.warmups", "whether warm-up sets count in volume: include or exclude", affects: .fold,
+            text: { $0.warmupsCountInVolume ? "include" : "exclude" },
+            parse: { rules, text in
+                guard text == "include" || text == "exclude" else { return false }
+                rules.warmupsCountInVolume = text == "include"
+                return true
+            }),
+        RuleKey(
+            "records.exclude-implausible",
+            "keep implausible sets (over 1,000 reps or 1,000 kg, dated before 2000 or later than recorded) out of "
+                + "records and volume: on or off", affects: .fold,
+            text: { $0.excludeImplausible ? "on" : "off" },
+            parse: { rules, text in
+                guard text == "on" || text == "off" else { return false }
+                rules.excludeImplausible = text == "on"
+                return true
+            }),
+        RuleKey(
+            "week.start", "the first day of a week: monday to sunday", affects: .fold,
+            text: { LocalDate.weekdayNames[$0.weekStart].lowercased() },
+            parse: { rules, text in
+                guard let day = LocalDate.weekdayNames.firstIndex(where: { $0.lowercased() == text }) else {
+                    return false
+                }
+                rules.weekStart = day
+                return true
+            }),
+        RuleKey(
+            "balance.primary", "what a set counts for its primary muscles (0 to 1)", affects: .fold,
+            text: { $0.primaryMuscleWeight.description },
+            parse: { rules, text in
+                guard let weight = fraction(text) else { return false }
+                rules.primaryMuscleWeight = weight
+                return true
+            }),
+        RuleKey(
+            "balance.secondary", "what a set counts for its secondary muscles (0 to 1)", affects: .fold,
+            text: { $0.secondaryMuscleWeight.description },
+            parse: { rules, text in
+                guard let weight = fraction(text) else { return false }
+                rules.secondaryMuscleWeight = weight
+                return true
+            }),
+        RuleKey(
+            "balance.flag-below",
+            "flag a muscle whose weekly sets fall below this fraction of the median muscle's (0 to 1)",
+            affects: .queries, text: { $0.flagBelowFraction.description },
+            parse: { rules, text in
+                guard let fraction = fraction(text) else { return false }
+                rules.flagBelowFraction = fraction
+                return true
+            }),
+        RuleKey(
+            "streak.kind", "weekly (weeks with enough workouts) or daily (days trained, scheduled rest kept)",
+            affects: .queries, text: { $0.streakKind.rawValue },
+            parse: { rules, text in
+                guard let kind = StreakKind(rawValue: text) else { return false }
+                rules.streakKind = kind
+                return true
+            }),
+        RuleKey(
+            "streak.weekly-target", "workouts a week needs to count in a weekly streak (1 to 7)", affects: .queries,
+            text: { String($0.weeklyTarget) },
+            parse: { rules, text in
+                guard let target = UInt32(text), (1...7).contains(target) else { return false }
+                rules.weeklyTarget = target
+                return true
+            }),
+        RuleKey(
+            "plateau.sessions", "sessions of an exercise without a higher estimate that make a plateau (2 to 20)",
+            affects: .queries, text: { String($0.plateauSessions) },
+            parse: { rules, text in
+                guard let sessions = UInt32(text), (2...20).contains(sessions) else { return false }
+                rules.plateauSessions = sessions
+                return true
+            }),
+        RuleKey(
+            "session.stale-after", "idle seconds after which a workout in progress is shown as stale (60 to 604800)",
+            affects: .queries, text: { String($0.staleAfterSeconds) },
+            parse: { rules, text in
+                guard let seconds = Int64(text), (60...604_800).contains(seconds) else { return false }
+                rules.staleAfterSeconds = seconds
+                return true
+            }),
+    ]
+
+    /// The rule `key`, or nil.
+    public static func key(_ name: String) -> RuleKey? { keys.first { $0.name == name } }
+
+    /// Sets `key` to `value` when both are valid; returns false otherwise.
+    @discardableResult
+    public mutating func set(_ key: String, to value: String) -> Bool {
+        guard let rule = Self.key(key) else { return false }
+        return rule.parse(&self, value)
+    }
+
+    /// A digest of everything the training read models are folded under: the rules that change folds, and the
+    /// time zone. Equal digests mean the read models need no rebuild.
+    public var foldDigest: [UInt8] {
+        var text = Self.keys.filter { $0.affects == .fold }.map { "\($0.name)=\($0.text(self))\n" }.joined()
+        text += "time-zone=\(timeZoneIdentifier)\n"
+        return Array(SHA256.hash(data: Array(text.utf8)))
+    }
+
+    /// The rules in force at the end of `journal`, or after its records up to `position` that `include` admits.
+    public static func load(
+        from journal: Journal, through position: UInt64 = .max, including include: (EventRecord) -> Bool = { _ in true }
+    ) throws -> Rules {
+        var rules = Rules()
+        for record in try journal.readStream("rules") where record.position <= position && include(record) {
+            guard case .rulesChanged(let change)? = try? TrainingEvent.decode(record) else { continue }
+            rules.set(change.key, to: change.value)  // a key or value of a newer build is passed over
+        }
+        for record in try journal.readStream("profile") where record.position <= position && include(record) {
+            guard case .profileUpdated(let update)? = try? TrainingEvent.decode(record), let zone = update.timeZone,
+                TimeZone(identifier: zone) != nil
+            else { continue }
+            rules.timeZoneIdentifier = zone
+        }
+        return rules
+    }
+
+    private static func fraction(_ text: String) -> ExactDecimal? {
+        guard let value = ExactDecimal(text), !value.isNegative, !(ExactDecimal(1) < value), value.scale <= 3 else {
+            return nil
+        }
+        return value
+    }
+}
+
+/// One rule: its key, what it means, and how its value is read and written.
+public struct RuleKey: Sendable {
+    public enum Affects: Sendable {
+        /// Read models are folded under it: a change rebuilds them.
+        case fold
+        /// Only queries read it: a change takes effect at once.
+        case queries
+    }
+
+    public let name: String
+    public let summary: String
+    public let affects: Affects
+    let text: @Sendable (Rules) -> String
+    let parse: @Sendable (inout Rules, String) -> Bool
+
+    init(
+        _ name: String, _ summary: String, affects: Affects, text: @escaping @Sendable (Rules) -> String,
+        parse: @escaping @Sendable (inout Rules, String) -> Bool
+    ) {
+        self.name = name
+        self.summary = summary
+        self.affects = affects
+        self.text = text
+        self.parse = parse
+    }
+
+    /// The rule's value in `rules`, as text.
+    public func value(in rules: Rules) -> String { text(rules) }
+
+    /// The default value.
+    public var defaultValue: String { text(Rules()) }
+}
