@@ -37,7 +37,7 @@ let package = Package(
         .executableTarget(
             name: "liftledger",
             dependencies: [
-                "EventJournal", "Training",
+                "EventJournal", "Projections", "Training",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

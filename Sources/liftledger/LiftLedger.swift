@@ -1,5 +1,6 @@
 import ArgumentParser
 import EventJournal
+import Projections
 import Training
 
 #if canImport(Glibc)
@@ -23,7 +24,9 @@ struct LiftLedger: AsyncParsableCommand {
             PauseCommand.self, ResumeCommand.self, FinishCommand.self, DiscardCommand.self, StatusCommand.self,
             CorrectCommand.self, RemoveSetCommand.self, EditCommand.self, DeleteCommand.self, TodayCommand.self,
             ProfileCommand.self, ExerciseCommand.self, RoutineCommand.self, ScheduleCommand.self,
-            AppendCommand.self, EventsCommand.self, VerifyCommand.self, BackupCommand.self, StatsCommand.self,
+            HistoryCommand.self, ShowCommand.self, CalendarCommand.self, RecordsCommand.self, WhyCommand.self,
+            StreakCommand.self, BalanceCommand.self, ProgressCommand.self, InsightsCommand.self, RulesCommand.self,
+            RebuildCommand.self, ProjectionsCommand.self, AppendCommand.self, EventsCommand.self, VerifyCommand.self, BackupCommand.self, StatsCommand.self,
             DemoCommand.self,
         ]
     )
@@ -44,6 +47,8 @@ struct LiftLedger: AsyncParsableCommand {
         } catch let error as TrainingError {
             Terminal.fail(error.description)
         } catch let error as CatalogError {
+            Terminal.fail(error.description)
+        } catch let error as ProjectionError {
             Terminal.fail(error.description)
         } catch {
             // --help and --version end here too; argument errors become one line like every other error.

@@ -147,3 +147,33 @@ extension TrainingLog {
         }
     }
 }
+
+extension TrainingLog {
+    /// The rule `key` with `value` checked and written the way the rules write it (`0.50` becomes `0.5`), and the
+    /// rules as they would then stand.
+    public func proposeRule(_ key: String, _ value: String) throws -> (value: String, rules: Rules) {
+        guard let rule = Rules.key(key) else {
+            throw TrainingError(
+                .notFound, "no rule \(key.debugDescription)",
+                remedy: "the rules are: \(Rules.keys.map(\.name).joined(separator: ", "))")
+        }
+        var rules = try Rules.load(from: journal)
+        guard rules.set(key, to: value.lowercased()) else {
+            throw TrainingError(.invalidValue, "\(value.debugDescription) for \(key)", remedy: "give \(rule.summary)")
+        }
+        return (rule.value(in: rules), rules)
+    }
+
+    /// Records that rule `key` has `value` from now on; returns the rules then in force. The read models built under
+    /// other rules are rebuilt by the next catch-up.
+    @discardableResult
+    public func changeRule(_ key: String, to value: String) async throws -> Rules {
+        let (canonical, rules) = try proposeRule(key, value)
+        try await execute { snapshot, _ in
+            Decision(
+                stream: "rules", expectedVersion: try snapshot.expectedVersion(of: "rules"),
+                events: [RulesChanged(key: key, value: canonical)], result: ())
+        }
+        return rules
+    }
+}

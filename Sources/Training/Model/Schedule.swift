@@ -155,7 +155,8 @@ public struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertible
 
     public static func < (lhs: LocalDate, rhs: LocalDate) -> Bool { lhs.dayNumber < rhs.dayNumber }
 
-    static func days(inMonth month: Int, year: Int) -> Int {
+    /// The number of days in `month` of `year`.
+    public static func days(inMonth month: Int, year: Int) -> Int {
         switch month {
         case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: 30

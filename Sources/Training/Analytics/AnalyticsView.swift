@@ -1,0 +1,98 @@
+import EventJournal
+
+/// The figures a rule change can move, as queries print them: every exercise's current records, the streak, and
+/// every week's counters. Two views, before and after a change, give what the change does.
+public struct AnalyticsView: Sendable, Equatable {
+    /// Exercise id → record kind name → the record's value, as `prs` prints it.
+    public var records: [String: [String: String]] = [:]
+    /// `current` and `longest`, with the streak's kind.
+    public var streak: [String: String] = [:]
+    /// Week start → muscle (`""` for the week, `*push`, `*pull`) → figure (`workouts`, `sets`, `volume`) → value.
+    public var weeks: [String: [String: [String: String]]] = [:]
+
+    /// One figure that differs between two views; nil before or after means it appears or disappears.
+    public struct Change: Sendable, Equatable, Comparable {
+        /// `records`, `streak` or `weeks`.
+        public let readModel: String
+        /// What the figure belongs to: an exercise id, a streak kind, or a week start and a muscle.
+        public let subject: [String]
+        /// Which figure: a record kind, `current`/`longest`, or `workouts`/`sets`/`volume`.
+        public let figure: String
+        public let before: String?
+        public let after: String?
+
+        public static func < (lhs: Change, rhs: Change) -> Bool {
+            ([lhs.readModel] + lhs.subject + [lhs.figure]).lexicographicallyPrecedes(
+                [rhs.readModel] + rhs.subject + [rhs.figure])
+        }
+    }
+
+    /// What differs from `self` to `other`, in a stable order.
+    public func changes(to other: AnalyticsView) -> [Change] {
+        var changes: [Change] = []
+        func compare(_ readModel: String, _ subject: [String], _ before: [String: String], _ after: [String: String]) {
+            for figure in Set(before.keys).union(after.keys) where before[figure] != after[figure] {
+                changes.append(
+                    Change(
+                        readModel: readModel, subject: subject, figure: figure, before: before[figure],
+                        after: after[figure]))
+            }
+        }
+        for exercise in Set(records.keys).union(other.records.keys) {
+            compare("records", [exercise], records[exercise] ?? [:], other.records[exercise] ?? [:])
+        }
+        compare("streak", [], streak, other.streak)
+        for week in Set(weeks.keys).union(other.weeks.keys) {
+            let before = weeks[week] ?? [:]
+            let after = other.weeks[week] ?? [:]
+            for muscle in Set(before.keys).union(after.keys) {
+                compare("weeks", [week, muscle], before[muscle] ?? [:], after[muscle] ?? [:])
+            }
+        }
+        return changes.sorted()
+    }
+}
+
+extension RecordEntry {
+    /// The value as people and JSON read it: kilograms (exact) for weights and volumes, kilograms to two decimals
+    /// for estimates, reps, seconds, or metres.
+    public var valueText: String {
+        switch kind {
+        case .heaviestWeight, .repMaximum, .bestSetVolume, .bestSessionVolume:
+            ExactDecimal(significand: value.numerator, scale: 6)!.description
+        case .estimatedOneRepMax:
+            value.text(per: 1_000_000, digits: 2)
+        case .mostReps, .longestDuration:
+            String(value.numerator)
+        case .longestDistance:
+            ExactDecimal(significand: value.numerator, scale: 3)!.description
+        }
+    }
+}
+
+extension WeekCounter {
+    /// The week's figures as text: workouts, sets (weighed) and volume in kilograms (weighed).
+    public var figures: [String: String] {
+        [
+            "workouts": String(workouts),
+            "sets": ExactDecimal(significand: milliSets, scale: 3)!.description,
+            "volume": ExactDecimal(significand: milliVolume, scale: 9)!.description,
+        ]
+    }
+}
+
+extension TrainingSnapshot {
+    /// The figures a rule change can move, with the streak as it stands on `today`.
+    public func analyticsView(today: LocalDate) throws -> AnalyticsView {
+        var view = AnalyticsView()
+        for (exercise, kinds) in try currentRecords() {
+            view.records[exercise] = Dictionary(uniqueKeysWithValues: kinds.map { ($0.key.description, $0.value.valueText) })
+        }
+        let streak = try streak(today: today)
+        view.streak = ["kind": streak.kind.rawValue, "current": String(streak.current), "longest": String(streak.longest)]
+        for (week, muscles) in try weekCounters() {
+            view.weeks[LocalDate(dayNumber: week).description] = muscles.mapValues(\.figures)
+        }
+        return view
+    }
+}

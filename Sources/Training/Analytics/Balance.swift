@@ -1,0 +1,81 @@
+/// Sets and volume per muscle over some weeks, the push/pull and upper/lower ratios, and the muscles far below the
+/// others, from the `weeks` counters (weighed by the balance rules; docs/RULES.md).
+public struct MuscleBalance: Sendable {
+    /// One muscle's share of the weeks.
+    public struct Muscle: Sendable, Equatable {
+        public let name: String
+        /// Weighed working sets, per week in `weeks` order.
+        public let weeklySets: [Double]
+        public let sets: Double
+        /// Weighed volume in kilograms.
+        public let volume: Double
+        /// Trained, but below the rule's fraction of the median trained muscle's sets.
+        public let isFlagged: Bool
+    }
+
+    /// Week starts, oldest first.
+    public let weeks: [LocalDate]
+    /// The 17 muscles of the catalog, most sets first.
+    public let muscles: [Muscle]
+    public let pushSets: Double
+    public let pullSets: Double
+    public let upperSets: Double
+    public let lowerSets: Double
+    /// The median sets of the muscles trained in these weeks: what flags compare with.
+    public let medianSets: Double
+
+    /// Muscles of the upper body; the lower body's are `lowerMuscles`; abdominals and lower back are neither.
+    public static let upperMuscles: Set<String> = [
+        "chest", "shoulders", "triceps", "biceps", "forearms", "lats", "middle back", "traps", "neck",
+    ]
+    public static let lowerMuscles: Set<String> = [
+        "quadriceps", "hamstrings", "glutes", "calves", "adductors", "abductors",
+    ]
+
+    /// Push sets per pull set; nil without pull sets.
+    public var pushPullRatio: Double? { pullSets > 0 ? pushSets / pullSets : nil }
+    /// Upper-body sets per lower-body set; nil without lower-body sets.
+    public var upperLowerRatio: Double? { lowerSets > 0 ? upperSets / lowerSets : nil }
+
+    init(weeks: [LocalDate], counters: [Int: [String: WeekCounter]], rules: Rules) {
+        self.weeks = weeks
+        func sets(_ counter: WeekCounter?) -> Double { Double(counter?.milliSets ?? 0) / 1_000 }
+        var muscles: [(name: String, weekly: [Double], volume: Double)] = []
+        for name in ExerciseCatalog.muscleNames {
+            let weekly = weeks.map { week in sets(counters[week.dayNumber]?[name]) }
+            let volume = weeks.reduce(0.0) { total, week in
+                total + Double(counters[week.dayNumber]?[name]?.milliVolume ?? 0) / 1e9
+            }
+            muscles.append((name, weekly, volume))
+        }
+        let trained = muscles.map { $0.weekly.reduce(0, +) }.filter { $0 > 0 }.sorted()
+        let median =
+            trained.isEmpty
+            ? 0
+            : trained.count % 2 == 1
+                ? trained[trained.count / 2] : (trained[trained.count / 2 - 1] + trained[trained.count / 2]) / 2
+        let threshold = median * rules.flagBelowFraction.doubleValue
+        self.muscles = muscles.map { muscle in
+            let total = muscle.weekly.reduce(0, +)
+            return Muscle(
+                name: muscle.name, weeklySets: muscle.weekly, sets: total, volume: muscle.volume,
+                isFlagged: total > 0 && total < threshold)
+        }.sorted { ($1.sets, $0.name) < ($0.sets, $1.name) }
+        medianSets = median
+        func total(_ key: String) -> Double { weeks.reduce(0) { $0 + sets(counters[$1.dayNumber]?[key]) } }
+        pushSets = total("*push")
+        pullSets = total("*pull")
+        upperSets = self.muscles.filter { Self.upperMuscles.contains($0.name) }.reduce(0) { $0 + $1.sets }
+        lowerSets = self.muscles.filter { Self.lowerMuscles.contains($0.name) }.reduce(0) { $0 + $1.sets }
+    }
+}
+
+extension TrainingSnapshot {
+    /// The balance of the `weeks` weeks up to and including the one `today` is in.
+    public func balance(weeks count: Int, today: LocalDate) throws -> MuscleBalance {
+        let last = today.weekStart(rules.weekStart)
+        let weeks = (0..<max(1, count)).reversed().map { LocalDate(dayNumber: last.dayNumber - 7 * $0) }
+        return MuscleBalance(
+            weeks: weeks, counters: try weekCounters(from: weeks.first?.dayNumber), rules: rules)
+    }
+}

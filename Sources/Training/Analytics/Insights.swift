@@ -1,0 +1,162 @@
+import EventJournal
+
+/// An exercise's sessions over time: the best estimated one-rep max, heaviest weight and volume of each.
+public struct Progress: Sendable {
+    public let exerciseId: String
+    public let sessions: [SessionFact]
+    /// The sessions with an estimate.
+    public var estimated: [SessionFact] { sessions.filter { $0.bestEstimate != nil } }
+
+    /// The change of the best estimate from the first session that had one to the last, in milligrams.
+    public var estimateChange: Double? {
+        guard let first = estimated.first?.bestEstimate, let last = estimated.last?.bestEstimate else { return nil }
+        return last.doubleValue - first.doubleValue
+    }
+
+    /// Whether the last `window` sessions with an estimate brought none above the best before them (there must be
+    /// sessions before them to compare with).
+    public func plateau(window: Int) -> (sessions: [SessionFact], bestBefore: Score)? {
+        let estimated = estimated
+        guard window > 0, estimated.count > window else { return nil }
+        let recent = Array(estimated.suffix(window))
+        let before = estimated.dropLast(window).compactMap(\.bestEstimate).max()!
+        guard recent.allSatisfy({ !(before < $0.bestEstimate!) }) else { return nil }
+        return (recent, before)
+    }
+}
+
+/// A finding about the training, with the data behind it, so that every number can be checked.
+public struct Insight: Sendable {
+    public enum Kind: String, Sendable {
+        case plateau
+        case strengthGain = "strength-gain"
+        case consistency
+        case volumeSpike = "volume-spike"
+        case weeklyVolume = "weekly-volume"
+    }
+
+    /// One figure behind an insight: what it is, its value, and where it comes from.
+    public struct Evidence: Sendable {
+        public let label: String
+        public let value: String
+        /// The workout it comes from, if one.
+        public let workoutId: String?
+        /// The local date (or week start) it belongs to.
+        public let date: LocalDate?
+    }
+
+    public let kind: Kind
+    /// The exercise it is about, if one.
+    public let exerciseId: String?
+    public let message: String
+    public let evidence: [Evidence]
+}
+
+extension TrainingSnapshot {
+    /// The sessions of `exerciseId`, oldest first.
+    public func progress(of exerciseId: String) throws -> Progress {
+        Progress(exerciseId: exerciseId, sessions: try sessions(of: exerciseId))
+    }
+
+    /// Findings as of `today`: plateaus, strength gains over 12 weeks, consistency and volume over recent weeks.
+    public func insights(today: LocalDate, names: (String) -> String) throws -> [Insight] {
+        var insights: [Insight] = []
+        let zone = rules.timeZone
+        func date(_ session: SessionFact) -> LocalDate {
+            LocalDate(dayNumber: LocalDate.dayNumber(of: session.startedAt, in: zone))
+        }
+        func kilograms(_ score: Score?) -> String { score.map { $0.text(per: 1_000_000, digits: 1) } ?? "-" }
+        let recentCutoff = today.dayNumber - 56
+        let gainCutoff = today.dayNumber - 84
+        for exerciseId in try exercisesTrained().sorted() {
+            let progress = try progress(of: exerciseId)
+            let estimated = progress.estimated
+            guard let last = estimated.last, date(last).dayNumber >= recentCutoff else { continue }
+            if let plateau = progress.plateau(window: Int(rules.plateauSessions)) {
+                insights.append(
+                    Insight(
+                        kind: .plateau, exerciseId: exerciseId,
+                        message:
+                            "\(names(exerciseId)): no estimated 1RM above \(kilograms(plateau.bestBefore)) kg in the "
+                            + "last \(plateau.sessions.count) sessions",
+                        evidence: [
+                            Insight.Evidence(
+                                label: "best before", value: kilograms(plateau.bestBefore), workoutId: nil, date: nil)
+                        ]
+                            + plateau.sessions.map {
+                                Insight.Evidence(
+                                    label: "session e1RM", value: kilograms($0.bestEstimate), workoutId: $0.workoutId,
+                                    date: date($0))
+                            }))
+            }
+            let window = estimated.filter { date($0).dayNumber >= gainCutoff }
+            if window.count >= 2, let start = window.first, let from = start.bestEstimate, let to = last.bestEstimate,
+                from < to
+            {
+                let change = to.doubleValue - from.doubleValue
+                insights.append(
+                    Insight(
+                        kind: .strengthGain, exerciseId: exerciseId,
+                        message:
+                            "\(names(exerciseId)): estimated 1RM up \(Score(Int64(change)).text(per: 1_000_000, digits: 1))"
+                            + " kg (\(Int((change / from.doubleValue * 100).rounded()))%) in 12 weeks",
+                        evidence: [start, last].map {
+                            Insight.Evidence(
+                                label: "session e1RM", value: kilograms($0.bestEstimate), workoutId: $0.workoutId,
+                                date: date($0))
+                        }))
+            }
+        }
+        let thisWeek = today.weekStart(rules.weekStart)
+        let weeks = (1...8).reversed().map { LocalDate(dayNumber: thisWeek.dayNumber - 7 * $0) }
+        let counters = try weekCounters(from: weeks.first?.dayNumber)
+        func total(_ week: LocalDate) -> WeekCounter { counters[week.dayNumber]?[""] ?? WeekCounter() }
+        let met = weeks.filter { total($0).workouts >= Int64(rules.weeklyTarget) }.count
+        let workouts = weeks.reduce(0) { $0 + total($1).workouts }
+        if workouts > 0 {
+            insights.append(
+                Insight(
+                    kind: .consistency, exerciseId: nil,
+                    message:
+                        "\(met) of the last 8 weeks had at least \(rules.weeklyTarget) workout"
+                        + "\(rules.weeklyTarget == 1 ? "" : "s") (\(workouts) in all)",
+                    evidence: weeks.map {
+                        Insight.Evidence(
+                            label: "workouts", value: String(total($0).workouts), workoutId: nil, date: $0)
+                    }))
+        }
+        func kilogramsOfVolume(_ counter: WeekCounter) -> Double { Double(counter.milliVolume) / 1e9 }
+        let recent = weeks.suffix(4)
+        if recent.contains(where: { total($0).workouts > 0 }) {
+            insights.append(
+                Insight(
+                    kind: .weeklyVolume, exerciseId: nil,
+                    message: "weekly volume, last 4 weeks: "
+                        + recent.map { "\(Int(kilogramsOfVolume(total($0)).rounded())) kg" }.joined(separator: ", "),
+                    evidence: recent.map {
+                        Insight.Evidence(
+                            label: "volume kg", value: String(Int(kilogramsOfVolume(total($0)).rounded())),
+                            workoutId: nil, date: $0)
+                    }))
+        }
+        let lastWeek = weeks[weeks.count - 1]
+        let baseline = weeks.dropLast().suffix(4)
+        let average = baseline.reduce(0.0) { $0 + kilogramsOfVolume(total($1)) } / Double(baseline.count)
+        let latest = kilogramsOfVolume(total(lastWeek))
+        if average > 0, latest > 1.5 * average {
+            insights.append(
+                Insight(
+                    kind: .volumeSpike, exerciseId: nil,
+                    message:
+                        "the week of \(lastWeek) had \(Int(latest.rounded())) kg of volume, "
+                        + "\(Int((latest / average * 100).rounded()))% of the 4 weeks before "
+                        + "(\(Int(average.rounded())) kg a week)",
+                    evidence: (baseline + [lastWeek]).map {
+                        Insight.Evidence(
+                            label: "volume kg", value: String(Int(kilogramsOfVolume(total($0)).rounded())),
+                            workoutId: nil, date: $0)
+                    }))
+        }
+        return insights
+    }
+}

@@ -1,0 +1,269 @@
+import ArgumentParser
+import EventJournal
+import Foundation
+import Training
+
+struct StreakCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "streak", abstract: "Show the current and the longest streak.",
+        discussion: """
+            By the rules streak.kind (weekly or daily), streak.weekly-target and week.start. Days are local days in \
+            the profile's time zone; in a daily streak, days the schedule marks as rest do not break it. Today (or \
+            this week) is not over, so not having trained yet does not end the streak.
+            """)
+
+    @OptionGroup var location: JournalLocation
+    @OptionGroup var asOf: AsOfOption
+
+    @Flag(help: "Print JSON (fields documented in docs/JSON.md).")
+    var json = false
+
+    func run() async throws {
+        try location.query(asOf: asOf) { context in
+            let streak = try context.snapshot.streak(today: context.today)
+            if json {
+                Terminal.write(Self.json(streak, today: context.today).rendered + "\n")
+                return
+            }
+            let unit = streak.kind == .weekly ? "week" : "day"
+            func describe(_ count: Int, _ span: ClosedRange<LocalDate>?) -> String {
+                "\(count) \(unit)\(count == 1 ? "" : "s")" + (span.map { " (\($0.lowerBound) to \($0.upperBound))" } ?? "")
+            }
+            var text = "current: \(describe(streak.current, streak.currentSpan))\n"
+            text += "longest: \(describe(streak.longest, streak.longestSpan))\n"
+            if streak.kind == .weekly {
+                text += "a week counts with \(streak.weeklyTarget) workout\(streak.weeklyTarget == 1 ? "" : "s") or more\n"
+            }
+            Terminal.write(text)
+        }
+    }
+
+    static func json(_ streak: Streak, today: LocalDate) -> JSON {
+        func date(_ value: LocalDate?) -> JSON { value.map { .string($0.description) } ?? .null }
+        return .object([
+            ("kind", .string(streak.kind.rawValue)),
+            ("current", .integer(Int64(streak.current))),
+            ("longest", .integer(Int64(streak.longest))),
+            ("currentFrom", date(streak.currentSpan?.lowerBound)),
+            ("currentTo", date(streak.currentSpan?.upperBound)),
+            ("longestFrom", date(streak.longestSpan?.lowerBound)),
+            ("longestTo", date(streak.longestSpan?.upperBound)),
+            ("weeklyTarget", .unsigned(UInt64(streak.weeklyTarget))),
+            ("today", .string(today.description)),
+        ])
+    }
+}
+
+struct BalanceCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "balance", abstract: "Show sets and volume per muscle over recent weeks, and what is lacking.",
+        discussion: """
+            A working set counts balance.primary (1) for each primary muscle of its exercise and balance.secondary \
+            (0.5) for each secondary one. Push and pull come from the exercise's force; upper and lower from its \
+            muscles. A trained muscle below balance.flag-below (0.5) of the median trained muscle's sets is flagged.
+            """)
+
+    @OptionGroup var location: JournalLocation
+    @OptionGroup var asOf: AsOfOption
+    @OptionGroup var output: OutputOptions
+
+    @Option(help: "How many weeks, up to and including this one.")
+    var weeks = 4
+
+    func validate() throws {
+        guard (1...520).contains(weeks) else { throw ValidationError("--weeks takes 1 to 520") }
+    }
+
+    func run() async throws {
+        try location.query(asOf: asOf) { context in
+            let balance = try context.snapshot.balance(weeks: weeks, today: context.today)
+            func number(_ value: Double, _ digits: Int = 1) -> String {
+                let factor = pow(10.0, Double(digits))
+                return String((value * factor).rounded() / factor)
+            }
+            func ratio(_ value: Double?) -> JSON { value.map { .verbatim(number($0, 2)) } ?? .null }
+            if output.json {
+                Terminal.write(
+                    JSON.object([
+                        ("weeks", .array(balance.weeks.map { .string($0.description) })),
+                        (
+                            "muscles",
+                            .array(
+                                balance.muscles.map { muscle in
+                                    .object([
+                                        ("muscle", .string(muscle.name)), ("sets", .verbatim(number(muscle.sets, 3))),
+                                        ("weeklySets", .array(muscle.weeklySets.map { .verbatim(number($0, 3)) })),
+                                        ("volumeKilograms", .verbatim(number(muscle.volume, 3))),
+                                        ("flagged", .bool(muscle.isFlagged)),
+                                    ])
+                                })
+                        ),
+                        ("medianSets", .verbatim(number(balance.medianSets, 3))),
+                        ("pushSets", .verbatim(number(balance.pushSets, 3))),
+                        ("pullSets", .verbatim(number(balance.pullSets, 3))),
+                        ("pushPullRatio", ratio(balance.pushPullRatio)),
+                        ("upperSets", .verbatim(number(balance.upperSets, 3))),
+                        ("lowerSets", .verbatim(number(balance.lowerSets, 3))),
+                        ("upperLowerRatio", ratio(balance.upperLowerRatio)),
+                    ]).rendered + "\n")
+                return
+            }
+            if output.csv {
+                Terminal.write(CSV.line(["muscle", "sets", "volume_kg", "flagged"]))
+                for muscle in balance.muscles {
+                    Terminal.write(
+                        CSV.line([muscle.name, number(muscle.sets, 3), number(muscle.volume, 3), String(muscle.isFlagged)]))
+                }
+                return
+            }
+            var text = "weeks \(balance.weeks.first!) to \(balance.weeks.last!) (\(balance.weeks.count))\n"
+            text += padded("muscle", 14) + padded("sets", 8) + padded("volume kg", 12) + "\n"
+            for muscle in balance.muscles where muscle.sets > 0 {
+                text +=
+                    padded(muscle.name, 14) + padded(number(muscle.sets), 8) + padded(number(muscle.volume), 12)
+                    + (muscle.isFlagged ? "low" : "") + "\n"
+            }
+            let untrained = balance.muscles.filter { $0.sets == 0 }.map(\.name)
+            if !untrained.isEmpty { text += "not trained: \(untrained.joined(separator: ", "))\n" }
+            text += "push/pull: \(number(balance.pushSets)) / \(number(balance.pullSets)) sets"
+            text += balance.pushPullRatio.map { " = \(number($0, 2))\n" } ?? "\n"
+            text += "upper/lower: \(number(balance.upperSets)) / \(number(balance.lowerSets)) sets"
+            text += balance.upperLowerRatio.map { " = \(number($0, 2))\n" } ?? "\n"
+            Terminal.write(text)
+        }
+    }
+}
+
+struct ProgressCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "progress", abstract: "Show an exercise's sessions: best estimated 1RM, top weight and volume.")
+
+    @OptionGroup var location: JournalLocation
+    @OptionGroup var asOf: AsOfOption
+    @OptionGroup var output: OutputOptions
+
+    @Argument(help: "The exercise.")
+    var exercise: [String]
+
+    func run() async throws {
+        try location.query(asOf: asOf) { context in
+            let exercise = try context.exercise(exercise.joined(separator: " "))
+            let progress = try context.snapshot.progress(of: exercise.id)
+            let plateau = progress.plateau(window: Int(context.snapshot.rules.plateauSessions))
+            func estimate(_ session: SessionFact) -> String? {
+                session.bestEstimate?.text(per: 1_000_000, digits: 2)
+            }
+            if output.json {
+                Terminal.write(
+                    JSON.object([
+                        ("exerciseId", .string(exercise.id)), ("name", .string(exercise.name)),
+                        (
+                            "sessions",
+                            .array(
+                                progress.sessions.map { session in
+                                    .object([
+                                        ("workoutId", .string(session.workoutId)),
+                                        ("date", .string(context.date(session.startedAt).description)),
+                                        ("e1rmKilograms", estimate(session).map(JSON.string) ?? .null),
+                                        ("topWeightKilograms", session.topWeight.map { .string(kilograms($0)) } ?? .null),
+                                        ("volumeKilograms", .string(kilograms(session.volume))),
+                                        ("workingSets", .unsigned(UInt64(session.workingSets))),
+                                        ("reps", .unsigned(UInt64(session.reps))),
+                                    ])
+                                })
+                        ),
+                        (
+                            "e1rmChangeKilograms",
+                            progress.estimateChange.map { .string(Score(Int64($0.rounded())).text(per: 1_000_000, digits: 2)) }
+                                ?? .null
+                        ),
+                        ("plateau", .bool(plateau != nil)),
+                    ]).rendered + "\n")
+                return
+            }
+            if output.csv {
+                Terminal.write(CSV.line(["date", "workout", "e1rm_kg", "top_weight_kg", "volume_kg", "working_sets"]))
+                for session in progress.sessions {
+                    Terminal.write(
+                        CSV.line([
+                            context.date(session.startedAt).description, session.workoutId, estimate(session) ?? "",
+                            session.topWeight.map(kilograms) ?? "", kilograms(session.volume),
+                            String(session.workingSets),
+                        ]))
+                }
+                return
+            }
+            var text = "\(exercise.name): \(progress.sessions.count) session\(progress.sessions.count == 1 ? "" : "s")\n"
+            text += padded("date", 12) + padded("workout", 12) + padded("e1RM kg", 10) + padded("top kg", 10)
+            text += padded("volume kg", 11) + "sets\n"
+            for session in progress.sessions {
+                text +=
+                    padded(context.date(session.startedAt).description, 12) + padded(session.workoutId, 12)
+                    + padded(estimate(session) ?? "-", 10) + padded(session.topWeight.map(roundedKilograms) ?? "-", 10)
+                    + padded(roundedKilograms(session.volume), 11) + String(session.workingSets) + "\n"
+            }
+            if let change = progress.estimateChange {
+                text += "estimated 1RM change: \(Score(Int64(change.rounded())).text(per: 1_000_000, digits: 2)) kg\n"
+            }
+            if let plateau {
+                text +=
+                    "plateau: no estimate above \(plateau.bestBefore.text(per: 1_000_000, digits: 2)) kg in the last "
+                    + "\(plateau.sessions.count) sessions\n"
+            }
+            Terminal.write(text)
+        }
+    }
+}
+
+struct InsightsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "insights", abstract: "Show findings about recent training, each with the data behind it.",
+        discussion: """
+            Plateaus (no higher estimated 1RM over plateau.sessions sessions), strength gains over 12 weeks, \
+            consistency over 8 weeks, weekly volume, and a week with over 1.5 times the volume of the 4 before it.
+            """)
+
+    @OptionGroup var location: JournalLocation
+    @OptionGroup var asOf: AsOfOption
+
+    @Flag(help: "Print one JSON object per insight, one per line (fields documented in docs/JSON.md).")
+    var json = false
+
+    func run() async throws {
+        try location.query(asOf: asOf) { context in
+            let insights = try context.snapshot.insights(today: context.today, names: context.name)
+            if json {
+                for insight in insights { Terminal.write(Self.json(insight).rendered + "\n") }
+                return
+            }
+            if insights.isEmpty { Terminal.write("no insights yet: train for a few weeks\n") }
+            for insight in insights {
+                Terminal.write("\(insight.kind.rawValue): \(insight.message)\n")
+                let evidence = insight.evidence.map { item in
+                    "\(item.date.map { "\($0) " } ?? "")\(item.label) \(item.value)"
+                        + (item.workoutId.map { " (\($0))" } ?? "")
+                }
+                Terminal.write("  " + evidence.joined(separator: "; ") + "\n")
+            }
+        }
+    }
+
+    static func json(_ insight: Insight) -> JSON {
+        .object([
+            ("kind", .string(insight.kind.rawValue)),
+            ("exerciseId", insight.exerciseId.map(JSON.string) ?? .null),
+            ("message", .string(insight.message)),
+            (
+                "evidence",
+                .array(
+                    insight.evidence.map { item in
+                        .object([
+                            ("label", .string(item.label)), ("value", .string(item.value)),
+                            ("workoutId", item.workoutId.map(JSON.string) ?? .null),
+                            ("date", item.date.map { .string($0.description) } ?? .null),
+                        ])
+                    })
+            ),
+        ])
+    }
+}

@@ -1,0 +1,242 @@
+import ArgumentParser
+import EventJournal
+import Foundation
+import Training
+
+struct HistoryCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "history", abstract: "List finished workouts, oldest first.",
+        discussion: "Deleted and discarded workouts are left out. Volume follows the rule volume.warmups.")
+
+    @OptionGroup var location: JournalLocation
+    @OptionGroup var asOf: AsOfOption
+    @OptionGroup var output: OutputOptions
+
+    @Option(help: ArgumentHelp("The first local date (YYYY-MM-DD).", valueName: "date"))
+    var from: String?
+
+    @Option(help: ArgumentHelp("The last local date (YYYY-MM-DD).", valueName: "date"))
+    var to: String?
+
+    @Option(help: "Only workouts with this exercise.")
+    var exercise: String?
+
+    @Option(help: "Only workouts that followed this routine.")
+    var routine: String?
+
+    @Option(help: "Only the last N workouts.")
+    var last: Int?
+
+    func run() async throws {
+        let from = try from.map { try Self.date($0, "--from") }
+        let to = try to.map { try Self.date($0, "--to") }
+        try location.query(asOf: asOf) { context in
+            let filter = HistoryFilter(
+                from: from, to: to, exerciseId: try exercise.map { try context.exercise($0).id },
+                routineId: routine.map(Routine.id(forName:)))
+            var workouts = try context.snapshot.history(filter)
+            if let last { workouts = Array(workouts.suffix(max(0, last))) }
+            if output.json {
+                for workout in workouts { Terminal.write(Self.json(workout, context).rendered + "\n") }
+            } else if output.csv {
+                Terminal.write(
+                    CSV.line(["date", "workout", "name", "duration_seconds", "sets", "working_sets", "volume_kg"]))
+                for workout in workouts {
+                    Terminal.write(
+                        CSV.line([
+                            context.date(workout.startedAt).description, workout.workoutId, workout.name,
+                            String(workout.durationSeconds), String(workout.sets), String(workout.workingSets),
+                            kilograms(workout.volume),
+                        ]))
+                }
+            } else if workouts.isEmpty {
+                Terminal.write("no finished workouts\n")
+            } else {
+                Terminal.write(
+                    padded("date", 12) + padded("workout", 12) + padded("name", 18) + padded("time", 10)
+                        + padded("sets", 6) + padded("volume kg", 11) + "exercises\n")
+                for workout in workouts {
+                    Terminal.write(
+                        padded(context.date(workout.startedAt).description, 12) + padded(workout.workoutId, 12)
+                            + padded(workout.name, 18)
+                            + padded(TrainingFormat.duration(seconds: workout.durationSeconds), 10)
+                            + padded(String(workout.sets), 6) + padded(roundedKilograms(workout.volume), 11)
+                            + workout.exercises.map(\.name).joined(separator: ", ") + "\n")
+                }
+            }
+        }
+    }
+
+    static func date(_ text: String, _ option: String) throws -> LocalDate {
+        guard let date = LocalDate(text) else {
+            throw CLIError(message: "cannot read \(option) \(text.debugDescription)", remedy: "give YYYY-MM-DD")
+        }
+        return date
+    }
+
+    static func json(_ workout: WorkoutSummary, _ context: QueryContext) -> JSON {
+        .object([
+            ("workoutId", .string(workout.workoutId)),
+            ("name", .string(workout.name)),
+            ("routineId", workout.routineId.map(JSON.string) ?? .null),
+            ("date", .string(context.date(workout.startedAt).description)),
+            ("startedAt", .string(workout.startedAt.description)),
+            ("finishedAt", .string(workout.finishedAt.description)),
+            ("durationSeconds", .integer(workout.durationSeconds)),
+            ("note", workout.note.map(JSON.string) ?? .null),
+            ("sets", .unsigned(UInt64(workout.sets))),
+            ("workingSets", .unsigned(UInt64(workout.workingSets))),
+            ("volumeKilograms", .string(kilograms(workout.volume))),
+            ("implausibleSets", .unsigned(UInt64(workout.implausibleSets))),
+            (
+                "exercises",
+                .array(
+                    workout.exercises.map { line in
+                        .object([
+                            ("exerciseId", .string(line.exerciseId)), ("name", .string(line.name)),
+                            ("sets", .unsigned(UInt64(line.sets))), ("reps", .unsigned(UInt64(line.reps))),
+                            ("volumeKilograms", .string(kilograms(line.volume))),
+                        ])
+                    })
+            ),
+            ("finishedPosition", .unsigned(workout.finishedPosition)),
+        ])
+    }
+}
+
+struct ShowCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show", abstract: "Show one workout: its sets, in order, and what they add up to.")
+
+    @OptionGroup var location: JournalLocation
+    @OptionGroup var asOf: AsOfOption
+
+    @Argument(help: "The workout: its number (7) or stream (workout-7).")
+    var workout: String
+
+    @Flag(help: "Print JSON (fields documented in docs/JSON.md).")
+    var json = false
+
+    func run() async throws {
+        let id = UInt64(workout).map(Workout.streamID(number:)) ?? workout
+        try location.query(asOf: asOf) { context in
+            guard let workout = try context.snapshot.workout(id) else {
+                throw TrainingError(
+                    .notFound, "no workout \(self.workout)", remedy: "see the workouts with liftledger history")
+            }
+            let status: String
+            switch workout.status {
+            case .active: status = "active"
+            case .finished: status = "finished"
+            case .discarded: status = "discarded"
+            }
+            let shown = workout.isDeleted ? "deleted" : status
+            let summary = try context.snapshot.summary(of: workout)
+            if json {
+                var members: [(String, JSON)] = [
+                    ("workoutId", .string(workout.id)), ("name", .string(workout.name)),
+                    ("status", .string(shown)), ("startedAt", .string(workout.startedAt.description)),
+                    ("finishedAt", workout.finishedAt.map { .string($0.description) } ?? .null),
+                    ("note", workout.note.map(JSON.string) ?? .null),
+                    (
+                        "exercises",
+                        .array(
+                            workout.exercises.map { exercise in
+                                .object([
+                                    ("exerciseId", .string(exercise.exerciseId)), ("name", .string(exercise.name)),
+                                    (
+                                        "sets",
+                                        .array(
+                                            workout.countedSets.filter { $0.details.exerciseId == exercise.exerciseId }
+                                                .map(TrainingFormat.json))
+                                    ),
+                                ])
+                            })
+                    ),
+                ]
+                members.append(("summary", summary.map { HistoryCommand.json($0, context) } ?? .null))
+                Terminal.write(JSON.object(members).rendered + "\n")
+                return
+            }
+            var lines = [
+                "\(workout.name) (\(workout.id)), \(shown), "
+                    + "\(TrainingFormat.localTime(workout.startedAt, in: context.timeZone))"
+            ]
+            if let summary {
+                lines.append(
+                    "\(TrainingFormat.duration(seconds: summary.durationSeconds)), \(summary.sets) sets, "
+                        + "\(roundedKilograms(summary.volume)) kg volume")
+            }
+            if let note = workout.note { lines.append("note: \(note)") }
+            for exercise in workout.exercises {
+                lines.append(exercise.name)
+                lines += workout.countedSets.filter { $0.details.exerciseId == exercise.exerciseId }.map {
+                    "  " + TrainingFormat.set($0)
+                }
+            }
+            Terminal.write(lines.joined(separator: "\n") + "\n")
+        }
+    }
+}
+
+struct CalendarCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "calendar", abstract: "Show the days trained in a month (local days).")
+
+    @OptionGroup var location: JournalLocation
+    @OptionGroup var asOf: AsOfOption
+    @OptionGroup var output: OutputOptions
+
+    @Argument(help: ArgumentHelp("The month, YYYY-MM (default: this month).", valueName: "month"))
+    var month: String?
+
+    func run() async throws {
+        try location.query(asOf: asOf) { context in
+            let first: LocalDate
+            if let month {
+                guard let date = LocalDate(month + "-01") else {
+                    throw CLIError(message: "cannot read the month \(month.debugDescription)", remedy: "give YYYY-MM")
+                }
+                first = date
+            } else {
+                first = LocalDate(dayNumber: context.today.dayNumber - context.today.day + 1)
+            }
+            let length = LocalDate.days(inMonth: first.month, year: first.year)
+            let days = try context.snapshot.trainingDays()
+            let trained = (0..<length).map { first.dayNumber + $0 }.filter { days[$0] != nil }
+            let label = String(first.description.prefix(7))
+            if output.json {
+                Terminal.write(
+                    JSON.object([
+                        ("month", .string(label)),
+                        (
+                            "days",
+                            .array(
+                                trained.map { day in
+                                    .object([
+                                        ("date", .string(LocalDate(dayNumber: day).description)),
+                                        ("workouts", .integer(Int64(days[day]!))),
+                                    ])
+                                })
+                        ),
+                    ]).rendered + "\n")
+            } else if output.csv {
+                Terminal.write(CSV.line(["date", "workouts"]))
+                for day in trained { Terminal.write(CSV.line([LocalDate(dayNumber: day).description, String(days[day]!)])) }
+            } else {
+                var text = "\(label): \(trained.count) day\(trained.count == 1 ? "" : "s") trained\n"
+                text += " Mo Tu We Th Fr Sa Su\n"
+                text += String(repeating: "   ", count: first.weekdayIndex)
+                for offset in 0..<length {
+                    let day = first.dayNumber + offset
+                    let mark = days[day] != nil ? "*" : " "
+                    let number = String(offset + 1)
+                    text += (number.count == 1 ? " " : "") + number + mark
+                    if LocalDate(dayNumber: day).weekdayIndex == 6 { text += "\n" }
+                }
+                Terminal.write(text.hasSuffix("\n") ? text : text + "\n")
+                Terminal.write("* trained\n")
+            }
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import ArgumentParser
+import EventJournal
+import Foundation
+import Training
+
+/// `--as-of`, which every query takes: the answer as the journal stood at a position, or as of a date or instant.
+struct AsOfOption: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "Answer as of a point of the past: a journal position (the journal as it stood then), a date YYYY-MM-DD "
+                + "(the events that had happened by the end of that local day) or an RFC 3339 instant, under the "
+                + "rules in force then.",
+            valueName: "position|date"))
+    var asOf: String?
+
+    /// The point `asOf` names, reading a date in `timeZone`.
+    func point(in timeZone: TimeZone) throws -> TrainingReadModels.Point? {
+        guard let asOf else { return nil }
+        if let position = UInt64(asOf) { return .position(position) }
+        if let date = LocalDate(asOf) {
+            // The last microsecond of that local day.
+            let nextMidnight = Timestamp.parse("\(LocalDate(dayNumber: date.dayNumber + 1)) 00:00", in: timeZone)!
+            return .instant(Timestamp(microsecondsSinceEpoch: nextMidnight.microsecondsSinceEpoch - 1))
+        }
+        if let instant = Timestamp(rfc3339: asOf) { return .instant(instant) }
+        throw CLIError(
+            message: "cannot read --as-of \(asOf.debugDescription)",
+            remedy: "give a journal position such as 1200, a date such as 2026-06-30, or an RFC 3339 instant")
+    }
+}
+
+/// A query's answer: read models brought up to date, or replayed as of a point of the past, with the local date the
+/// answer is for.
+struct QueryContext {
+    let snapshot: TrainingSnapshot
+    /// Today, or the day of the `--as-of` instant, in the rules' time zone.
+    let today: LocalDate
+    let catalog: ExerciseCatalog
+
+    var timeZone: TimeZone { snapshot.rules.timeZone }
+
+    /// The exercise's name: the catalog's, else its id.
+    func name(_ exerciseId: String) -> String { catalog.exercise(id: exerciseId)?.name ?? exerciseId }
+
+    /// The exercise a user typed, or an error naming the closest ones.
+    func exercise(_ text: String) throws -> Exercise {
+        if let exercise = catalog.lookup(text) { return exercise }
+        let close = catalog.suggestions(for: text, limit: 3).map { "\"\($0.name)\"" }
+        throw TrainingError(
+            .unknownExercise, "unknown exercise \"\(text)\"",
+            remedy: close.isEmpty ? "see liftledger exercise list" : "did you mean \(close.joined(separator: ", "))?")
+    }
+
+    /// The local date of `instant`.
+    func date(_ instant: Timestamp) -> LocalDate {
+        LocalDate(dayNumber: LocalDate.dayNumber(of: instant, in: timeZone))
+    }
+}
+
+extension JournalLocation {
+    /// Runs `body` on the read models (as of `asOf`, when given), with a progress bar on a terminal for long work.
+    func query<T>(asOf: AsOfOption, _ body: (QueryContext) throws -> T) throws -> T {
+        let models = try TrainingReadModels(journal: try open())
+        var bar = ProgressBar(label: "catching up")
+        let rules = try models.catchUp { _, done, total in bar.update(done, of: total) }
+        bar.finish()
+        func context(_ snapshot: TrainingSnapshot, today: LocalDate) throws -> QueryContext {
+            QueryContext(snapshot: snapshot, today: today, catalog: try snapshot.catalog())
+        }
+        guard let point = try asOf.point(in: rules.timeZone) else {
+            return try models.read(rules: rules) { snapshot in
+                try body(context(snapshot, today: LocalDate(Date(), in: rules.timeZone)))
+            }
+        }
+        var replaying = ProgressBar(label: "replaying")
+        let replayed = try models.asOf(point) { _, done, total in replaying.update(done, of: total) }
+        replaying.finish()
+        return try replayed.read { snapshot in
+            let today: LocalDate
+            switch point {
+            case .instant(let instant): today = LocalDate(instant.date, in: snapshot.rules.timeZone)
+            case .position: today = LocalDate(Date(), in: snapshot.rules.timeZone)
+            }
+            return try body(context(snapshot, today: today))
+        }
+    }
+}
+
+/// Tables written as CSV (RFC 4180: fields with commas, quotes or line breaks quoted, quotes doubled).
+enum CSV {
+    static func line(_ fields: [String]) -> String {
+        fields.map { field in
+            guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
+            return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        }.joined(separator: ",") + "\n"
+    }
+}
+
+/// How a query prints: a table for people, JSON for programs, or CSV.
+struct OutputOptions: ParsableArguments {
+    @Flag(help: "Print JSON (fields documented in docs/JSON.md).")
+    var json = false
+
+    @Flag(help: "Print CSV with a header line.")
+    var csv = false
+
+    func validate() throws {
+        if json && csv { throw ValidationError("--json and --csv cannot be used together; pick one") }
+    }
+}
+
+/// Kilograms from milligrams, exactly: `102.058283`.
+func kilograms(_ milligrams: Int64) -> String { ExactDecimal(significand: milligrams, scale: 6)!.description }
+
+/// Kilograms from milligrams, to one decimal, for tables: `5230.5`.
+func roundedKilograms(_ milligrams: Int64) -> String { Score(milligrams).text(per: 1_000_000, digits: 1) }
+
+/// A text cell padded to `width`, for tables.
+func padded(_ text: String, _ width: Int) -> String {
+    text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+}

@@ -1,0 +1,210 @@
+import ArgumentParser
+import EventJournal
+import Foundation
+import Training
+
+struct RecordsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "prs", abstract: "Show personal records, with the set that made each and the previous record.",
+        discussion: """
+            From working sets (not warm-ups) of finished workouts with at least one rep; a record is strictly \
+            better than the one before it. For assisted exercises less weight (assistance) is better. The estimated \
+            1RM follows the rules e1rm.formula and e1rm.max-reps; liftledger why EXERCISE KIND shows the events \
+            behind a record.
+            """)
+
+    @OptionGroup var location: JournalLocation
+    @OptionGroup var asOf: AsOfOption
+    @OptionGroup var output: OutputOptions
+
+    @Argument(help: "An exercise (default: every exercise trained).")
+    var exercise: [String] = []
+
+    @Flag(help: "Also show the best weight for each rep count from 1 to 12.")
+    var repMaxes = false
+
+    func run() async throws {
+        try location.query(asOf: asOf) { context in
+            let ids: [String]
+            if exercise.isEmpty {
+                ids = try context.snapshot.exercisesTrained().sorted { context.name($0) < context.name($1) }
+            } else {
+                ids = [try context.exercise(exercise.joined(separator: " ")).id]
+            }
+            if output.csv {
+                Terminal.write(
+                    CSV.line(["exercise_id", "exercise", "record", "value", "unit", "workout", "set", "date", "position"]))
+            }
+            for id in ids {
+                let records = try context.snapshot.records(of: id)
+                let kinds = records.keys.filter { repMaxes || !$0.isRepMaximum }.sorted()
+                if output.json {
+                    let list = kinds.map { kind -> JSON in
+                        let chain = records[kind]!
+                        return Self.json(chain.last!, previous: chain.dropLast().last, context)
+                    }
+                    Terminal.write(
+                        JSON.object([
+                            ("exerciseId", .string(id)), ("name", .string(context.name(id))), ("records", .array(list)),
+                        ]).rendered + "\n")
+                } else if output.csv {
+                    for kind in kinds {
+                        let record = records[kind]!.last!
+                        Terminal.write(
+                            CSV.line([
+                                id, context.name(id), kind.description, record.valueText, Self.unit(kind),
+                                record.workoutId, record.setNumber.map(String.init) ?? "",
+                                context.date(record.achievedAt).description, String(record.position),
+                            ]))
+                    }
+                } else {
+                    Terminal.write(context.name(id) + "\n")
+                    if kinds.isEmpty { Terminal.write("  no records yet\n") }
+                    for kind in kinds {
+                        let chain = records[kind]!
+                        Terminal.write("  " + Self.line(chain.last!, previous: chain.dropLast().last, context) + "\n")
+                    }
+                }
+            }
+            if ids.isEmpty && !output.json && !output.csv { Terminal.write("no records yet: finish a workout first\n") }
+        }
+    }
+
+    /// The unit a record kind's value is in.
+    static func unit(_ kind: RecordKind) -> String {
+        switch kind {
+        case .heaviestWeight, .repMaximum, .estimatedOneRepMax, .bestSetVolume, .bestSessionVolume: "kg"
+        case .mostReps: "reps"
+        case .longestDuration: "s"
+        case .longestDistance: "m"
+        }
+    }
+
+    /// `e1rm           123.45 kg     100 kg × 8, workout-12 set 3, 2026-11-20 (was 120.00)`.
+    static func line(_ record: RecordEntry, previous: RecordEntry?, _ context: QueryContext) -> String {
+        padded(record.kind.description, 15) + padded("\(displayValue(record)) \(unit(record.kind))", 14)
+            + detail(record, context) + (previous.map { " (was \(displayValue($0)))" } ?? "")
+    }
+
+    /// What made a record: `100 kg × 8, workout-12 set 3, 2026-11-20`, or the workout for a session record.
+    static func detail(_ record: RecordEntry, _ context: QueryContext) -> String {
+        let made =
+            record.setNumber.map {
+                "\(TrainingFormat.weight(record.weight)) × \(record.reps), \(record.workoutId) set \($0)"
+            } ?? record.workoutId
+        return made + ", \(context.date(record.achievedAt))"
+    }
+
+    /// The value for tables: kilograms to one decimal for weights and volumes.
+    static func displayValue(_ record: RecordEntry) -> String {
+        switch record.kind {
+        case .heaviestWeight, .repMaximum, .bestSetVolume, .bestSessionVolume:
+            record.value.text(per: 1_000_000, digits: 2)
+        default:
+            record.valueText
+        }
+    }
+
+    static func json(_ record: RecordEntry, previous: RecordEntry?, _ context: QueryContext) -> JSON {
+        var members: [(String, JSON)] = [
+            ("kind", .string(record.kind.description)),
+            ("value", .string(record.valueText)),
+            ("unit", .string(unit(record.kind))),
+            ("sequence", .unsigned(UInt64(record.sequence))),
+            ("workoutId", .string(record.workoutId)),
+            ("set", record.setNumber.map { .unsigned(UInt64($0)) } ?? .null),
+            ("weight", TrainingFormat.json(record.weight)),
+            ("reps", .unsigned(UInt64(record.reps))),
+            ("rpe", record.rpe.map { .verbatim($0.description) } ?? .null),
+            ("date", .string(context.date(record.achievedAt).description)),
+            ("achievedAt", .string(record.achievedAt.description)),
+            ("position", .unsigned(record.position)),
+        ]
+        members.append(("previous", previous.map { json($0, previous: nil, context) } ?? .null))
+        return .object(members)
+    }
+}
+
+struct WhyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "why", abstract: "Show the events behind a personal record, and the records it beat.",
+        discussion: """
+            For each record of the kind, oldest first: its value, the set that made it and the journal events that \
+            gave that set its values and finished its workout (positions and times). Kinds: heaviest, e1rm, \
+            set-volume, most-reps, session-volume, duration, distance, 1rm to 12rm.
+            """)
+
+    @OptionGroup var location: JournalLocation
+    @OptionGroup var asOf: AsOfOption
+
+    @Argument(help: "The exercise, then optionally the record kind (default: e1rm, else the first it has).")
+    var words: [String]
+
+    @Flag(help: "Print JSON (fields documented in docs/JSON.md).")
+    var json = false
+
+    func run() async throws {
+        var words = words
+        let kind = words.last.flatMap(RecordKind.init(name:))
+        if kind != nil { words.removeLast() }
+        guard !words.isEmpty else {
+            throw CLIError(message: "name an exercise", remedy: "such as: liftledger why squat e1rm")
+        }
+        let journal = try location.open()
+        try location.query(asOf: asOf) { context in
+            let exercise = try context.exercise(words.joined(separator: " "))
+            let records = try context.snapshot.records(of: exercise.id)
+            guard let chosen = kind ?? (records[.estimatedOneRepMax] != nil ? .estimatedOneRepMax : records.keys.min()),
+                let chain = records[chosen]
+            else {
+                throw TrainingError(
+                    .notFound, "\(exercise.name) has no \(kind?.description ?? "") record",
+                    remedy: "see its records with liftledger prs \(exercise.name)")
+            }
+            var entries: [JSON] = []
+            var lines = [
+                "\(exercise.name), \(chosen) (\(RecordsCommand.unit(chosen))): \(chain.count) "
+                    + "record\(chain.count == 1 ? "" : "s"), oldest first"
+            ]
+            for record in chain {
+                let workout = try context.snapshot.workout(record.workoutId)
+                var positions = [record.position]
+                if let finished = workout?.finishedPosition, finished != record.position { positions.append(finished) }
+                let events = try positions.compactMap { try journal.record(at: $0) }
+                lines.append(
+                    "#\(record.sequence) \(RecordsCommand.displayValue(record)): "
+                        + RecordsCommand.detail(record, context))
+                for event in events {
+                    lines.append(
+                        "    position \(event.position): \(event.type) in \(event.streamID), "
+                            + "occurred \(event.occurredAt), recorded \(event.recordedAt)")
+                }
+                entries.append(
+                    .object([
+                        ("record", RecordsCommand.json(record, previous: nil, context)),
+                        (
+                            "events",
+                            .array(
+                                events.map { event in
+                                    .object([
+                                        ("position", .unsigned(event.position)), ("type", .string(event.type)),
+                                        ("streamId", .string(event.streamID)),
+                                        ("occurredAt", .string(event.occurredAt.description)),
+                                        ("recordedAt", .string(event.recordedAt.description)),
+                                    ])
+                                })
+                        ),
+                    ]))
+            }
+            if json {
+                Terminal.write(
+                    JSON.object([
+                        ("exerciseId", .string(exercise.id)), ("kind", .string(chosen.description)),
+                        ("records", .array(entries)),
+                    ]).rendered + "\n")
+            } else {
+                Terminal.write(lines.joined(separator: "\n") + "\n")
+            }
+        }
+    }
+}

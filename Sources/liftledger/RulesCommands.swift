@@ -1,0 +1,199 @@
+import ArgumentParser
+import EventJournal
+import Foundation
+import Training
+
+struct RulesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rules", abstract: "Show or change the rules the analytics follow (docs/RULES.md).",
+        subcommands: [RulesShowCommand.self, RulesSetCommand.self], defaultSubcommand: RulesShowCommand.self)
+}
+
+struct RulesShowCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show every rule and its value.")
+
+    @OptionGroup var location: JournalLocation
+    @OptionGroup var asOf: AsOfOption
+
+    @Flag(help: "Print one JSON object per rule, one per line.")
+    var json = false
+
+    func run() async throws {
+        try location.query(asOf: asOf) { context in
+            let rules = context.snapshot.rules
+            for rule in Rules.keys {
+                let value = rule.value(in: rules)
+                if json {
+                    Terminal.write(
+                        JSON.object([
+                            ("key", .string(rule.name)), ("value", .string(value)),
+                            ("default", .string(rule.defaultValue)),
+                            ("rebuilds", .bool(rule.affects == .fold)), ("summary", .string(rule.summary)),
+                        ]).rendered + "\n")
+                } else {
+                    let marker = value == rule.defaultValue ? "" : " (default \(rule.defaultValue))"
+                    Terminal.write(padded(rule.name, 29) + padded(value + marker, 24) + rule.summary + "\n")
+                }
+            }
+            if !json { Terminal.write(padded("time zone (profile)", 29) + rules.timeZoneIdentifier + "\n") }
+        }
+    }
+}
+
+struct RulesSetCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set", abstract: "Change a rule: recorded in the journal, then the read models it affects rebuilt.",
+        discussion: """
+            With --dry-run, nothing is written: the read models are replayed under the new rule in a scratch store \
+            and the differences are printed (records that appear, disappear or change value; the streak; weekly \
+            counts), which is what the change would do.
+            """)
+
+    @OptionGroup var location: JournalLocation
+
+    @Argument(help: "The rule, such as e1rm.formula (see liftledger rules show).")
+    var key: String
+
+    @Argument(help: "Its new value, such as brzycki.")
+    var value: String
+
+    @Flag(help: "Print what the change would do, and write nothing.")
+    var dryRun = false
+
+    @Flag(help: "Print the differences as JSON, one object per line (fields documented in docs/JSON.md).")
+    var json = false
+
+    func run() async throws {
+        let log = try location.trainingLog()
+        let (canonical, proposed) = try log.proposeRule(key, value)
+        guard dryRun else {
+            try await log.changeRule(key, to: canonical)
+            var bar = ProgressBar(label: "rebuilding")
+            try log.readModels.catchUp { _, done, total in bar.update(done, of: total) }
+            bar.finish()
+            Terminal.write("\(key) = \(canonical)\n")
+            return
+        }
+        let models = log.readModels
+        let rules = try models.catchUp()
+        let today = LocalDate(Date(), in: rules.timeZone)
+        let before = try models.read(rules: rules) { try $0.analyticsView(today: today) }
+        let after: AnalyticsView
+        if Rules.key(key)?.affects == .fold {
+            var bar = ProgressBar(label: "replaying")
+            let preview = try models.preview(under: proposed) { _, done, total in bar.update(done, of: total) }
+            bar.finish()
+            after = try preview.read { try $0.analyticsView(today: today) }
+        } else {
+            after = try models.read(rules: proposed) { try $0.analyticsView(today: today) }
+        }
+        let changes = before.changes(to: after)
+        for change in changes {
+            if json {
+                Terminal.write(Self.json(change).rendered + "\n")
+            } else {
+                Terminal.write(
+                    "\(change.readModel) \(change.subject.filter { !$0.isEmpty }.joined(separator: " ")) "
+                        + "\(change.figure): \(change.before ?? "none") -> \(change.after ?? "none")\n")
+            }
+        }
+        if !json {
+            Terminal.write(
+                "\(changes.count) difference\(changes.count == 1 ? "" : "s") if \(key) were \(canonical); "
+                    + "nothing was written\n")
+        }
+    }
+
+    static func json(_ change: AnalyticsView.Change) -> JSON {
+        .object([
+            ("readModel", .string(change.readModel)),
+            ("subject", .array(change.subject.map(JSON.string))),
+            ("figure", .string(change.figure)),
+            ("before", change.before.map(JSON.string) ?? .null),
+            ("after", change.after.map(JSON.string) ?? .null),
+        ])
+    }
+}
+
+struct RebuildCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rebuild", abstract: "Rebuild read models from the first event, then swap them in.",
+        discussion: """
+            The rebuild fills spare tables while queries go on answering from the current ones, and swaps them in \
+            one transaction. A rebuild that is killed resumes where it stopped the next time one runs. With \
+            --dry-run, the read models are replayed into a scratch store and compared with the current ones.
+            """)
+
+    @OptionGroup var location: JournalLocation
+
+    @Argument(help: "The projection: plan or training (default: both).")
+    var projection: String?
+
+    @Flag(help: "Replay into a scratch store and print what differs from the current read models; write nothing.")
+    var dryRun = false
+
+    func run() async throws {
+        let models = try TrainingReadModels(journal: try location.open())
+        if let projection, !TrainingReadModels.names.contains(projection) {
+            throw CLIError(
+                message: "no projection named \(projection.debugDescription)",
+                remedy: "the projections are: \(TrainingReadModels.names.joined(separator: ", "))")
+        }
+        var bar = ProgressBar(label: "rebuilding")
+        if dryRun {
+            let rules = try models.catchUp()
+            let today = LocalDate(Date(), in: rules.timeZone)
+            let before = try models.read(rules: rules) { try $0.analyticsView(today: today) }
+            let replayed = try models.preview(under: rules) { _, done, total in bar.update(done, of: total) }
+            bar.finish()
+            let changes = before.changes(to: try replayed.read { try $0.analyticsView(today: today) })
+            for change in changes { Terminal.write(RulesSetCommand.json(change).rendered + "\n") }
+            Terminal.write("\(changes.count) difference\(changes.count == 1 ? "" : "s") from a full replay\n")
+            return
+        }
+        try models.rebuild(projection) { _, done, total in bar.update(done, of: total) }
+        bar.finish()
+        let status = try models.status()
+        for entry in status where projection == nil || entry.name == projection {
+            Terminal.write("\(entry.name): rebuilt to position \(entry.checkpoint?.position ?? 0)\n")
+        }
+    }
+}
+
+struct ProjectionsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "projections",
+        abstract: "Show each projection's checkpoint, code version, rules digest and lag behind the journal.")
+
+    @OptionGroup var location: JournalLocation
+
+    @Flag(help: "Print one JSON object per projection, one per line.")
+    var json = false
+
+    func run() async throws {
+        let status = try TrainingReadModels(journal: try location.open()).status()
+        for entry in status {
+            let digest = entry.rulesDigest.hexString
+            if json {
+                Terminal.write(
+                    JSON.object([
+                        ("name", .string(entry.name)), ("version", .unsigned(UInt64(entry.codeVersion))),
+                        ("rulesDigest", .string(digest)),
+                        ("position", entry.checkpoint.map { .unsigned($0.position) } ?? .null),
+                        ("head", .unsigned(entry.head)), ("lag", .unsigned(entry.lag)),
+                        ("slot", entry.checkpoint.map { .unsigned(UInt64($0.slot)) } ?? .null),
+                        ("current", .bool(entry.isCurrent)), ("rebuilding", .bool(entry.isRebuilding)),
+                    ]).rendered + "\n")
+            } else {
+                let state =
+                    entry.checkpoint == nil
+                    ? "never built" : entry.isCurrent ? "current" : "built under other rules or code: rebuilt next"
+                Terminal.write(
+                    padded(entry.name, 10) + "version \(entry.codeVersion), position "
+                        + "\(entry.checkpoint?.position ?? 0) of \(entry.head) (lag \(entry.lag)), rules "
+                        + "\(digest.isEmpty ? "none" : String(digest.prefix(12))), \(state)"
+                        + (entry.isRebuilding ? ", rebuilding" : "") + "\n")
+            }
+        }
+    }
+}
