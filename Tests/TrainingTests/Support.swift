@@ -24,6 +24,10 @@ final class ManualClock: Sendable {
 
     var now: Timestamp { Timestamp(microsecondsSinceEpoch: microseconds.withLock { $0 }) }
 
+    func set(_ instant: String) {
+        microseconds.withLock { $0 = Timestamp(rfc3339: instant)!.microsecondsSinceEpoch }
+    }
+
     func advance(seconds: Double) {
         microseconds.withLock { $0 += Int64(seconds * 1_000_000) }
     }

@@ -50,10 +50,12 @@ public struct Streak: Sendable, Equatable {
             let schedule = schedules.last { $0.from <= date }?.schedule ?? .pushPullLegs
             return schedule.due(on: date) == nil
         }
+        /// Whether every day from `first` up to, not including, `end` is a rest day.
+        func restDays(_ first: Int, until end: Int) -> Bool { first >= end || (first..<end).allSatisfy(isRest) }
         // Streaks of trained days, where only untrained days that are not scheduled rest break a run.
         var runs: [(first: Int, last: Int, count: Int)] = []
         for day in trained {
-            if let last = runs.last, (last.last + 1..<day).allSatisfy(isRest) {
+            if let last = runs.last, restDays(last.last + 1, until: day) {
                 runs[runs.count - 1] = (last.first, day, last.count + 1)
             } else {
                 runs.append((day, day, 1))
@@ -61,7 +63,7 @@ public struct Streak: Sendable, Equatable {
         }
         // The current run reaches today if every day after its last is a rest day, or today (not over yet).
         let current = runs.last.flatMap { run in
-            (run.last + 1..<today.dayNumber).allSatisfy(isRest) ? run : nil
+            restDays(run.last + 1, until: today.dayNumber) ? run : nil
         }
         let longest = runs.max { ($0.count, $0.last) < ($1.count, $1.last) }
         func span(_ run: (first: Int, last: Int, count: Int)) -> ClosedRange<LocalDate> {

@@ -1,0 +1,221 @@
+import EventJournal
+import Foundation
+import Testing
+
+@testable import Training
+
+/// Hand-worked cases: each writes a small journal through the training commands and checks the read models against
+/// values worked out by hand in the comments.
+struct AnalyticsTests {
+    let test: TestJournal
+    let clock = ManualClock("2026-01-01T12:00:00Z")
+    let log: TrainingLog
+
+    init() throws {
+        test = try TestJournal()
+        log = try TrainingLog(journal: test.journal, clock: clock.function)
+    }
+
+    /// A set to log: exercise, weight in kg (nil: body weight), reps, kind, RPE.
+    struct Entry {
+        var exercise: String
+        var kilograms: String?
+        var reps: UInt32
+        var kind: SetKind = .normal
+        var rpe: Double?
+    }
+
+    func set(_ exercise: String, _ kilograms: String?, _ reps: UInt32, _ kind: SetKind = .normal, rpe: Double? = nil)
+        -> Entry
+    {
+        Entry(exercise: exercise, kilograms: kilograms, reps: reps, kind: kind, rpe: rpe)
+    }
+
+    /// Logs a finished workout starting at `start`, a minute per set.
+    @discardableResult
+    func workout(at start: String, _ entries: [Entry]) async throws -> String {
+        clock.set(start)
+        let id = try await log.start()
+        for entry in entries {
+            clock.advance(seconds: 60)
+            try await log.logSet(
+                SetRequest(
+                    exercise: entry.exercise, weight: entry.kilograms.map { weight($0) }, reps: entry.reps,
+                    kind: entry.kind, rpe: entry.rpe.flatMap(RPE.init), confirmed: true))
+        }
+        clock.advance(seconds: 60)
+        try await log.finish()
+        return id
+    }
+
+    func records(_ exercise: String) throws -> [RecordKind: [RecordEntry]] {
+        try log.query { snapshot in try snapshot.records(of: snapshot.catalog().lookup(exercise)!.id) }
+    }
+
+    /// The values of a record kind's chain, oldest first.
+    func chain(_ exercise: String, _ kind: RecordKind) throws -> [String] {
+        try records(exercise)[kind, default: []].map(\.valueText)
+    }
+
+    @Test func aTieIsNoRecordWarmUpsAreLeftOutAndRepMaximaAreKeptPerRepCount() async throws {
+        // Workout 1: 100×5, a 140×3 warm-up, 100×5. The warm-up is left out, so the heaviest is 100, set by set 1
+        // (set 3 ties it). Set volume 500, most reps 5, 5RM 100, session volume 500 + 500 = 1000.
+        try await workout(
+            at: "2026-01-05T18:00:00Z", [set("squat", "100", 5), set("squat", "140", 3, .warmup), set("squat", "100", 5)])
+        // Workout 2: 100×5 again ties everything; its session volume, 500, is below 1000.
+        try await workout(at: "2026-01-07T18:00:00Z", [set("squat", "100", 5)])
+        // Workout 3: 105×3: heaviest 105 (the previous was 100), a first 3RM. Its e1RM, 105 × (1 + 3/30) = 115.5, is
+        // below 100 × (1 + 5/30) = 116.67; its set volume 315 is below 500.
+        try await workout(at: "2026-01-09T18:00:00Z", [set("squat", "105", 3)])
+        let records = try records("squat")
+        #expect(records[.heaviestWeight]?.map(\.valueText) == ["100", "105"])
+        #expect(records[.heaviestWeight]?.first?.setNumber == 1)
+        #expect(records[.heaviestWeight]?.last?.sequence == 2)
+        #expect(records[.estimatedOneRepMax]?.map(\.valueText) == ["116.67"])
+        #expect(records[.bestSetVolume]?.map(\.valueText) == ["500"])
+        #expect(records[.mostReps]?.map(\.valueText) == ["5"])
+        #expect(records[.repMaximum(5)]?.map(\.valueText) == ["100"])
+        #expect(records[.repMaximum(3)]?.map(\.valueText) == ["105"])
+        #expect(records[.bestSessionVolume]?.map(\.valueText) == ["1000"])
+        #expect(records[.repMaximum(10)] == nil, "the 140×3 warm-up and nothing else")
+    }
+
+    @Test func theEstimatedMaximumFollowsEachFormula() async throws {
+        // 100×5 at RPE 8, then 120×1 with no RPE; one rep gives the weight under every formula.
+        try await workout(at: "2026-01-05T18:00:00Z", [set("bench press", "100", 5, rpe: 8)])
+        try await workout(at: "2026-01-07T18:00:00Z", [set("bench press", "120", 1)])
+        // 13 reps is above the default 12: no estimate.
+        try await workout(at: "2026-01-09T18:00:00Z", [set("bench press", "110", 13)])
+        // Epley: 100 × (1 + 5/30) = 116.67, then 120.
+        #expect(try chain("bench press", .estimatedOneRepMax) == ["116.67", "120"])
+        // Brzycki: 100 × 36/(37 − 5) = 112.5, then 120.
+        try await log.changeRule("e1rm.formula", to: "brzycki")
+        #expect(try chain("bench press", .estimatedOneRepMax) == ["112.5", "120"])
+        // The RPE chart: 5 reps at RPE 8 is 7 effective reps, 81.1%: 100 / 0.811 = 123.30; 120×1 is RPE 10 (none
+        // given), 100%: 120, not above 123.30.
+        try await log.changeRule("e1rm.formula", to: "rpe")
+        #expect(try chain("bench press", .estimatedOneRepMax) == ["123.3"])
+        // Allowing 13 reps under Epley: 110 × (1 + 13/30) = 157.67 joins the chain.
+        try await log.changeRule("e1rm.formula", to: "epley")
+        try await log.changeRule("e1rm.max-reps", to: "13")
+        #expect(try chain("bench press", .estimatedOneRepMax) == ["116.67", "120", "157.67"])
+    }
+
+    @Test func lessAssistanceIsBetterForAnAssistedExercise() async throws {
+        // Band Assisted Pull-Up: 30 kg of help × 8, then 20 × 8 (better), then 25 × 8 (not).
+        try await workout(at: "2026-01-05T18:00:00Z", [set("band assisted pull up", "30", 8)])
+        try await workout(at: "2026-01-07T18:00:00Z", [set("band assisted pull up", "20", 8)])
+        try await workout(at: "2026-01-09T18:00:00Z", [set("band assisted pull up", "25", 8)])
+        let records = try records("band assisted pull up")
+        #expect(records[.heaviestWeight]?.map(\.valueText) == ["30", "20"])
+        #expect(records[.repMaximum(8)]?.map(\.valueText) == ["30", "20"])
+        #expect(records[.mostReps]?.map(\.valueText) == ["8"])
+        #expect(records[.estimatedOneRepMax] == nil && records[.bestSetVolume] == nil)
+        #expect(records[.bestSessionVolume] == nil)
+    }
+
+    @Test func deletingAWorkoutBringsThePreviousRecordBackAndACorrectionIsHonoured() async throws {
+        try await workout(at: "2026-01-05T18:00:00Z", [set("deadlift", "200", 5)])
+        let second = try await workout(at: "2026-01-07T18:00:00Z", [set("deadlift", "210", 5)])
+        #expect(try chain("deadlift", .heaviestWeight) == ["200", "210"])
+        try await log.deleteWorkout(second)
+        #expect(try chain("deadlift", .heaviestWeight) == ["200"])
+        #expect(try log.query { try $0.history().map(\.workoutId) } == ["workout-1"])
+        // Set 1 of workout 1 corrected to 180×5: the heaviest is now 180, and the volume 900.
+        try await log.correctSet(1, in: "1", SetCorrection(weight: .some(weight("180"))))
+        #expect(try chain("deadlift", .heaviestWeight) == ["180"])
+        #expect(try log.query { try $0.history().map(\.volume) } == [900_000_000])
+        // Made a warm-up, it sets no record at all.
+        try await log.correctSet(1, in: "1", SetCorrection(kind: .warmup))
+        #expect(try records("deadlift").isEmpty)
+    }
+
+    @Test func theSessionVolumeRecordAddsAWorkoutsWorkingSets() async throws {
+        // 60×10 warm-up (left out), 100×5 + 100×5 = 1000; then 90×6 × 2 = 1080, a record; then 80×5 × 2 = 800.
+        try await workout(
+            at: "2026-01-05T18:00:00Z",
+            [set("overhead press", "60", 10, .warmup), set("overhead press", "100", 5), set("overhead press", "100", 5)])
+        try await workout(at: "2026-01-07T18:00:00Z", [set("overhead press", "90", 6), set("overhead press", "90", 6)])
+        try await workout(at: "2026-01-09T18:00:00Z", [set("overhead press", "80", 5), set("overhead press", "80", 5)])
+        #expect(try chain("overhead press", .bestSessionVolume) == ["1000", "1080"])
+    }
+
+    @Test func aDailyStreakKeepsOverAScheduledRestDayAndBreaksOverAnotherDay() async throws {
+        try await log.updateProfile(ProfileUpdated(timeZone: "UTC"))
+        try await log.changeRule("streak.kind", to: "daily")
+        // The default schedule rests on Sundays. Friday 9, Saturday 10, (Sunday 11 rest), Monday 12: three days.
+        for day in ["09", "10", "12"] { try await workout(at: "2026-01-\(day)T18:00:00Z", [set("squat", "60", 5)]) }
+        var streak = try log.query { try $0.streak(today: LocalDate("2026-01-12")!) }
+        #expect(streak.current == 3 && streak.longest == 3)
+        #expect(streak.currentSpan == LocalDate("2026-01-09")!...LocalDate("2026-01-12")!)
+        // Tuesday 13 missed (a Push day), Wednesday 14 trained: the run is broken; the current streak is 1.
+        try await workout(at: "2026-01-14T18:00:00Z", [set("squat", "60", 5)])
+        streak = try log.query { try $0.streak(today: LocalDate("2026-01-14")!) }
+        #expect(streak.current == 1 && streak.longest == 3)
+        // On Thursday 15, not yet trained, the day is not over: still 1. By Friday 16, Thursday broke it: 0.
+        #expect(try log.query { try $0.streak(today: LocalDate("2026-01-15")!) }.current == 1)
+        #expect(try log.query { try $0.streak(today: LocalDate("2026-01-16")!) }.current == 0)
+    }
+
+    @Test func aWorkoutAt2330LocalTimeCountsOnItsLocalDay() async throws {
+        try await log.updateProfile(ProfileUpdated(timeZone: "America/New_York"))
+        // 2026-01-15T04:30Z is 23:30 on January 14 in New York (UTC−5 in winter).
+        try await workout(at: "2026-01-15T04:30:00Z", [set("squat", "60", 5)])
+        let days = try log.query { try $0.trainingDays() }
+        #expect(days == [LocalDate("2026-01-14")!.dayNumber: 1])
+        // The same instant in Berlin (UTC+1) is 05:30 on the 15th: a rebuild moves it.
+        try await log.updateProfile(ProfileUpdated(timeZone: "Europe/Berlin"))
+        #expect(try log.query { try $0.trainingDays() } == [LocalDate("2026-01-15")!.dayNumber: 1])
+    }
+
+    @Test func aWeeklyStreakWithATargetOfThree() async throws {
+        try await log.updateProfile(ProfileUpdated(timeZone: "UTC"))
+        try await log.changeRule("streak.weekly-target", to: "3")
+        // Weeks from Monday: Jan 5 (3 workouts), Jan 12 (3), Jan 19 (2), Jan 26 (3 by Wednesday the 28th).
+        let days = ["05", "06", "07", "12", "13", "14", "19", "20", "26", "27", "28"]
+        for day in days { try await workout(at: "2026-01-\(day)T18:00:00Z", [set("squat", "60", 5)]) }
+        var streak = try log.query { try $0.streak(today: LocalDate("2026-01-28")!) }
+        // Target 3: Jan 5 and 12 make 2 weeks, Jan 19 breaks, Jan 26 makes a new run of 1.
+        #expect(streak.kind == .weekly && streak.longest == 2 && streak.current == 1)
+        #expect(streak.longestSpan == LocalDate("2026-01-05")!...LocalDate("2026-01-12")!)
+        // Target 2: all four weeks.
+        try await log.changeRule("streak.weekly-target", to: "2")
+        streak = try log.query { try $0.streak(today: LocalDate("2026-01-28")!) }
+        #expect(streak.longest == 4 && streak.current == 4)
+    }
+
+    @Test func secondaryMusclesCountHalf() async throws {
+        try await log.updateProfile(ProfileUpdated(timeZone: "UTC"))
+        // Bench press works the chest (primary), shoulders and triceps (secondary): 100×10 is one set and 1000 kg
+        // for the chest, half a set and 500 kg for each of the others.
+        try await workout(at: "2026-01-07T18:00:00Z", [set("bench press", "100", 10)])
+        var balance = try log.query { try $0.balance(weeks: 1, today: LocalDate("2026-01-07")!) }
+        func muscle(_ name: String) -> MuscleBalance.Muscle? { balance.muscles.first { $0.name == name } }
+        #expect(muscle("chest")?.sets == 1 && muscle("chest")?.volume == 1_000)
+        #expect(muscle("shoulders")?.sets == 0.5 && muscle("shoulders")?.volume == 500)
+        #expect(muscle("triceps")?.sets == 0.5 && muscle("lats")?.sets == 0)
+        #expect(balance.pushSets == 1 && balance.pullSets == 0)
+        // With secondary muscles at 0, only the chest.
+        try await log.changeRule("balance.secondary", to: "0")
+        balance = try log.query { try $0.balance(weeks: 1, today: LocalDate("2026-01-07")!) }
+        #expect(muscle("chest")?.sets == 1 && muscle("shoulders")?.sets == 0)
+    }
+
+    @Test func aPlateauAfterFourFlatSessions() async throws {
+        try await log.updateProfile(ProfileUpdated(timeZone: "UTC"))
+        // e1RM (Epley): 100×5 = 116.67, 110×5 = 128.33, then 105×5 = 122.5 four times.
+        try await workout(at: "2026-01-05T18:00:00Z", [set("squat", "100", 5)])
+        try await workout(at: "2026-01-07T18:00:00Z", [set("squat", "110", 5)])
+        for day in ["09", "12", "14"] { try await workout(at: "2026-01-\(day)T18:00:00Z", [set("squat", "105", 5)]) }
+        // Three flat sessions: the last four (128.33, 122.5 × 3) hold 128.33, above 116.67 before them.
+        let squat = try log.query { try $0.catalog().lookup("squat")!.id }
+        #expect(try log.query { try $0.progress(of: squat) }.plateau(window: 4) == nil)
+        try await workout(at: "2026-01-16T18:00:00Z", [set("squat", "105", 5)])
+        // Four: 122.5 × 4, none above 128.33.
+        let plateau = try #require(try log.query { try $0.progress(of: squat) }.plateau(window: 4))
+        #expect(plateau.sessions.map(\.workoutId) == ["workout-3", "workout-4", "workout-5", "workout-6"])
+        #expect(plateau.bestBefore.text(per: 1_000_000, digits: 2) == "128.33")
+        let insights = try log.query { try $0.insights(today: LocalDate("2026-01-16")!, names: { $0 }) }
+        #expect(insights.contains { $0.kind == .plateau && $0.exerciseId == squat && $0.evidence.count == 5 })
+    }
+}
