@@ -45,8 +45,9 @@ let package = Package(
         .executableTarget(
             name: "liftledger-harness",
             dependencies: [
-                "EventJournal", "LMDB", "Training",
+                "EventJournal", "LMDB", "Projections", "Training",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Sources/Harness"
         ),

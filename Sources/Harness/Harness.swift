@@ -9,7 +9,7 @@ struct Harness: AsyncParsableCommand {
         abstract: "Crash, contention and benchmark programs for the LiftLedger journal.",
         subcommands: [
             CrashTest.self, AppendWorker.self, ContendWorker.self, Bench.self, SessionCrashTest.self,
-            WorkoutDriver.self, RaceStart.self,
+            WorkoutDriver.self, RaceStart.self, GenerateCommand.self, ProjectCommand.self, ReadModelDigestCommand.self,
         ]
     )
 }

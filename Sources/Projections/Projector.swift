@@ -34,7 +34,8 @@ public final class Projector<Event>: Sendable {
 
     /// Brings `projections` up to the journal's head, chunk by chunk, each chunk read, folded and checkpointed in one
     /// write transaction. A read model built by other code or under other rules is rebuilt first, unless another live
-    /// process is rebuilding it: it then stays as it is meanwhile, and its name is returned.
+    /// process is rebuilding it: it then stays as it is meanwhile, and its name is returned. A first build cut short
+    /// is resumed.
     @discardableResult
     public func catchUp(
         _ projections: [any Projection<Event>], chunkSize: Int = 16_384, progress: Progress? = nil
@@ -48,19 +49,26 @@ public final class Projector<Event>: Sendable {
                 )
             }
         }
-        var current: [any Projection<Event>] = []
+        var toRebuild: [any Projection<Event>] = []
         var leftStale: [String] = []
         for (projection, (checkpoint, marker)) in zip(projections, found) {
-            if let checkpoint, !ProjectionDescriptor(projection).isBuilt(by: checkpoint) {
+            switch (checkpoint, marker) {
+            case (nil, nil):
+                continue  // a first build: folded from the first event below
+            case (nil, _?):
+                toRebuild.append(projection)  // a first build by rebuild, cut short or under way: joined
+            case (let checkpoint?, let marker):
+                guard !ProjectionDescriptor(projection).isBuilt(by: checkpoint) else { continue }
                 if let marker, marker.processID != getpid(), marker.builderIsAlive {
                     leftStale.append(projection.name)
-                    continue
+                } else {
+                    toRebuild.append(projection)
                 }
-                try rebuild(projection, progress: progress)
             }
-            current.append(projection)
         }
-        try foldNewEvents(current, chunkSize: chunkSize, progress: progress)
+        if !toRebuild.isEmpty { try rebuild(toRebuild, progress: progress) }
+        try foldNewEvents(
+            projections.filter { !leftStale.contains($0.name) }, chunkSize: chunkSize, progress: progress)
         return leftStale
     }
 
@@ -72,8 +80,11 @@ public final class Projector<Event>: Sendable {
                 let head = try journal.headPosition(in: transaction)
                 var due: [(any Projection<Event>, Checkpoint)] = []
                 for projection in projections {
+                    let stored = try store.checkpoint(projection.name, transaction)
+                    // A first build that a rebuild took on is left to it: its tables are the rebuild's.
+                    if stored == nil, try store.rebuildMarker(projection.name, transaction) != nil { continue }
                     let checkpoint =
-                        try store.checkpoint(projection.name, transaction)
+                        stored
                         ?? Checkpoint(
                             position: 0, version: projection.version, rulesDigest: projection.rulesDigest, slot: 0)
                     // A read model another process began to rebuild under other rules is left to that rebuild.
@@ -100,59 +111,79 @@ public final class Projector<Event>: Sendable {
 
     // MARK: Rebuilding
 
-    /// Replays every event into the read model's spare slot while queries go on reading the current one, then swaps
-    /// the two in the transaction that folds the last events, so that readers see the old read model or the new one,
-    /// never a mix. A rebuild cut short resumes where it stopped, in whichever process runs it next.
+    /// Replays every event into the read models' spare slots, in one pass for all of `projections`, while queries go
+    /// on reading the current ones; then swaps each in the transaction that folds the last events, so that readers
+    /// see an old read model or a new one, never a mix. A rebuild cut short resumes where it stopped, in whichever
+    /// process runs it next.
+    public func rebuild(
+        _ projections: [any Projection<Event>], chunkSize: Int = 65_536, progress: Progress? = nil
+    ) throws {
+        try requireBesideJournal("rebuild")
+        try store.environment.write { transaction in
+            for projection in projections { try beginRebuild(projection, transaction) }
+        }
+        var remaining = projections
+        while !remaining.isEmpty {
+            let step = try store.environment.write { transaction -> (position: UInt64, head: UInt64, done: [String]) in
+                let head = try journal.headPosition(in: transaction)
+                var due: [(any Projection<Event>, Checkpoint)] = []
+                var done: [String] = []
+                for projection in remaining {
+                    // Gone, or replaced by a rebuild under newer rules: another process finished it or took it over.
+                    guard let marker = try store.rebuildMarker(projection.name, transaction),
+                        ProjectionDescriptor(projection).isBuilt(by: marker.checkpoint)
+                    else {
+                        done.append(projection.name)
+                        continue
+                    }
+                    due.append((projection, marker.checkpoint))
+                }
+                guard let from = due.map(\.1.position).min() else { return (head, head, done) }
+                let records = try journal.records(from: from + 1, limit: chunkSize, in: transaction)
+                let batch = try Batch(records, decode: decode)
+                let last = records.last?.position ?? from
+                for (projection, checkpoint) in due {
+                    let moved = try fold(projection, batch, after: checkpoint, through: last, transaction)
+                    guard records.count < chunkSize else {
+                        try store.putRebuildMarker(RebuildMarker(checkpoint: moved), for: projection.name, transaction)
+                        continue
+                    }
+                    // Every event is folded, and no append can come in before this transaction commits: swap.
+                    if let live = try store.checkpoint(projection.name, transaction), live.slot != moved.slot {
+                        for table in store.tables(projection.name, slot: live.slot) { try transaction.empty(table) }
+                    }
+                    try store.putCheckpoint(moved, for: projection.name, transaction)
+                    try store.removeRebuildMarker(projection.name, transaction)
+                    done.append(projection.name)
+                }
+                return (last, head, done)
+            }
+            for projection in remaining { progress?(projection.name, step.position, step.head) }
+            remaining.removeAll { step.done.contains($0.name) }
+        }
+    }
+
+    /// Rebuilds one projection, as the rebuild of several does.
     public func rebuild(
         _ projection: any Projection<Event>, chunkSize: Int = 65_536, progress: Progress? = nil
     ) throws {
-        try requireBesideJournal("rebuild")
+        try rebuild([projection], chunkSize: chunkSize, progress: progress)
+    }
+
+    /// Begins a rebuild into the spare slot, emptied first, or resumes one by the same code under the same rules.
+    private func beginRebuild(_ projection: any Projection<Event>, _ transaction: Transaction) throws {
         let name = projection.name
-        let descriptor = ProjectionDescriptor(projection)
-        try store.environment.write { transaction in
-            let live = try store.checkpoint(name, transaction)
-            if let marker = try store.rebuildMarker(name, transaction), descriptor.isBuilt(by: marker.checkpoint),
-                marker.checkpoint.slot != live?.slot
-            {
-                try store.putRebuildMarker(RebuildMarker(checkpoint: marker.checkpoint), for: name, transaction)
-                return
-            }
-            let spare: UInt8 = live.map { 1 - $0.slot } ?? 0
-            for table in store.tables(name, slot: spare) { try transaction.empty(table) }
-            let start = Checkpoint(
-                position: 0, version: projection.version, rulesDigest: projection.rulesDigest, slot: spare)
-            try store.putRebuildMarker(RebuildMarker(checkpoint: start), for: name, transaction)
+        let live = try store.checkpoint(name, transaction)
+        if let marker = try store.rebuildMarker(name, transaction),
+            ProjectionDescriptor(projection).isBuilt(by: marker.checkpoint), marker.checkpoint.slot != live?.slot
+        {
+            try store.putRebuildMarker(RebuildMarker(checkpoint: marker.checkpoint), for: name, transaction)
+            return
         }
-        while true {
-            let step = try store.environment.write { transaction -> (position: UInt64, head: UInt64, done: Bool) in
-                let head = try journal.headPosition(in: transaction)
-                guard let marker = try store.rebuildMarker(name, transaction),
-                    descriptor.isBuilt(by: marker.checkpoint)
-                else {
-                    // Another process finished this rebuild, or began one under newer rules.
-                    return (head, head, true)
-                }
-                var checkpoint = marker.checkpoint
-                let records = try journal.records(from: checkpoint.position + 1, limit: chunkSize, in: transaction)
-                if let last = records.last?.position {
-                    checkpoint = try fold(
-                        projection, try Batch(records, decode: decode), after: checkpoint, through: last, transaction)
-                }
-                guard records.count < chunkSize else {
-                    try store.putRebuildMarker(RebuildMarker(checkpoint: checkpoint), for: name, transaction)
-                    return (checkpoint.position, head, false)
-                }
-                // Every event is folded, and no append can come in before this transaction commits: swap.
-                if let live = try store.checkpoint(name, transaction), live.slot != checkpoint.slot {
-                    for table in store.tables(name, slot: live.slot) { try transaction.empty(table) }
-                }
-                try store.putCheckpoint(checkpoint, for: name, transaction)
-                try store.removeRebuildMarker(name, transaction)
-                return (checkpoint.position, head, true)
-            }
-            progress?(name, step.position, step.head)
-            if step.done { return }
-        }
+        let spare: UInt8 = live.map { 1 - $0.slot } ?? 0
+        for table in store.tables(name, slot: spare) { try transaction.empty(table) }
+        let start = Checkpoint(position: 0, version: projection.version, rulesDigest: projection.rulesDigest, slot: spare)
+        try store.putRebuildMarker(RebuildMarker(checkpoint: start), for: name, transaction)
     }
 
     // MARK: Replaying into a scratch store

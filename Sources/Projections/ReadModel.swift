@@ -36,7 +36,8 @@ public struct ReadModelTable {
     }
 
     /// Calls `body` with each entry whose key starts with `prefix`, in key order (or reverse order), until `body`
-    /// returns false. Forward scans start at `start` when given (a key at or after the prefix).
+    /// returns false. Given `start`, a forward scan begins at the first key at or after it, and a reverse scan at the
+    /// last key before it.
     public func scan(
         prefix: [UInt8] = [], from start: [UInt8]? = nil, reverse: Bool = false,
         _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Bool
@@ -44,7 +45,11 @@ public struct ReadModelTable {
         try transaction.withCursor(on: database) { cursor in
             var entry: CursorEntry?
             if reverse {
-                entry = try Self.lastEntry(withPrefix: prefix, cursor)
+                if let start {
+                    entry = try Self.firstEntry(atLeast: start, cursor) != nil ? try cursor.previous() : try cursor.last()
+                } else {
+                    entry = try Self.lastEntry(withPrefix: prefix, cursor)
+                }
             } else {
                 entry = try Self.firstEntry(atLeast: start.map { max($0, prefix) } ?? prefix, cursor)
             }

@@ -158,6 +158,39 @@ public struct RecordEntry: Sendable, Equatable {
     }
 }
 
+extension RecordEntry {
+    /// What a fold needs of a stored record to count on from it: its value, its sequence, and the workout that made
+    /// it (as a workout key), read without the rest.
+    struct Placing {
+        var value: Score
+        var sequence: UInt32
+        var workoutKey: [UInt8]
+
+        init(decoding bytes: ArraySlice<UInt8>) throws(PayloadError) {
+            var reader = PayloadReader(bytes)
+            var sequence: UInt32 = 0
+            var numerator: Int64 = 0
+            var denominator: Int64 = 1
+            var workoutId = ""
+            var startedAt = Timestamp(microsecondsSinceEpoch: 0)
+            while let field = try reader.next() {
+                switch field.number {
+                case 2: sequence = try field.integer()
+                case 3: numerator = try field.signed()
+                case 4: denominator = try field.signed()
+                case 5: workoutId = try field.string()
+                case 7: startedAt = try field.timestamp()
+                default: continue
+                }
+            }
+            guard denominator > 0 else { throw PayloadError("a stored record has no value") }
+            value = Score(numerator, over: denominator)
+            self.sequence = sequence
+            workoutKey = Key().instant(startedAt).text(workoutId).bytes
+        }
+    }
+}
+
 /// Where an exercise's records stand: the best of each kind so far and how many records of it there were, and the
 /// last workout folded in (a later one can be added on; an earlier one, or a change, means counting again).
 struct RecordState: Sendable, Equatable {

@@ -188,17 +188,22 @@ struct TrainingFold {
             try sessions.delete(key)
             changes[session.exerciseId, default: .init()].mustRecount = true
         }
+        // Records can change only from the earlier of the workout's old and new places on.
+        let earliest = [old?.workoutKey, new?.workoutKey].compactMap { $0 }.min { $0.lexicographicallyPrecedes($1) }
         for (exerciseId, change) in changes {
-            try updateRecords(exerciseId, change, workoutKey: new?.workoutKey)
+            try updateRecords(exerciseId, change, workoutKey: new?.workoutKey, changedFrom: earliest ?? [])
         }
     }
 
     // MARK: Records
 
     /// Adds the records of a workout that comes after every other of the exercise; anything else (an earlier
-    /// workout, a changed or removed set) counts the exercise's records again from its sets, in order, which gives
-    /// the same rows adding on would have.
-    private mutating func updateRecords(_ exerciseId: String, _ change: ExerciseChange, workoutKey: [UInt8]?) throws {
+    /// workout, a changed or removed set) counts the exercise's records again from the first workout that changed,
+    /// `changedFrom`, on: the records before it stand, and counting on from them in order gives the same rows that
+    /// counting from the first set would.
+    private mutating func updateRecords(
+        _ exerciseId: String, _ change: ExerciseChange, workoutKey: [UInt8]?, changedFrom: [UInt8]
+    ) throws {
         var tracker = RecordTracker(
             isAssisted: try facts(exerciseId).isAssisted, rules: rules, state: try recordState(exerciseId))
         let records = table(.records)
@@ -216,15 +221,15 @@ struct TrainingFold {
             }
             tracker.state.lastWorkoutKey = workoutKey
         } else {
-            try records.deleteAll(withPrefix: prefix.bytes)
-            tracker.state = RecordState()
+            tracker.state = try recordsBefore(changedFrom, prefix: prefix)
+            let start = prefix.bytes + changedFrom
             var entries: [RecordEntry] = []
-            try table(.sets).scan(prefix: prefix.bytes) { _, value in
+            try table(.sets).scan(prefix: prefix.bytes, from: start) { _, value in
                 let fact = try ReadModelRow.decode(value, table: "sets", SetFact.init(decoding:))
                 entries += tracker.consider(fact)
                 return true
             }
-            try table(.sessions).scan(prefix: prefix.bytes) { key, value in
+            try table(.sessions).scan(prefix: prefix.bytes, from: start) { key, value in
                 let session = try ReadModelRow.decode(value, table: "sessions", SessionFact.init(decoding:))
                 entries += tracker.consider(session)
                 tracker.state.lastWorkoutKey = Array(key[prefix.bytes.count...])
@@ -233,6 +238,32 @@ struct TrainingFold {
             for entry in entries { try records.put(entry.encoded, forKey: recordKey(prefix, entry)) }
         }
         recordStates[exerciseId] = tracker.state
+    }
+
+    /// Keeps the exercise's records made before the workout key `bound` and deletes the others; returns where the
+    /// records stood then: the last kept record of each kind, and the last workout before the bound. Each kind's
+    /// records run in the order they were made, so only the later ones are read, from the end.
+    private func recordsBefore(_ bound: [UInt8], prefix: Key) throws -> RecordState {
+        var state = RecordState()
+        let records = table(.records)
+        for kind in RecordKind.allCases {
+            var later: [[UInt8]] = []
+            try records.scan(prefix: prefix.byte(kind.code).bytes, reverse: true) { key, value in
+                let entry = try ReadModelRow.decode(value, table: "records", RecordEntry.Placing.init(decoding:))
+                guard entry.workoutKey.lexicographicallyPrecedes(bound) else {
+                    later.append(Array(key))
+                    return true
+                }
+                state.best[kind] = (entry.value, entry.sequence)
+                return false
+            }
+            for key in later { try records.delete(key) }
+        }
+        try table(.sessions).scan(prefix: prefix.bytes, from: prefix.bytes + bound, reverse: true) { key, _ in
+            state.lastWorkoutKey = Array(key[prefix.bytes.count...])
+            return false
+        }
+        return state
     }
 
     private func recordKey(_ prefix: Key, _ entry: RecordEntry) -> [UInt8] {

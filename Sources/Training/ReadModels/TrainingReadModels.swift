@@ -13,7 +13,8 @@ public final class TrainingReadModels: Sendable {
         [PlanProjection(), TrainingProjection(rules: rules)]
     }
 
-    static var descriptors: [ProjectionDescriptor] { projections(Rules()).map { ProjectionDescriptor($0) } }
+    /// The projections' names and tables (under the default rules).
+    public static var descriptors: [ProjectionDescriptor] { projections(Rules()).map { ProjectionDescriptor($0) } }
 
     static let decode: @Sendable (EventRecord) throws -> RecordedTrainingEvent? = { try RecordedTrainingEvent($0) }
 
@@ -29,10 +30,13 @@ public final class TrainingReadModels: Sendable {
 
     /// Brings the read models up to the journal's head, rebuilding the ones built under other rules; returns the
     /// rules in force.
+    /// Folds `chunkSize` events per transaction.
     @discardableResult
-    public func catchUp(progress: Projector<RecordedTrainingEvent>.Progress? = nil) throws -> Rules {
+    public func catchUp(
+        chunkSize: Int = 16_384, progress: Projector<RecordedTrainingEvent>.Progress? = nil
+    ) throws -> Rules {
         let rules = try Rules.load(from: journal)
-        try projector.catchUp(Self.projections(rules), progress: progress)
+        try projector.catchUp(Self.projections(rules), chunkSize: chunkSize, progress: progress)
         return rules
     }
 
@@ -60,7 +64,7 @@ public final class TrainingReadModels: Sendable {
                 .notFound, "no projection named \(name.map(\.debugDescription) ?? "")",
                 remedy: "the projections are: \(Self.names.joined(separator: ", "))")
         }
-        for projection in chosen { try projector.rebuild(projection, progress: progress) }
+        try projector.rebuild(chosen, progress: progress)
         try projector.catchUp(Self.projections(rules))
     }
 

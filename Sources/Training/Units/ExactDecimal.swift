@@ -28,23 +28,31 @@ public struct ExactDecimal: Sendable, Hashable, Comparable, CustomStringConverti
     /// Parses plain decimal notation: an optional `-`, digits, and optionally `.` and more digits (`225`, `102.5`,
     /// `.5`). Nil for anything else, including exponents, `nan` and numbers beyond 18 significant digits.
     public init?(_ text: some StringProtocol) {
-        var digits = Substring(text)
-        let negative = digits.first == "-"
+        var digits = Substring(text).utf8[...]
+        let negative = digits.first == UInt8(ascii: "-")
         if negative { digits = digits.dropFirst() }
-        let parts = digits.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let whole = parts.first, !(whole.isEmpty && parts.count == 1) else { return nil }
-        let fraction = parts.count == 2 ? parts[1] : ""
-        guard !(whole.isEmpty && fraction.isEmpty), (whole + fraction).allSatisfy(\.isASCIIDigit),
-            fraction.count <= Int(Self.maximumScale)
-        else { return nil }
         var value: Int64 = 0
-        for character in whole + fraction {
+        var sawDigit = false
+        var fractionDigits: UInt8 = 0
+        var inFraction = false
+        for byte in digits {
+            if byte == UInt8(ascii: "."), !inFraction {
+                inFraction = true
+                continue
+            }
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            if inFraction {
+                guard fractionDigits < Self.maximumScale else { return nil }
+                fractionDigits += 1
+            }
             let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
-            guard !overflow, case (let sum, false) = shifted.addingReportingOverflow(Int64(character.asciiValue! - 48))
+            guard !overflow, case (let sum, false) = shifted.addingReportingOverflow(Int64(byte - UInt8(ascii: "0")))
             else { return nil }
             value = sum
+            sawDigit = true
         }
-        self.init(significand: negative ? -value : value, scale: UInt8(fraction.count))
+        guard sawDigit else { return nil }
+        self.init(significand: negative ? -value : value, scale: fractionDigits)
     }
 
     /// The exact product, or nil if it needs more than 18 digits.
@@ -119,8 +127,4 @@ public struct ExactDecimal: Sendable, Hashable, Comparable, CustomStringConverti
         let right = widened(rhs)
         return left.high != right.high ? left.high < right.high : left.low < right.low
     }
-}
-
-extension Character {
-    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
 }

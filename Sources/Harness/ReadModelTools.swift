@@ -1,0 +1,63 @@
+import ArgumentParser
+import Crypto
+import EventJournal
+import Foundation
+import Projections
+import Training
+
+/// Brings a journal's training read models up to date, a chunk of events per transaction (1: event by event).
+struct ProjectCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "project", abstract: "Catch the read models up, a given number of events per transaction.")
+
+    @Option(help: "The journal directory.")
+    var journal: String
+
+    @Option(help: "Events folded per transaction.")
+    var chunk = 16_384
+
+    func run() async throws {
+        let target = try Journal.open(at: journal, options: JournalOptions(durability: .relaxed))
+        try TrainingReadModels(journal: target).catchUp(chunkSize: chunk)
+        writeLine(#"{"position":\#(try target.head().position)}"#)
+    }
+}
+
+/// Prints a SHA-256 digest of every table of the live read models, so that two journals' read models can be
+/// compared byte for byte.
+struct ReadModelDigestCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "read-model-digest",
+        abstract: "Print a digest of each live read-model table (its keys and values, in order), as JSON.")
+
+    @Option(help: "The journal directory.")
+    var journal: String
+
+    func run() async throws {
+        let target = try Journal.open(at: journal)
+        let descriptors = TrainingReadModels.descriptors
+        let store = try ReadModelStore(environment: target.environment, projections: descriptors)
+        let lines = try store.read { snapshot in
+            try descriptors.flatMap { descriptor -> [String] in
+                guard let model = try snapshot.model(descriptor.name) else { return [] }
+                return try descriptor.tables.indices.map { index in
+                    var hash = SHA256()
+                    var entries = 0
+                    try model.table(index).scan { key, value in
+                        for bytes in [key, value] {
+                            var length = UInt32(bytes.count).bigEndian
+                            withUnsafeBytes(of: &length) { hash.update(bufferPointer: $0) }
+                            hash.update(bufferPointer: bytes)
+                        }
+                        entries += 1
+                        return true
+                    }
+                    let digest = hash.finalize().map { String(format: "%02x", $0) }.joined()
+                    return #""\#(descriptor.name).\#(descriptor.tables[index])":{"entries":\#(entries),"#
+                        + #""sha256":"\#(digest)"}"#
+                }
+            }
+        }
+        writeLine("{" + lines.joined(separator: ",") + "}")
+    }
+}
