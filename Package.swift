@@ -21,6 +21,12 @@ let package = Package(
             providers: [.apt(["liblmdb-dev"])]
         ),
         .target(name: "LMDB", dependencies: ["CLMDB"]),
+        // SQLite, only for the benchmarks' peer: the same events kept as JSON rows.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
         // CRC-32C with the CPU's instruction: Swift has no portable access to it.
         .target(name: "CChecksum"),
         .target(
@@ -45,7 +51,7 @@ let package = Package(
         .executableTarget(
             name: "liftledger-harness",
             dependencies: [
-                "EventJournal", "LMDB", "Projections", "Training",
+                "CSQLite", "EventJournal", "LMDB", "Projections", "Training",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],

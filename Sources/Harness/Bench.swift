@@ -7,8 +7,8 @@ import LMDB
 /// raw LMDB doing exactly the same puts (or the same scan) with the same bytes, and nothing else.
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bench", abstract: "Measure the journal against raw LMDB.",
-        subcommands: [JournalBench.self])
+        commandName: "bench", abstract: "Measure the journal and the read models against their peers.",
+        subcommands: [JournalBench.self, ProjectionsBench.self])
 }
 
 struct JournalBench: AsyncParsableCommand {

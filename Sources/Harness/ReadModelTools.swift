@@ -35,11 +35,20 @@ struct ReadModelDigestCommand: AsyncParsableCommand {
 
     func run() async throws {
         let target = try Journal.open(at: journal)
-        let descriptors = TrainingReadModels.descriptors
-        let store = try ReadModelStore(environment: target.environment, projections: descriptors)
-        let lines = try store.read { snapshot in
-            try descriptors.flatMap { descriptor -> [String] in
-                guard let model = try snapshot.model(descriptor.name) else { return [] }
+        let store = try ReadModelStore(environment: target.environment, projections: TrainingReadModels.descriptors)
+        let digests = try Self.digests(of: store)
+        writeLine(
+            "{" + digests.map { #""\#($0.table)":{"entries":\#($0.entries),"sha256":"\#($0.sha256)"}"# }
+                .joined(separator: ",") + "}")
+    }
+
+    /// Each live table's entry count and SHA-256 over its keys and values (each length-prefixed), in key order.
+    static func digests(of store: ReadModelStore) throws -> [(table: String, entries: Int, sha256: String)] {
+        try store.read { snapshot in
+            try store.projections.flatMap { descriptor in
+                guard let model = try snapshot.model(descriptor.name) else {
+                    return [(table: String, entries: Int, sha256: String)]()
+                }
                 return try descriptor.tables.indices.map { index in
                     var hash = SHA256()
                     var entries = 0
@@ -53,11 +62,9 @@ struct ReadModelDigestCommand: AsyncParsableCommand {
                         return true
                     }
                     let digest = hash.finalize().map { String(format: "%02x", $0) }.joined()
-                    return #""\#(descriptor.name).\#(descriptor.tables[index])":{"entries":\#(entries),"#
-                        + #""sha256":"\#(digest)"}"#
+                    return ("\(descriptor.name).\(descriptor.tables[index])", entries, digest)
                 }
             }
         }
-        writeLine("{" + lines.joined(separator: ",") + "}")
     }
 }

@@ -149,6 +149,26 @@ public final class ReadModelStore: Sendable {
         return found
     }
 
+    // MARK: Folding events from elsewhere
+
+    /// Folds `events`, which come from somewhere other than a journal (another store, for a comparison), into the
+    /// read models of `projections`, in one write transaction that moves their checkpoints to `position`.
+    public func fold<Event>(
+        _ projections: [any Projection<Event>], _ events: ArraySlice<Event>, through position: UInt64
+    ) throws {
+        try environment.write { transaction in
+            for projection in projections {
+                var checkpoint =
+                    try self.checkpoint(projection.name, transaction)
+                    ?? Checkpoint(position: 0, version: projection.version, rulesDigest: projection.rulesDigest, slot: 0)
+                try projection.fold(
+                    events, into: model(projection.name, slot: checkpoint.slot, checkpoint: checkpoint, transaction))
+                checkpoint.position = max(checkpoint.position, position)
+                try putCheckpoint(checkpoint, for: projection.name, transaction)
+            }
+        }
+    }
+
     // MARK: Reading
 
     /// Runs `body` in a read transaction with the read models of `projections` as their checkpoints say; a

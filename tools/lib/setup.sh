@@ -22,7 +22,9 @@ require_packages() {
     fi
 }
 
-# The Debian packages that building LiftLedger needs.
+# The Debian packages that building the liftledger tool needs.
 BUILD_PACKAGES=(liblmdb-dev)
-# And those its tests need as well: python3-lmdb for the independent journal reader in tools/.
-TEST_PACKAGES=(liblmdb-dev python3-lmdb)
+# The harness (crash tests, benchmarks) needs SQLite as well, for the benchmarks' peer.
+HARNESS_PACKAGES=(liblmdb-dev libsqlite3-dev)
+# And the tests python3-lmdb, for the independent journal reader in tools/.
+TEST_PACKAGES=(liblmdb-dev libsqlite3-dev python3-lmdb)

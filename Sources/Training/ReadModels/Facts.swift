@@ -34,7 +34,7 @@ public struct SetFact: Sendable, Equatable {
     var encoded: [UInt8] {
         var writer = PayloadWriter()
         writer.unsigned(1, UInt64(number))
-        details.write(to: &writer)
+        writer.message(2) { details.writeRow(to: &$0) }
         writer.string(10, workoutId)
         writer.timestamp(11, startedAt)
         writer.timestamp(12, loggedAt)
@@ -73,7 +73,8 @@ public struct SetFact: Sendable, Equatable {
             case 13: position = try field.unsigned()
             case 14: isImplausible = try field.bool()
             case 15: isExcluded = try field.bool()
-            default: _ = try details.read(field)
+            case 2: details = try SetDetails(row: field.message())
+            default: continue
             }
         }
     }

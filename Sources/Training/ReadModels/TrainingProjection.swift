@@ -85,49 +85,47 @@ struct TrainingFold {
     private func table(_ table: TrainingTable) -> ReadModelTable { model.table(table.rawValue) }
 
     mutating func apply(_ recorded: RecordedTrainingEvent) throws {
+        let stream = recorded.streamID
         switch recorded.event {
         case .customExerciseAdded(let added):
             try table(.exercises).put(added.encoded, forKey: Array(added.exerciseId.utf8))
             exerciseFacts[added.exerciseId] = nil
         case .workoutStarted(let started):
-            let previous = try workout(recorded.streamID)
-            let workout = Workout(
-                id: recorded.streamID, started: started, at: recorded.occurredAt, recordedAt: recorded.recordedAt)
-            try change(recorded.streamID, from: previous, to: workout, startPosition: recorded.position)
+            let previous = try takeWorkout(stream)
+            let before = try previous.flatMap { $0.counts ? try contribution($0) : nil }
+            let workout = Workout(id: stream, started: started, at: recorded.occurredAt, recordedAt: recorded.recordedAt)
+            try settle(workout, before: before, wasActive: previous?.isActive ?? false, startPosition: recorded.position)
+            if let number = Workout.number(inStreamID: stream), number > (try highestWorkoutNumber()) {
+                highest = number
+                highestChanged = true
+            }
         case _ where recorded.event.isWorkoutEvent:
-            guard let previous = try workout(recorded.streamID) else { return }
-            var workout = previous
+            guard var workout = try takeWorkout(stream) else { return }
+            let wasActive = workout.isActive
+            let before = workout.counts ? try contribution(workout) : nil
             workout.apply(recorded.event, at: recorded.occurredAt, position: recorded.position)
-            try change(recorded.streamID, from: previous, to: workout, startPosition: nil)
+            try settle(workout, before: before, wasActive: wasActive, startPosition: nil)
         default:
             return
         }
     }
 
-    /// Moves the read model from what `previous` contributed to what `workout` does.
-    private mutating func change(
-        _ stream: String, from previous: Workout?, to workout: Workout, startPosition: UInt64?
+    /// Keeps the changed `workout` and moves the read model from what it contributed before the event (`before`) to
+    /// what it contributes now.
+    private mutating func settle(
+        _ workout: Workout, before: WorkoutContribution?, wasActive: Bool, startPosition: UInt64?
     ) throws {
-        let before = try previous.flatMap { $0.counts ? try contribution($0) : nil }
         let after = workout.counts ? try contribution(workout) : nil
         if before != nil || after != nil { try move(from: before, to: after) }
-        let activeKey = Array(("active/" + stream).utf8)
         if let startPosition, workout.isActive {
             var value: [UInt8] = []
             value.appendBigEndian(startPosition)
-            try table(.meta).put(value, forKey: activeKey)
-        } else if previous?.isActive == true && !workout.isActive {
-            try table(.meta).delete(activeKey)
+            try table(.meta).put(value, forKey: Array(("active/" + workout.id).utf8))
+        } else if wasActive && !workout.isActive {
+            try table(.meta).delete(Array(("active/" + workout.id).utf8))
         }
-        if let number = Workout.number(inStreamID: stream) {
-            let current = try highestWorkoutNumber()
-            if number > current {
-                highest = number
-                highestChanged = true
-            }
-        }
-        workouts[stream] = workout
-        changedWorkouts.insert(stream)
+        workouts[workout.id] = workout
+        changedWorkouts.insert(workout.id)
     }
 
     private mutating func contribution(_ workout: Workout) throws -> WorkoutContribution {
@@ -272,8 +270,9 @@ struct TrainingFold {
 
     // MARK: Rows kept in memory during the fold
 
-    private mutating func workout(_ stream: String) throws -> Workout? {
-        if let cached = workouts[stream] { return cached }
+    /// The workout's state, taken out of the cache so that changing it copies nothing, or read from its table.
+    private mutating func takeWorkout(_ stream: String) throws -> Workout? {
+        if let cached = workouts.removeValue(forKey: stream) { return cached }
         return try table(.workouts).withValue(forKey: Array(stream.utf8)) { raw in
             try ReadModelRow.decode(raw, table: "workouts", Workout.init(decoding:))
         }

@@ -31,7 +31,7 @@ extension Workout {
         for set in sets {
             writer.message(12) { nested in
                 nested.unsigned(1, UInt64(set.number))
-                set.details.write(to: &nested)
+                nested.message(2) { set.details.writeRow(to: &$0) }
                 nested.timestamp(10, set.loggedAt)
                 nested.timestamp(11, set.correctedAt)
                 if set.isRemoved { nested.bool(12, true) }
@@ -126,7 +126,8 @@ extension Workout {
             case 11: correctedAt = try field.timestamp()
             case 12: isRemoved = try field.bool()
             case 13: position = try field.unsigned()
-            default: _ = try details.read(field)
+            case 2: details = try SetDetails(row: field.message())
+            default: continue
             }
         }
         var set = LoggedSet(number: number, details: details, loggedAt: loggedAt, position: position)

@@ -120,27 +120,31 @@ struct WorkoutContribution {
 
 /// What the fold needs to know of an exercise: its name, muscles and force, from the catalog or a custom exercise.
 struct ExerciseFacts: Sendable {
-    var name: String
-    var primaryMuscles: [String]
-    var secondaryMuscles: [String]
-    var force: String?
+    let name: String
+    let primaryMuscles: [String]
+    let secondaryMuscles: [String]
+    let force: String?
+    /// An assisted exercise (its name says so): the weight is help, and less is better.
+    let isAssisted: Bool
 
     init(_ exercise: Exercise) {
-        name = exercise.name
-        primaryMuscles = exercise.primaryMuscles
-        secondaryMuscles = exercise.secondaryMuscles
-        force = exercise.force
+        self.init(
+            name: exercise.name, primaryMuscles: exercise.primaryMuscles, secondaryMuscles: exercise.secondaryMuscles,
+            force: exercise.force)
     }
 
     /// An exercise the catalog does not know: no muscles.
     init(unknown id: String) {
-        name = id
-        primaryMuscles = []
-        secondaryMuscles = []
+        self.init(name: id, primaryMuscles: [], secondaryMuscles: [], force: nil)
     }
 
-    /// An assisted exercise (its name says so): the weight is help, and less is better.
-    var isAssisted: Bool { ExerciseCatalog.normalized(name).contains("assisted") }
+    private init(name: String, primaryMuscles: [String], secondaryMuscles: [String], force: String?) {
+        self.name = name
+        self.primaryMuscles = primaryMuscles
+        self.secondaryMuscles = secondaryMuscles
+        self.force = force
+        isAssisted = ExerciseCatalog.normalized(name).contains("assisted")
+    }
 }
 
 extension Int64 {
