@@ -45,7 +45,7 @@ struct ProjectionsBench: AsyncParsableCommand {
         // Full rebuild of every read model, against raw LMDB scanning the same journal's events, and against the same
         // folds fed from SQLite rows with JSON payloads, repetitions interleaved.
         let models = try TrainingReadModels(journal: main)
-        let rules = try Rules.load(from: main)
+        let rules = try models.currentRules()
         let sqlitePath = root + "/peer.sqlite"
         try Self.exportToSQLite(main, path: sqlitePath)
         var rebuild: [Double] = []

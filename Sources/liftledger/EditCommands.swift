@@ -51,7 +51,8 @@ enum WeightArgument {
             let number = trimmed.dropLast(unit.count).trimmingCharacters(in: .whitespaces)
             return try SetEntry.weight(number, unit: MassUnit(parsing: unit)!)
         }
-        return try SetEntry.weight(trimmed, unit: log.query { try $0.profile() }.unit, explicitUnit: false)
+        let unit = try log.query { try $0.profileFields().unit } ?? .kilograms
+        return try SetEntry.weight(trimmed, unit: unit, explicitUnit: false)
     }
 }
 
@@ -100,7 +101,7 @@ struct EditCommand: AsyncParsableCommand {
         if let date {
             let (zone, current) = try log.query { snapshot in
                 (
-                    try snapshot.profile().timeZone,
+                    snapshot.rules.timeZone,
                     try snapshot.workout(UInt64(workout).map(Workout.streamID(number:)) ?? workout)
                 )
             }

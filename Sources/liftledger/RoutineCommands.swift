@@ -188,7 +188,7 @@ struct ScheduleSetCommand: AsyncParsableCommand {
             plan = .weekdays(list)
         } else {
             let list = days(split!)
-            let zone = try log.query { try $0.profile() }.timeZone
+            let zone = try log.query { $0.rules.timeZone }
             guard let first = start.map({ LocalDate($0) }) ?? LocalDate(Date(), in: zone) else {
                 throw CLIError(message: "cannot read --start \(start!.debugDescription)", remedy: "give YYYY-MM-DD")
             }
@@ -208,8 +208,8 @@ struct ScheduleShowCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let (profile, schedule) = try location.trainingLog().query { (try $0.profile(), try $0.schedule()) }
-        let today = LocalDate(Date(), in: profile.timeZone)
+        let (zone, schedule) = try location.trainingLog().query { ($0.rules.timeZone, try $0.schedule()) }
+        let today = LocalDate(Date(), in: zone)
         let week = (0..<7).map { LocalDate(dayNumber: today.dayNumber + $0) }
         if json {
             let kind: String
@@ -256,10 +256,10 @@ struct TodayCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let (profile, schedule, routines) = try location.trainingLog().query {
-            (try $0.profile(), try $0.schedule(), try $0.routines())
+        let (zone, schedule, routines) = try location.trainingLog().query {
+            ($0.rules.timeZone, try $0.schedule(), try $0.routines())
         }
-        guard let day = date.map({ LocalDate($0) }) ?? LocalDate(Date(), in: profile.timeZone) else {
+        guard let day = date.map({ LocalDate($0) }) ?? LocalDate(Date(), in: zone) else {
             throw CLIError(message: "cannot read --date \(date!.debugDescription)", remedy: "give YYYY-MM-DD")
         }
         let due = schedule.due(on: day)

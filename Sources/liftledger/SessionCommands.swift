@@ -68,7 +68,7 @@ struct LogCommand: AsyncParsableCommand {
 
     func run() async throws {
         let log = try location.trainingLog()
-        let unit = try log.query { try $0.profile() }.unit
+        let unit = try log.query { try $0.profileFields().unit } ?? .kilograms
         let entry = try SetEntry(words: words, defaultUnit: unit)
         let request = SetRequest(
             exercise: entry.exercise, weight: entry.weight, reps: entry.reps, kind: kind.kind,

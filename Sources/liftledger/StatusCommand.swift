@@ -39,7 +39,7 @@ struct StatusCommand: AsyncParsableCommand {
         if json {
             Terminal.write((session.map(Self.json) ?? .object([("active", .bool(false))])).rendered + "\n")
         } else if let session {
-            Terminal.write(Self.text(session, timeZone: try log.query { try $0.profile() }.timeZone))
+            Terminal.write(Self.text(session, timeZone: try log.query { $0.rules.timeZone }))
         } else {
             Terminal.write("no workout in progress; start one with liftledger start [ROUTINE]\n")
         }

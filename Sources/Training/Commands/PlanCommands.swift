@@ -157,7 +157,7 @@ extension TrainingLog {
                 .notFound, "no rule \(key.debugDescription)",
                 remedy: "the rules are: \(Rules.keys.map(\.name).joined(separator: ", "))")
         }
-        var rules = try Rules.load(from: journal)
+        var rules = try readModels.currentRules()
         guard rules.set(key, to: value.lowercased()) else {
             throw TrainingError(.invalidValue, "\(value.debugDescription) for \(key)", remedy: "give \(rule.summary)")
         }

@@ -35,8 +35,20 @@ public final class TrainingReadModels: Sendable {
     public func catchUp(
         chunkSize: Int = 16_384, progress: Projector<RecordedTrainingEvent>.Progress? = nil
     ) throws -> Rules {
-        let rules = try Rules.load(from: journal)
+        let rules = try currentRules(chunkSize: chunkSize, progress: progress)
         try projector.catchUp(Self.projections(rules), chunkSize: chunkSize, progress: progress)
+        return rules
+    }
+
+    /// The rules in force: the `rules` stream's, with the profile's time zone, read from the plan read model
+    /// (brought up to date first), so that nothing grows with the journal.
+    public func currentRules(
+        chunkSize: Int = 16_384, progress: Projector<RecordedTrainingEvent>.Progress? = nil
+    ) throws -> Rules {
+        try projector.catchUp([PlanProjection()], chunkSize: chunkSize, progress: progress)
+        var rules = try Rules.recorded(in: journal)
+        let zone = try read(rules: rules) { try $0.profileFields().timeZone }
+        if let zone, TimeZone(identifier: zone) != nil { rules.timeZoneIdentifier = zone }
         return rules
     }
 
@@ -57,7 +69,7 @@ public final class TrainingReadModels: Sendable {
     public func rebuild(
         _ name: String? = nil, progress: Projector<RecordedTrainingEvent>.Progress? = nil
     ) throws {
-        let rules = try Rules.load(from: journal)
+        let rules = try currentRules()
         let chosen = Self.projections(rules).filter { name == nil || $0.name == name }
         guard !chosen.isEmpty else {
             throw TrainingError(
@@ -70,7 +82,7 @@ public final class TrainingReadModels: Sendable {
 
     /// Each projection's checkpoint, code version, rules digest and lag behind the journal.
     public func status() throws -> [ProjectionStatus] {
-        let rules = try Rules.load(from: journal)
+        let rules = try currentRules()
         return try projector.store.read { snapshot in
             let head = try journal.headPosition(in: snapshot.transaction)
             return try Self.projections(rules).map { projection in

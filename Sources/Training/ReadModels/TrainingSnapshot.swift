@@ -44,17 +44,20 @@ public struct TrainingSnapshot {
 
     // MARK: The plan
 
-    /// The profile and its body-weight entries.
-    public func profile() throws -> Profile {
-        var profile = Profile()
-        if let stored = try table(.profile)?.withValue(forKey: Array("profile".utf8), { raw in
+    /// The profile's fields as recorded, merged (without body weights).
+    public func profileFields() throws -> ProfileUpdated {
+        try table(.profile)?.withValue(forKey: Array("profile".utf8)) { raw in
             try ReadModelRow.decode(raw, table: "profile") { bytes throws(PayloadError) in
                 var reader = PayloadReader(bytes)
                 return try ProfileUpdated(reading: &reader)
             }
-        }) {
-            profile.apply(.profileUpdated(stored), at: Timestamp(microsecondsSinceEpoch: 0))
-        }
+        } ?? ProfileUpdated()
+    }
+
+    /// The profile and its body-weight entries.
+    public func profile() throws -> Profile {
+        var profile = Profile()
+        profile.apply(.profileUpdated(try profileFields()), at: Timestamp(microsecondsSinceEpoch: 0))
         try table(.bodyWeights)?.scan { key, value in
             var reader = Key.Reader(key)
             let at = reader.instant()

@@ -172,15 +172,25 @@ public struct Rules: Sendable, Equatable {
         return Array(SHA256.hash(data: Array(text.utf8)))
     }
 
-    /// The rules in force at the end of `journal`, or after its records up to `position` that `include` admits.
-    public static func load(
-        from journal: Journal, through position: UInt64 = .max, including include: (EventRecord) -> Bool = { _ in true }
+    /// The rules the `rules` stream of `journal` sets, up to `position`, of the records `include` admits; the time
+    /// zone is the system's.
+    static func recorded(
+        in journal: Journal, through position: UInt64 = .max, including include: (EventRecord) -> Bool = { _ in true }
     ) throws -> Rules {
         var rules = Rules()
         for record in try journal.readStream("rules") where record.position <= position && include(record) {
             guard case .rulesChanged(let change)? = try? TrainingEvent.decode(record) else { continue }
             rules.set(change.key, to: change.value)  // a key or value of a newer build is passed over
         }
+        return rules
+    }
+
+    /// The rules in force after the records of `journal` up to `position` that `include` admits, with the time zone
+    /// the profile had then (read from the `profile` stream: for questions about the past).
+    public static func load(
+        from journal: Journal, through position: UInt64 = .max, including include: (EventRecord) -> Bool = { _ in true }
+    ) throws -> Rules {
+        var rules = try recorded(in: journal, through: position, including: include)
         for record in try journal.readStream("profile") where record.position <= position && include(record) {
             guard case .profileUpdated(let update)? = try? TrainingEvent.decode(record), let zone = update.timeZone,
                 TimeZone(identifier: zone) != nil
