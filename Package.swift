@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "EventJournal", targets: ["EventJournal"]),
         .library(name: "Projections", targets: ["Projections"]),
         .library(name: "Training", targets: ["Training"]),
+        .library(name: "Interchange", targets: ["Interchange"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -40,10 +41,16 @@ let package = Package(
             // free-exercise-db (public domain, Unlicense) and its licence, unmodified; our alias table.
             resources: [.copy("Resources")]
         ),
+        .target(
+            name: "Interchange",
+            dependencies: ["EventJournal", "Training", .product(name: "Crypto", package: "swift-crypto")],
+            // Other apps' exercise names mapped to catalog exercises: our own table.
+            resources: [.copy("Resources")]
+        ),
         .executableTarget(
             name: "liftledger",
             dependencies: [
-                "EventJournal", "Projections", "Training",
+                "EventJournal", "Interchange", "Projections", "Training",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

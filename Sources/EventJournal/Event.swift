@@ -50,6 +50,42 @@ public struct ProposedEvent: Sendable, Equatable {
     }
 }
 
+/// One stream's part of an append to several streams at once.
+public struct StreamAppend: Sendable {
+    public var stream: String
+    public var expectedVersion: ExpectedVersion
+    public var events: [ProposedEvent]
+
+    public init(stream: String, expectedVersion: ExpectedVersion = .any, events: [ProposedEvent]) {
+        self.stream = stream
+        self.expectedVersion = expectedVersion
+        self.events = events
+    }
+}
+
+/// A record as another journal held it, for ``Journal/restore(_:)``: its place, its recording time, its event (with
+/// its id, occurrence time and metadata) and the chain hash it must come out with.
+public struct ExportedRecord: Sendable {
+    public var position: UInt64
+    public var streamID: String
+    public var streamVersion: UInt64
+    public var recordedAt: Timestamp
+    public var event: ProposedEvent
+    public var hash: [UInt8]
+
+    public init(
+        position: UInt64, streamID: String, streamVersion: UInt64, recordedAt: Timestamp, event: ProposedEvent,
+        hash: [UInt8]
+    ) {
+        self.position = position
+        self.streamID = streamID
+        self.streamVersion = streamVersion
+        self.recordedAt = recordedAt
+        self.event = event
+        self.hash = hash
+    }
+}
+
 /// The version a stream must have for an append to go ahead.
 public enum ExpectedVersion: Sendable, Equatable, CustomStringConvertible {
     /// Append whatever the stream's version.

@@ -111,7 +111,41 @@ public final class Journal: Sendable {
         }
     }
 
+    /// Appends to several streams at once, all or nothing, in one write transaction: an append that fails its
+    /// checks (a wrong expected version, an id stored with other content) throws, and nothing at all is written.
+    /// Appends whose events are all stored already, with the same content, are idempotent retries, as with
+    /// ``append(_:to:expectedVersion:)``.
+    public func append(_ appends: [StreamAppend]) async throws -> [AppendResult] {
+        var requests: [AppendRequest] = []
+        for append in appends {
+            try Names.validateStreamID(append.stream)
+            guard !append.events.isEmpty else {
+                throw JournalError.invalid("an append needs at least one event", remedy: "pass one or more events")
+            }
+            for event in append.events { try Names.validate(event) }
+            requests.append(AppendRequest(stream: append.stream, expectedVersion: append.expectedVersion, events: append.events))
+        }
+        guard !requests.isEmpty else { return [] }
+        let results = try store.commitAll(requests)
+        // Committed on this thread, past the writer's relaxed-mode sync clock: sync now.
+        if case .relaxed = durability { try mappingStorageErrors { try store.environment.sync() } }
+        return results
+    }
+
+    /// Writes records exported from another journal, with their positions, stream versions, ids, times and
+    /// metadata, so that the chain hashes come out as exported: all or nothing. The records must continue this
+    /// journal, and each must reproduce its exported hash.
+    public func restore(_ records: [ExportedRecord]) async throws {
+        try store.restore(records)
+        if case .relaxed = durability { try mappingStorageErrors { try store.environment.sync() } }
+    }
+
     // MARK: Reading
+
+    /// The position of the record with event id `id`, or nil when it is not stored.
+    public func position(ofEvent id: UUID) throws -> UInt64? {
+        try mappingStorageErrors { try store.environment.read { try store.position(ofEvent: id, $0) } }
+    }
 
     /// The position of the last record (0 for an empty journal) and its chain hash.
     public func head() throws -> (position: UInt64, hash: [UInt8]) {

@@ -202,6 +202,87 @@ final class JournalStore: Sendable {
         }
     }
 
+    /// Applies `requests` in one write transaction, all or nothing: the first that fails its checks throws, and
+    /// nothing is written.
+    func commitAll(_ requests: [AppendRequest]) throws -> [AppendResult] {
+        try mappingStorageErrors {
+            try environment.write { txn in
+                var head = try readHead(txn)
+                let headBefore = head.position
+                let recordedAt = Timestamp.now()
+                var results: [AppendResult] = []
+                for request in requests {
+                    results.append(try write(request, plan: try check(request, txn), head: &head, at: recordedAt, txn))
+                }
+                if head.position != headBefore {
+                    try txn.put(BigEndianKey.encode(head.position) + head.hash, forKey: MetaKey.head, in: meta)
+                }
+                return results
+            }
+        }
+    }
+
+    /// Writes records exactly as another journal held them, continuing this one, in one write transaction: each must
+    /// take the next position and its stream's next version, must not repeat a stored event id, and must come out
+    /// with the chain hash the export gives.
+    func restore(_ records: [ExportedRecord]) throws {
+        try mappingStorageErrors {
+            try environment.write { txn in
+                var head = try readHead(txn)
+                var versions: [String: UInt64] = [:]
+                for exported in records {
+                    try Names.validateStreamID(exported.streamID)
+                    try Names.validate(exported.event)
+                    let version = try versions[exported.streamID] ?? streamHead(exported.streamID, txn).version
+                    guard exported.position == head.position + 1, exported.streamVersion == version + 1 else {
+                        throw JournalError.invalid(
+                            "record \(exported.position) (\(exported.streamID) version \(exported.streamVersion)) does "
+                                + "not continue the journal at position \(head.position + 1)",
+                            remedy: "import an export whole, in order, into an empty journal")
+                    }
+                    let stored = try withUnsafeBytes(of: exported.event.id.uuid) { id in
+                        try txn.withValue(forKey: id, in: eventIDs) { _ in true }
+                    }
+                    guard stored == nil else {
+                        throw JournalError(
+                            .duplicateEventID, "event id \(exported.event.id) of record \(exported.position) is stored already",
+                            remedy: "import an export into an empty journal")
+                    }
+                    let record = RecordFormat.encode(
+                        exported.event, stream: exported.streamID, position: exported.position,
+                        streamVersion: exported.streamVersion, recordedAt: exported.recordedAt, previousHash: head.hash)
+                    let hash = RecordFormat.chainHash(previous: head.hash, record: record[...])
+                    guard hash == exported.hash else {
+                        throw JournalError(
+                            .corruptRecord, "record \(exported.position) does not reproduce its exported hash",
+                            remedy: "the export was changed or damaged; export the journal again",
+                            position: exported.position)
+                    }
+                    let positionKey = BigEndianKey.encode(exported.position)
+                    try txn.put(record, forKey: positionKey, in: events, options: .append)
+                    try txn.put(positionKey, forKey: Self.streamKey(exported.streamID, version: exported.streamVersion), in: streams)
+                    try withUnsafeBytes(of: exported.event.id.uuid) { id in
+                        try positionKey.withUnsafeBytes { try txn.put($0, forKey: id, in: eventIDs) }
+                    }
+                    try txn.put(
+                        BigEndianKey.encode(exported.streamVersion) + positionKey,
+                        forKey: Array(exported.streamID.utf8), in: streamHeads)
+                    versions[exported.streamID] = exported.streamVersion
+                    head = (exported.position, hash)
+                }
+                try txn.put(BigEndianKey.encode(head.position) + head.hash, forKey: MetaKey.head, in: meta)
+            }
+        }
+    }
+
+    /// The position of the record with event id `id`, if stored.
+    func position(ofEvent id: UUID, _ txn: Transaction) throws -> UInt64? {
+        let found = try withUnsafeBytes(of: id.uuid) { key in
+            try txn.withValue(forKey: key, in: eventIDs) { BigEndianKey.decode($0) }
+        }
+        return found ?? nil
+    }
+
     private enum Plan {
         case alreadyStored(AppendResult)
         case append(fromVersion: UInt64)

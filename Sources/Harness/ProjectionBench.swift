@@ -113,8 +113,8 @@ struct ProjectionsBench: AsyncParsableCommand {
         let large = try await Self.generate(at: root + "/large", events: sizes.large)
         let largePath = large.path
         let mainPath = main.path
-        let mainMemory = try Self.run([tool, "rebuild", "--journal", mainPath]).maximumResidentKilobytes
-        let largeMemory = try Self.run([tool, "rebuild", "--journal", largePath]).maximumResidentKilobytes
+        let mainMemory = try Self.peakMemory([tool, "rebuild", "--journal", mainPath])
+        let largeMemory = try Self.peakMemory([tool, "rebuild", "--journal", largePath])
         report += [
             ("largeEvents", String(try large.head().position)),
             ("rebuildPeakKilobytesAt\(sizes.main)", String(mainMemory)),
@@ -160,7 +160,7 @@ struct ProjectionsBench: AsyncParsableCommand {
         return try await seconds {
             _ = try await journal.append(events.map { $0.proposed(occurredAt: at) }, to: "bench-workout-\(index)")
             let rules = try models.catchUp()
-            let records = try models.read(rules: rules) { try $0.records(of: "Barbell_Full_Squat") }
+            let records = try models.read(rules: rules) { try $0.latestRecords(of: "Barbell_Full_Squat") }
             precondition(!records.isEmpty)
         }
     }
@@ -248,6 +248,18 @@ struct ProjectionsBench: AsyncParsableCommand {
         let elapsed = JournalBench.seconds(ContinuousClock.now - started)
         guard status == 0 else { throw HarnessError("\(arguments.joined(separator: " ")) exited with status \(status)") }
         return Finished(seconds: elapsed, maximumResidentKilobytes: usage.ru_maxrss)
+    }
+
+    /// The peak resident memory of a program, in kilobytes, measured by a child of this executable that starts it:
+    /// `posix_spawn` shares the parent's memory until `exec`, and Linux counts that in the new program's peak, so the
+    /// program must start from a small process, not from this one.
+    static func peakMemory(_ arguments: [String]) throws -> Int {
+        let measurer = try ChildProcess([ownExecutablePath(), "peak-memory", "--"] + arguments)
+        let status = measurer.wait()
+        guard status == 0, let line = measurer.lines.last, let kilobytes = Int(line) else {
+            throw HarnessError("peak-memory \(arguments.joined(separator: " ")) failed: status \(status)")
+        }
+        return kilobytes
     }
 
     static func seconds(_ body: () throws -> Void) throws -> Double {
@@ -350,5 +362,20 @@ final class SQLite {
             guard let text = sqlite3_column_text(statement, column) else { return "" }
             return String(cString: text)
         }
+    }
+}
+
+/// Runs a program and prints its peak resident memory in kilobytes: started from this small process, the figure is
+/// the program's own (see `ProjectionsBench.peakMemory`).
+struct PeakMemoryCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "peak-memory", abstract: "Run a program and print its peak resident memory in kilobytes.")
+
+    @Argument(parsing: .captureForPassthrough, help: "The program and its arguments.")
+    var command: [String]
+
+    func run() async throws {
+        let arguments = command.first == "--" ? Array(command.dropFirst()) : command
+        writeLine(String(try ProjectionsBench.run(arguments).maximumResidentKilobytes))
     }
 }

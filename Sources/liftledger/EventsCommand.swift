@@ -1,5 +1,6 @@
 import ArgumentParser
 import EventJournal
+import Interchange
 
 struct EventsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

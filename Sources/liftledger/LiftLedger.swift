@@ -1,5 +1,6 @@
 import ArgumentParser
 import EventJournal
+import Interchange
 import Projections
 import Training
 
@@ -26,7 +27,8 @@ struct LiftLedger: AsyncParsableCommand {
             ProfileCommand.self, ExerciseCommand.self, RoutineCommand.self, ScheduleCommand.self,
             HistoryCommand.self, ShowCommand.self, CalendarCommand.self, RecordsCommand.self, WhyCommand.self,
             StreakCommand.self, BalanceCommand.self, ProgressCommand.self, InsightsCommand.self, RulesCommand.self,
-            RebuildCommand.self, ProjectionsCommand.self, AppendCommand.self, EventsCommand.self, VerifyCommand.self, BackupCommand.self, StatsCommand.self,
+            RebuildCommand.self, ProjectionsCommand.self, ImportCommand.self, ExportCommand.self,
+            ImportJournalCommand.self, AppendCommand.self, EventsCommand.self, VerifyCommand.self, BackupCommand.self, StatsCommand.self,
             DemoCommand.self,
         ]
     )
@@ -49,6 +51,8 @@ struct LiftLedger: AsyncParsableCommand {
         } catch let error as CatalogError {
             Terminal.fail(error.description)
         } catch let error as ProjectionError {
+            Terminal.fail(error.description)
+        } catch let error as ImportError {
             Terminal.fail(error.description)
         } catch {
             // --help and --version end here too; argument errors become one line like every other error.

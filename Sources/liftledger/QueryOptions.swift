@@ -1,5 +1,6 @@
 import ArgumentParser
 import EventJournal
+import Interchange
 import Foundation
 import Training
 
@@ -83,16 +84,6 @@ extension JournalLocation {
             }
             return try body(context(snapshot, today: today))
         }
-    }
-}
-
-/// Tables written as CSV (RFC 4180: fields with commas, quotes or line breaks quoted, quotes doubled).
-enum CSV {
-    static func line(_ fields: [String]) -> String {
-        fields.map { field in
-            guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
-            return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-        }.joined(separator: ",") + "\n"
     }
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import EventJournal
+import Interchange
 import Foundation
 import Training
 
@@ -36,12 +37,11 @@ struct RecordsCommand: AsyncParsableCommand {
                     CSV.line(["exercise_id", "exercise", "record", "value", "unit", "workout", "set", "date", "position"]))
             }
             for id in ids {
-                let records = try context.snapshot.records(of: id)
+                let records = try context.snapshot.latestRecords(of: id)
                 let kinds = records.keys.filter { repMaxes || !$0.isRepMaximum }.sorted()
                 if output.json {
                     let list = kinds.map { kind -> JSON in
-                        let chain = records[kind]!
-                        return Self.json(chain.last!, previous: chain.dropLast().last, context)
+                        Self.json(records[kind]!.current, previous: records[kind]!.previous, context)
                     }
                     Terminal.write(
                         JSON.object([
@@ -49,7 +49,7 @@ struct RecordsCommand: AsyncParsableCommand {
                         ]).rendered + "\n")
                 } else if output.csv {
                     for kind in kinds {
-                        let record = records[kind]!.last!
+                        let record = records[kind]!.current
                         Terminal.write(
                             CSV.line([
                                 id, context.name(id), kind.description, record.valueText, Self.unit(kind),
@@ -61,8 +61,8 @@ struct RecordsCommand: AsyncParsableCommand {
                     Terminal.write(context.name(id) + "\n")
                     if kinds.isEmpty { Terminal.write("  no records yet\n") }
                     for kind in kinds {
-                        let chain = records[kind]!
-                        Terminal.write("  " + Self.line(chain.last!, previous: chain.dropLast().last, context) + "\n")
+                        Terminal.write(
+                            "  " + Self.line(records[kind]!.current, previous: records[kind]!.previous, context) + "\n")
                     }
                 }
             }

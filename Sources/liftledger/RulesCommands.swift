@@ -1,5 +1,6 @@
 import ArgumentParser
 import EventJournal
+import Interchange
 import Foundation
 import Training
 

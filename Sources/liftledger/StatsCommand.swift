@@ -1,5 +1,6 @@
 import ArgumentParser
 import EventJournal
+import Interchange
 
 struct StatsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

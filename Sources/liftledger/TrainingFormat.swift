@@ -1,4 +1,5 @@
 import EventJournal
+import Interchange
 import Foundation
 import Training
 

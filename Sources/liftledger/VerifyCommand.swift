@@ -1,5 +1,6 @@
 import ArgumentParser
 import EventJournal
+import Interchange
 
 struct VerifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

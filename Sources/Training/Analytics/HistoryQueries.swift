@@ -70,6 +70,21 @@ extension TrainingSnapshot {
         return records
     }
 
+    /// The current record of each kind of `exerciseId`, and the one before it: read from the end of each kind's
+    /// records, so the cost does not grow with how many there were.
+    public func latestRecords(of exerciseId: String) throws -> [RecordKind: (current: RecordEntry, previous: RecordEntry?)] {
+        var latest: [RecordKind: (current: RecordEntry, previous: RecordEntry?)] = [:]
+        for kind in RecordKind.allCases {
+            var found: [RecordEntry] = []
+            try table(.records)?.scan(prefix: Key().text(exerciseId).byte(kind.code).bytes, reverse: true) { _, value in
+                found.append(try ReadModelRow.decode(value, table: "records", RecordEntry.init(decoding:)))
+                return found.count < 2
+            }
+            if let current = found.first { latest[kind] = (current, found.dropFirst().first) }
+        }
+        return latest
+    }
+
     /// Every exercise's current records, by exercise id.
     public func currentRecords() throws -> [String: [RecordKind: RecordEntry]] {
         var current: [String: [RecordKind: RecordEntry]] = [:]

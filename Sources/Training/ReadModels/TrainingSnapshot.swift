@@ -36,7 +36,7 @@ public struct TrainingSnapshot {
     }
 
     /// What an append to `stream` must expect for the state of this snapshot.
-    func expectedVersion(of stream: String) throws -> ExpectedVersion {
+    public func expectedVersion(of stream: String) throws -> ExpectedVersion {
         guard let journal else { return .any }
         let version = try journal.version(of: stream, in: snapshot.transaction)
         return version == 0 ? .noStream : .exact(version)
@@ -187,12 +187,18 @@ public struct TrainingSnapshot {
 
     /// The stream of the next workout: after the highest folded, and after any stream of that form another writer
     /// filled with records that are not training events.
-    func nextWorkoutStream() throws -> String {
+    func nextWorkoutStream() throws -> String { try freeWorkoutStreams(1)[0] }
+
+    /// The streams of the next `count` workouts, in order.
+    public func freeWorkoutStreams(_ count: Int) throws -> [String] {
+        var streams: [String] = []
         var number = try highestWorkoutNumber() + 1
-        while let journal, try journal.version(of: Workout.streamID(number: number), in: snapshot.transaction) > 0 {
+        while streams.count < count {
+            let stream = Workout.streamID(number: number)
+            if try journal.map({ try $0.version(of: stream, in: snapshot.transaction) }) ?? 0 == 0 { streams.append(stream) }
             number += 1
         }
-        return Workout.streamID(number: number)
+        return streams
     }
 
     // MARK: Sets and sessions by exercise

@@ -3,7 +3,7 @@ import Foundation
 import Training
 
 /// A JSON value written with its keys in the order given, for stable, documented output.
-enum JSON {
+public enum JSON: Sendable {
     case string(String)
     case integer(Int64)
     case unsigned(UInt64)
@@ -14,7 +14,7 @@ enum JSON {
     /// Text that is already valid JSON (checked when it was stored), written as it is.
     case verbatim(String)
 
-    var rendered: String {
+    public var rendered: String {
         var output = ""
         render(into: &output)
         return output
@@ -67,14 +67,19 @@ enum JSON {
 }
 
 extension [UInt8] {
-    var hexString: String {
+    /// The bytes as lowercase hexadecimal digits.
+    public var hexString: String {
         map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
     }
 }
 
 extension EventRecord {
     /// The record as documented for `liftledger events --json` (one object per line).
-    var json: JSON {
+    public var json: JSON { json(keepingBytes: false) }
+
+    /// The record as `events --json` shows it; with `keepingBytes`, the payload's exact bytes are also given in
+    /// `payloadBase64` when `payload` shows them as JSON (an export must keep every byte).
+    public func json(keepingBytes: Bool) -> JSON {
         let metadata = metadata
         var members: [(String, JSON)] = [
             ("position", .unsigned(position)),
@@ -97,6 +102,7 @@ extension EventRecord {
         ]
         if encoding == .json, let text = Self.oneLineJSON(payload) {
             members.append(("payload", .verbatim(text)))
+            if keepingBytes { members.append(("payloadBase64", .string(Data(payload).base64EncodedString()))) }
         } else {
             members.append(("payloadBase64", .string(Data(payload).base64EncodedString())))
         }
@@ -109,7 +115,7 @@ extension EventRecord {
 extension EventRecord {
     /// A training event's payload decoded, as one line of JSON with sorted keys; nil for other records and for
     /// payloads that do not decode (`events` still prints those, as bytes).
-    var decodedTrainingData: String? {
+    public var decodedTrainingData: String? {
         guard let event = try? TrainingEvent.decode(self) else { return nil }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -127,7 +133,8 @@ extension EventRecord {
 }
 
 extension PayloadEncoding {
-    var name: String {
+    /// `opaque`, `json` or `binary`, as `events --json` writes it.
+    public var name: String {
         switch self {
         case .opaque: "opaque"
         case .json: "json"

@@ -1,0 +1,102 @@
+import Foundation
+import Training
+
+/// Maps other apps' exercise names to exercises: a user's `--map` file first, then the shipped table of app names,
+/// then the catalog (ids, names, aliases), then the name with its equipment moved in front (`Bench Press (Barbell)`
+/// as `barbell bench press`). A name that matches nothing becomes a custom exercise of its own.
+struct ExerciseMapper {
+    enum Outcome {
+        case exercise(Exercise)
+        /// A new custom exercise, to be added with the import.
+        case custom(CustomExerciseAdded)
+
+        var exerciseId: String {
+            switch self {
+            case .exercise(let exercise): exercise.id
+            case .custom(let added): added.exerciseId
+            }
+        }
+
+        var name: String {
+            switch self {
+            case .exercise(let exercise): exercise.name
+            case .custom(let added): added.name
+            }
+        }
+    }
+
+    let catalog: ExerciseCatalog
+    /// Normalised app name → exercise, from the user's mapping file.
+    private let overrides: [String: Exercise]
+    /// Normalised app name → catalog id, shipped.
+    private let table: [String: String]
+
+    init(catalog: ExerciseCatalog, mappingFile: String?) throws(ImportError) {
+        self.catalog = catalog
+        table = Self.shipped
+        var overrides: [String: Exercise] = [:]
+        if let mappingFile {
+            for (name, target) in try Self.readMapping(mappingFile) {
+                guard let exercise = catalog.lookup(target) else {
+                    throw ImportError(
+                        .mapping, "the mapping file maps \(name.debugDescription) to \(target.debugDescription), "
+                            + "which is no exercise",
+                        remedy: "use a catalog name or id (see liftledger exercise list)")
+                }
+                overrides[ExerciseCatalog.normalized(name)] = exercise
+            }
+        }
+        self.overrides = overrides
+    }
+
+    /// What `name` maps to; `category` (FitNotes') gives a custom exercise its muscles.
+    func map(_ name: String, category: String?) -> Outcome {
+        let key = ExerciseCatalog.normalized(name)
+        if let exercise = overrides[key] { return .exercise(exercise) }
+        if let id = table[key], let exercise = catalog.exercise(id: id) { return .exercise(exercise) }
+        if let exercise = catalog.lookup(name) { return .exercise(exercise) }
+        if let open = name.firstIndex(of: "("), let close = name.lastIndex(of: ")"), open < close {
+            let base = String(name[..<open])
+            let equipment = String(name[name.index(after: open)..<close])
+            for candidate in ["\(equipment) \(base)", "\(base) \(equipment)"] {
+                if let exercise = catalog.lookup(candidate) { return .exercise(exercise) }
+            }
+        }
+        let id = "custom-" + key.replacingOccurrences(of: " ", with: "-")
+        if let existing = catalog.exercise(id: id) { return .exercise(existing) }
+        let muscles = category.flatMap { Self.categoryMuscles[$0.lowercased()] } ?? ([], [])
+        return .custom(
+            CustomExerciseAdded(
+                exerciseId: id, name: name, primaryMuscles: muscles.0, secondaryMuscles: muscles.1,
+                category: category?.lowercased() == "cardio" ? "cardio" : "strength"))
+    }
+
+    /// FitNotes' categories, as muscles.
+    private static let categoryMuscles: [String: ([String], [String])] = [
+        "chest": (["chest"], []), "back": (["lats"], ["middle back"]), "shoulders": (["shoulders"], []),
+        "biceps": (["biceps"], []), "triceps": (["triceps"], []), "legs": (["quadriceps"], ["hamstrings", "glutes"]),
+        "abs": (["abdominals"], []),
+    ]
+
+    /// The shipped table of app names: `Resources/app-exercise-names.json`, names normalised.
+    private static let shipped: [String: String] = {
+        guard let url = Bundle.module.url(forResource: "app-exercise-names", withExtension: "json", subdirectory: "Resources"),
+            let data = try? Data(contentsOf: url),
+            let table = try? JSONSerialization.jsonObject(with: data) as? [String: String]
+        else { return [:] }
+        return Dictionary(table.map { (ExerciseCatalog.normalized($0.key), $0.value) }, uniquingKeysWith: min)
+    }()
+
+    /// A mapping file: a JSON object from app names to exercise names or ids.
+    private static func readMapping(_ path: String) throws(ImportError) -> [String: String] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ImportError(.mapping, "cannot read the mapping file \(path)", remedy: "check the path")
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: String] else {
+            throw ImportError(
+                .mapping, "the mapping file \(path) is not a JSON object of names to exercises",
+                remedy: #"write it as {"App Exercise Name": "catalog name or id", ...}"#)
+        }
+        return object
+    }
+}

@@ -1,0 +1,229 @@
+import EventJournal
+import Foundation
+import Training
+
+/// A workout as an export holds it: its sets (and rest pseudo-rows) in file order, with the line of each.
+struct ImportedWorkout {
+    /// What identifies the workout in its app: its number, or its start and name; the same in a later export.
+    var key: String
+    var firstLine: Int
+    var name: String
+    var start: Timestamp
+    var end: Timestamp
+    var note: String?
+    var items: [Item] = []
+
+    enum Item {
+        case set(ImportedSet)
+        /// A rest timer of that many seconds, after the set before it.
+        case rest(line: Int, seconds: UInt32)
+    }
+
+    var sets: [ImportedSet] {
+        items.compactMap { if case .set(let set) = $0 { set } else { nil } }
+    }
+}
+
+/// One set as a row holds it, its weight read in its unit (conversion noise undone).
+struct ImportedSet {
+    var line: Int
+    var exercise: String
+    var kind: SetKind
+    var weight: Weight?
+    var reps: UInt32
+    var rpe: RPE?
+    var durationSeconds: UInt32?
+    var distanceMeters: ExactDecimal?
+    var note: String?
+    /// The `Category` FitNotes gives the exercise, for a custom exercise's muscles.
+    var category: String?
+}
+
+/// Reads an export's rows into workouts, checking every field.
+struct ExportReader {
+    let layout: ExportLayout
+    /// The unit of weights the file does not name a unit for.
+    let unit: MassUnit?
+    var parser: FieldParser
+    /// Rows with a weight written with more decimals than an app keeps, and whether it is a plain value in the other
+    /// unit: evidence for or against the unit the file was said to be in.
+    private(set) var noisyWeights: [(line: Int, value: ExactDecimal, cleanInOtherUnit: Bool)] = []
+
+    init(layout: ExportLayout, unit: MassUnit?, timeZone: TimeZone) {
+        self.layout = layout
+        self.unit = unit
+        parser = FieldParser(timeZone: timeZone)
+    }
+
+    /// The rows' workouts, in file order.
+    mutating func workouts(_ rows: [(line: Int, fields: [String])]) throws(ImportError) -> [ImportedWorkout] {
+        var workouts: [ImportedWorkout] = []
+        var index: [String: Int] = [:]
+        let columns = layout.columns
+        for (line, fields) in rows {
+            func field(_ column: ExportLayout.Column) -> String {
+                guard let position = columns[column], position < fields.count else { return "" }
+                return fields[position]
+            }
+            let (key, start, end, name, note) = try workoutFields(field, line: line)
+            let slot: Int
+            if let existing = index[key] {
+                slot = existing
+            } else {
+                slot = workouts.count
+                index[key] = slot
+                workouts.append(
+                    ImportedWorkout(key: key, firstLine: line, name: name, start: start, end: max(end, start), note: note))
+            }
+            if workouts[slot].note == nil, let note { workouts[slot].note = note }
+            if let rest = try restSeconds(field, line: line) {
+                workouts[slot].items.append(.rest(line: line, seconds: rest))
+                continue
+            }
+            workouts[slot].items.append(.set(try set(field, line: line, workout: workouts[slot])))
+        }
+        return workouts
+    }
+
+    /// The workout a row belongs to: its key, start, end, name and note.
+    private mutating func workoutFields(
+        _ field: (ExportLayout.Column) -> String, line: Int
+    ) throws(ImportError) -> (String, Timestamp, Timestamp, String, String?) {
+        switch layout.format {
+        case .strong:
+            let start = try parser.instant(field(.date), line: line)
+            var seconds = try FieldParser.duration(field(.duration), line: line)
+            if seconds == nil { seconds = try FieldParser.duration(field(.durationSeconds), line: line) }
+            let name = field(.workoutName)
+            let number = field(.workoutNumber)
+            let key = number.isEmpty ? "\(field(.date))\u{0}\(name)" : "#\(number)"
+            return (
+                key, start, start.adding(seconds: seconds ?? 0), name.isEmpty ? "Workout" : name,
+                Self.text(field(.workoutNotes))
+            )
+        case .hevy:
+            let start = try parser.instant(field(.startTime), line: line, "start_time")
+            let end = field(.endTime).isEmpty ? start : try parser.instant(field(.endTime), line: line, "end_time")
+            let name = field(.title)
+            return ("\(field(.startTime))\u{0}\(name)", start, end, name.isEmpty ? "Workout" : name, Self.text(field(.workoutDescription)))
+        case .fitnotes:
+            let start = try parser.instant(field(.date), line: line)
+            return (field(.date), start, start, "Workout", nil)
+        }
+    }
+
+    /// The seconds of a rest pseudo-row (`Rest Timer`, `Ruhezeit`), or nil for a set.
+    private func restSeconds(_ field: (ExportLayout.Column) -> String, line: Int) throws(ImportError) -> UInt32? {
+        guard layout.format == .strong else { return nil }
+        let order = field(.setOrder).trimmingCharacters(in: .whitespaces).lowercased()
+        guard ["rest timer", "ruhezeit", "休息计时器", "rest_timer"].contains(order) else { return nil }
+        return try FieldParser.seconds(field(.seconds), line: line) ?? 0
+    }
+
+    private mutating func set(
+        _ field: (ExportLayout.Column) -> String, line: Int, workout: ImportedWorkout
+    ) throws(ImportError) -> ImportedSet {
+        let exercise = field(.exercise).trimmingCharacters(in: .whitespaces)
+        guard !exercise.isEmpty else { throw FieldParser.malformed(line, "exercise", exercise) }
+        var set = ImportedSet(
+            line: line, exercise: exercise, kind: try kind(field, line: line), weight: nil,
+            reps: try FieldParser.reps(field(.reps), line: line), rpe: try FieldParser.rpe(field(.rpe), line: line))
+        if let value = try FieldParser.decimal(field(.weight), line: line, "weight") {
+            guard !value.isNegative else { throw FieldParser.malformed(line, "weight", field(.weight)) }
+            let unit = try weightUnit(field(.weightUnit), line: line)
+            if value.scale > 4 {
+                let other: MassUnit = unit == .kilograms ? .pounds : .kilograms
+                noisyWeights.append(
+                    (line, value, FieldParser.cleanConversion(value, from: unit, to: other) != nil))
+            }
+            set.weight = FieldParser.weight(value, unit)
+        }
+        switch layout.format {
+        case .strong, .hevy:
+            set.durationSeconds = try FieldParser.seconds(field(.seconds), line: line)
+        case .fitnotes:
+            set.durationSeconds = try FieldParser.duration(field(.time), line: line).flatMap { UInt32(exactly: $0) }
+                .flatMap { $0 == 0 ? nil : $0 }
+            set.category = Self.text(field(.category))
+        }
+        if let distance = try FieldParser.decimal(field(.distance), line: line, "distance"), distance.significand > 0 {
+            set.distanceMeters = try metres(distance, unit: field(.distanceUnit), line: line)
+        }
+        var notes = [field(.notes), field(.comment)].compactMap(Self.text)
+        if layout.format == .hevy {
+            let superset = field(.supersetID).trimmingCharacters(in: .whitespaces)
+            if !superset.isEmpty { notes.append("superset \(superset)") }
+            // Hevy repeats an exercise's notes on each of its sets: keep them on the first.
+            let first = !workout.sets.contains { $0.exercise == exercise }
+            if first, let exerciseNotes = Self.text(field(.exerciseNotes)) { notes.insert(exerciseNotes, at: 0) }
+        }
+        set.note = notes.isEmpty ? nil : notes.joined(separator: "; ")
+        return set
+    }
+
+    private func kind(_ field: (ExportLayout.Column) -> String, line: Int) throws(ImportError) -> SetKind {
+        switch layout.format {
+        case .strong:
+            let order = field(.setOrder).trimmingCharacters(in: .whitespaces).uppercased()
+            if order.allSatisfy(\.isNumber) && !order.isEmpty { return .normal }
+            switch order {
+            case "W", "WARM_UP", "WARMUP": return .warmup
+            case "D", "DROP_SET", "DROPSET": return .drop
+            case "F", "FAILURE": return .failure
+            default: throw FieldParser.malformed(line, "set order", field(.setOrder))
+            }
+        case .hevy:
+            switch field(.setType).trimmingCharacters(in: .whitespaces).lowercased() {
+            case "normal", "": return .normal
+            case "warmup": return .warmup
+            case "dropset": return .drop
+            case "failure": return .failure
+            default: throw FieldParser.malformed(line, "set type", field(.setType))
+            }
+        case .fitnotes:
+            return .normal
+        }
+    }
+
+    /// The unit of a row's weight: the row's own (`lbs`, `kgs`), else the header's, else the one given.
+    private func weightUnit(_ text: String, line: Int) throws(ImportError) -> MassUnit {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if !trimmed.isEmpty {
+            guard let unit = MassUnit(parsing: trimmed) else { throw FieldParser.malformed(line, "weight unit", text) }
+            return unit
+        }
+        if let unit = layout.weightUnit ?? unit { return unit }
+        throw ImportError(
+            .unit, "the file gives its weights no unit (line \(line))",
+            remedy: "say which with --unit kg or --unit lb")
+    }
+
+    /// A distance in metres: the row's unit, else the header's, else kilometres for a file in kg and miles for one in
+    /// pounds (as Strong writes them).
+    private func metres(_ value: ExactDecimal, unit text: String, line: Int) throws(ImportError) -> ExactDecimal {
+        let named = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let factor: ExactDecimal
+        if !named.isEmpty {
+            guard let known = ExportLayout.metres[named] else { throw FieldParser.malformed(line, "distance unit", text) }
+            factor = known
+        } else if let header = layout.metresPerDistanceUnit {
+            factor = header
+        } else {
+            factor = (layout.weightUnit ?? unit) == .pounds ? ExportLayout.metres["mi"]! : ExportLayout.metres["km"]!
+        }
+        guard let product = value.multiplied(by: factor) else { throw FieldParser.malformed(line, "distance", value.description) }
+        return product
+    }
+
+    /// The text of a field, nil when empty; Strong writes a note's line breaks as `\n`.
+    static func text(_ field: String) -> String? {
+        let trimmed = field.trimmingCharacters(in: .whitespaces)
+        return trimmed.isEmpty ? nil : trimmed.replacingOccurrences(of: "\\n", with: "\n")
+    }
+}
+
+extension Timestamp {
+    func adding(seconds: Int64) -> Timestamp {
+        Timestamp(microsecondsSinceEpoch: microsecondsSinceEpoch + seconds * 1_000_000)
+    }
+}

@@ -1,0 +1,168 @@
+import EventJournal
+import Foundation
+import Training
+
+/// Reads the values of export fields: numbers, weights (with their unit-conversion noise), durations and dates in the
+/// forms the apps write them. Every failure names the line and the field.
+struct FieldParser {
+    let timeZone: TimeZone
+    private var instants: [String: Timestamp] = [:]
+
+    init(timeZone: TimeZone) {
+        self.timeZone = timeZone
+    }
+
+    static func malformed(_ line: Int, _ what: String, _ text: String) -> ImportError {
+        ImportError(
+            .malformed, "line \(line): \(what) \(text.prefix(40).debugDescription) does not parse",
+            remedy: "fix that row in the file (or remove it), then import again")
+    }
+
+    /// A decimal number: `40`, `40.0`, `.5`; nil for an empty field.
+    static func decimal(_ text: String, line: Int, _ what: String) throws(ImportError) -> ExactDecimal? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { return nil }
+        guard let value = ExactDecimal(trimmed) else { throw malformed(line, what, text) }
+        return value
+    }
+
+    /// A count of reps: a whole number, written `10` or `10.0`; 0 for an empty field.
+    static func reps(_ text: String, line: Int) throws(ImportError) -> UInt32 {
+        guard let value = try decimal(text, line: line, "reps") else { return 0 }
+        guard value.scale == 0, !value.isNegative, let reps = UInt32(exactly: value.significand) else {
+            throw malformed(line, "reps", text)
+        }
+        return reps
+    }
+
+    /// An RPE from 1 to 10 in half steps; nil for an empty field.
+    static func rpe(_ text: String, line: Int) throws(ImportError) -> RPE? {
+        guard let value = try decimal(text, line: line, "RPE") else { return nil }
+        guard let rpe = RPE(value.doubleValue) else { throw malformed(line, "RPE", text) }
+        return rpe
+    }
+
+    /// Whole seconds; nil for an empty field or 0.
+    static func seconds(_ text: String, line: Int) throws(ImportError) -> UInt32? {
+        guard let value = try decimal(text, line: line, "seconds") else { return nil }
+        guard !value.isNegative, value.doubleValue < Double(UInt32.max) else { throw malformed(line, "seconds", text) }
+        let seconds = UInt32(value.doubleValue.rounded())
+        return seconds == 0 ? nil : seconds
+    }
+
+    /// A length of time as the apps write it: `51m`, `1h 7m`, `11s`, `1小时13分钟`, `49分钟`, `1 Std. 7 Min.`,
+    /// `0:01:30` (FitNotes), or plain seconds; nil for an empty field.
+    static func duration(_ text: String, line: Int) throws(ImportError) -> Int64? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { return nil }
+        if let seconds = ExactDecimal(trimmed), !seconds.isNegative { return Int64(seconds.doubleValue.rounded()) }
+        let clock = trimmed.split(separator: ":", omittingEmptySubsequences: false)
+        if (2...3).contains(clock.count) {
+            let numbers = clock.compactMap { $0.count <= 6 && $0.allSatisfy(\.isASCII) ? Int64($0) : nil }
+            guard numbers.count == clock.count, numbers.dropFirst().allSatisfy({ (0..<60).contains($0) }),
+                numbers[0] >= 0
+            else { throw malformed(line, "duration", text) }
+            return numbers.reduce(0) { $0 * 60 + $1 }
+        }
+        var total: Int64 = 0
+        var number: Int64?
+        var unit = ""
+        func take() -> Bool {
+            guard let value = number else { return unit.isEmpty }
+            let factor: Int64
+            switch unit.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: ". ")) {
+            case "h", "hr", "hrs", "hour", "hours", "小时", "std", "stunde", "stunden": factor = 3_600
+            case "m", "min", "mins", "minute", "minutes", "分钟", "分": factor = 60
+            case "s", "sec", "secs", "second", "seconds", "秒", "sek", "sekunden": factor = 1
+            default: return false
+            }
+            total += value * factor
+            number = nil
+            unit = ""
+            return true
+        }
+        for character in trimmed {
+            if let digit = character.wholeNumberValue, character.isASCII {
+                if !unit.isEmpty { guard take() else { throw malformed(line, "duration", text) } }
+                guard (number ?? 0) < 1_000_000 else { throw malformed(line, "duration", text) }
+                number = (number ?? 0) * 10 + Int64(digit)
+            } else if character.isWhitespace {
+                continue
+            } else {
+                guard number != nil || !unit.isEmpty else { throw malformed(line, "duration", text) }
+                unit.append(character)
+            }
+        }
+        guard take(), total > 0 || trimmed.contains("0") else { throw malformed(line, "duration", text) }
+        return total
+    }
+
+    /// A weight entered in `unit`. A value with more than four decimals that is, within a millionth, a value of at
+    /// most two decimals in the other unit is that value: the app converted what the user entered and wrote it with
+    /// binary noise (`44.09245243697551` lb is 20 kg).
+    static func weight(_ value: ExactDecimal, _ unit: MassUnit) -> Weight {
+        guard value.scale > 4 else { return Weight(value, unit) }
+        let other: MassUnit = unit == .kilograms ? .pounds : .kilograms
+        if let clean = cleanConversion(value, from: unit, to: other) { return Weight(clean, other) }
+        return Weight(value, unit)
+    }
+
+    /// `value` in `from` converted to `to`, when that is a number of at most two decimals, within a millionth.
+    static func cleanConversion(_ value: ExactDecimal, from: MassUnit, to: MassUnit) -> ExactDecimal? {
+        let factor = Weight.kilogramsPerPound.doubleValue
+        let converted = from == .kilograms ? value.doubleValue / factor : value.doubleValue * factor
+        let hundredths = (converted * 100).rounded()
+        guard abs(converted * 100 - hundredths) < 0.000_1, abs(hundredths) < 1e15 else { return nil }
+        return ExactDecimal(significand: Int64(hundredths), scale: 2)
+    }
+
+    /// An instant from a local date-time (`2026-04-24 09:40:00`, `2026-04-24T09:40`, `2022-09-14`: noon, for
+    /// exports without a time), Hevy's `9 Apr 2026, 17:18`, or RFC 3339.
+    mutating func instant(_ text: String, line: Int, _ what: String = "date") throws(ImportError) -> Timestamp {
+        if let known = instants[text] { return known }
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        var parts: DateComponents?
+        if let exact = Timestamp(rfc3339: trimmed) {
+            instants[text] = exact
+            return exact
+        }
+        parts = Self.isoLocal(trimmed) ?? Self.hevy(trimmed)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        guard let parts, let date = calendar.date(from: parts) else { throw Self.malformed(line, what, text) }
+        let instant = Timestamp(microsecondsSinceEpoch: Int64((date.timeIntervalSince1970 * 1_000_000).rounded()))
+        instants[text] = instant
+        return instant
+    }
+
+    /// `YYYY-MM-DD[ HH:MM[:SS]]` (or with a `T`), checked field by field.
+    private static func isoLocal(_ text: String) -> DateComponents? {
+        let fields = text.split(whereSeparator: { " T-:".contains($0) }).map(String.init)
+        guard [3, 5, 6].contains(fields.count), fields[0].count == 4, fields.allSatisfy({ $0.allSatisfy(\.isASCII) }),
+            let numbers = Optional(fields.compactMap { Int($0) }), numbers.count == fields.count
+        else { return nil }
+        return components(
+            year: numbers[0], month: numbers[1], day: numbers[2], hour: numbers.count > 3 ? numbers[3] : 12,
+            minute: numbers.count > 3 ? numbers[4] : 0, second: numbers.count > 5 ? numbers[5] : 0)
+    }
+
+    private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+
+    /// Hevy's `9 Apr 2026, 17:18`.
+    private static func hevy(_ text: String) -> DateComponents? {
+        let fields = text.split(whereSeparator: { " ,:".contains($0) }).map(String.init)
+        guard fields.count == 5, let day = Int(fields[0]), let year = Int(fields[2]), let hour = Int(fields[3]),
+            let minute = Int(fields[4]), let month = months.firstIndex(of: String(fields[1].prefix(3)).lowercased())
+        else { return nil }
+        return components(year: year, month: month + 1, day: day, hour: hour, minute: minute, second: 0)
+    }
+
+    private static func components(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int)
+        -> DateComponents?
+    {
+        guard (1...9_999).contains(year), (1...12).contains(month), (1...LocalDate.days(inMonth: month, year: year)).contains(day),
+            (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
+        else { return nil }
+        return DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+    }
+}

@@ -1,0 +1,260 @@
+import EventJournal
+import Foundation
+import Training
+
+/// What importing a file's workouts takes, decided against a snapshot of the read models: the workouts not imported
+/// yet, as new workout streams; corrections to those imported before that now read differently; and the custom
+/// exercises for names that map to nothing.
+struct ImportPlan {
+    let workouts: [ImportedWorkout]
+    let format: ExportFormat
+    let digest: String
+    let source: String
+
+    /// The streams and events to append, all at once, and what they amount to.
+    func appends(
+        snapshot: TrainingSnapshot, journal: Journal, mapper: ExerciseMapper
+    ) throws -> ([StreamAppend], PlanReport) {
+        var report = PlanReport()
+        var outcomes: [String: ExerciseMapper.Outcome] = [:]
+        var customs: [CustomExerciseAdded] = []
+        func outcome(_ set: ImportedSet) -> ExerciseMapper.Outcome {
+            if let known = outcomes[set.exercise] { return known }
+            let mapped = mapper.map(set.exercise, category: set.category)
+            outcomes[set.exercise] = mapped
+            if case .custom(let added) = mapped, !customs.contains(where: { $0.exerciseId == added.exerciseId }) {
+                customs.append(added)
+            }
+            return mapped
+        }
+        let metadata = EventMetadata(correlationID: digest, source: source)
+        let latest = Timestamp.now().adding(seconds: 86_400)
+        var appends: [StreamAppend] = []
+        var newWorkouts: [ImportedWorkout] = []
+        for workout in workouts {
+            report.workouts += 1
+            if workout.start < Self.earliestPlausible || latest < workout.start {
+                report.implausible.append((workout.firstLine, "the workout is dated \(workout.start)"))
+            }
+            var details: [SetDetails] = []
+            for set in workout.sets {
+                let mapped = outcome(set)
+                report.count(set, mapped: mapped)
+                details.append(
+                    SetDetails(
+                        exerciseId: mapped.exerciseId, weight: set.weight, reps: set.reps, kind: set.kind, rpe: set.rpe,
+                        note: set.note, durationSeconds: set.durationSeconds, distanceMeters: set.distanceMeters))
+            }
+            report.restRows += workout.items.count - workout.sets.count
+            let identity = Self.identity(format, workout)
+            guard let position = try journal.position(ofEvent: identity) else {
+                newWorkouts.append(workout)
+                continue
+            }
+            guard let stream = try journal.record(at: position)?.streamID, let stored = try snapshot.workout(stream) else {
+                continue
+            }
+            let corrections = Self.corrections(of: stored, to: details, names: { outcomes[$0]?.name ?? $0 })
+            if corrections.isEmpty {
+                report.alreadyImported += 1
+            } else {
+                report.corrected += 1
+                appends.append(
+                    StreamAppend(
+                        stream: stream, expectedVersion: try snapshot.expectedVersion(of: stream),
+                        events: corrections.map {
+                            $0.proposed(occurredAt: workout.end, metadata: metadata)
+                        }))
+            }
+        }
+        let streams = try snapshot.freeWorkoutStreams(newWorkouts.count)
+        for (workout, stream) in zip(newWorkouts, streams) {
+            appends.append(
+                StreamAppend(
+                    stream: stream, expectedVersion: .noStream,
+                    events: Self.events(workout, format: format, outcome: outcome, metadata: metadata)))
+            report.added += 1
+        }
+        let newCustoms = try customs.filter { try journal.position(ofEvent: Self.identity(of: $0)) == nil }
+        if !newCustoms.isEmpty {
+            appends.insert(
+                StreamAppend(
+                    stream: "catalog", expectedVersion: try snapshot.expectedVersion(of: "catalog"),
+                    events: newCustoms.map { $0.proposed(id: Self.identity(of: $0), metadata: metadata) }),
+                at: 0)
+        }
+        report.customExercisesAdded = newCustoms.map(\.name)
+        return (appends, report)
+    }
+
+    /// The first instant a workout is plausible at: 2000-01-01T00:00:00Z.
+    static let earliestPlausible = Timestamp(microsecondsSinceEpoch: 946_684_800_000_000)
+
+    /// The id of a workout's start: the same for the same workout in any export of its app.
+    static func identity(_ format: ExportFormat, _ workout: ImportedWorkout) -> UUID {
+        DerivedID.make(["liftledger-import", format.rawValue, workout.key])
+    }
+
+    static func identity(of custom: CustomExerciseAdded) -> UUID {
+        DerivedID.make(["liftledger-import", "custom-exercise", custom.exerciseId])
+    }
+
+    /// The events of a workout as a live one would have them: started, its exercises, its sets (spread over its
+    /// length, since exports give no set times) and rests, finished.
+    static func events(
+        _ workout: ImportedWorkout, format: ExportFormat, outcome: (ImportedSet) -> ExerciseMapper.Outcome,
+        metadata: EventMetadata
+    ) -> [ProposedEvent] {
+        let identity = identity(format, workout)
+        var events: [ProposedEvent] = []
+        func add(_ payload: any TrainingEventPayload, at time: Timestamp) {
+            let id = events.isEmpty ? identity : DerivedID.make([identity.uuidString, String(events.count)])
+            events.append(payload.proposed(id: id, occurredAt: time, metadata: metadata))
+        }
+        add(WorkoutStarted(name: workout.name), at: workout.start)
+        var added: Set<String> = []
+        for set in workout.sets {
+            let mapped = outcome(set)
+            if added.insert(mapped.exerciseId).inserted {
+                add(ExerciseAdded(exerciseId: mapped.exerciseId, exerciseName: mapped.name), at: workout.start)
+            }
+        }
+        let span = workout.end.microsecondsSinceEpoch - workout.start.microsecondsSinceEpoch
+        let count = Int64(workout.items.count)
+        var number: UInt32 = 0
+        var last = workout.start
+        for (index, item) in workout.items.enumerated() {
+            let time = Timestamp(microsecondsSinceEpoch: workout.start.microsecondsSinceEpoch + span * Int64(index + 1) / (count + 1))
+            switch item {
+            case .set(let set):
+                number += 1
+                let mapped = outcome(set)
+                add(
+                    SetLogged(
+                        setNumber: number,
+                        set: SetDetails(
+                            exerciseId: mapped.exerciseId, weight: set.weight, reps: set.reps, kind: set.kind,
+                            rpe: set.rpe, note: set.note, durationSeconds: set.durationSeconds,
+                            distanceMeters: set.distanceMeters)),
+                    at: time)
+                last = time
+            case .rest(_, let seconds):
+                let end = last.adding(seconds: Int64(seconds))
+                add(RestTimerStarted(durationSeconds: seconds, endsAt: end, afterSet: number == 0 ? nil : number), at: last)
+                add(RestTimerFinished(endedAt: end), at: max(last, min(end, workout.end)))
+            }
+        }
+        add(WorkoutFinished(note: workout.note), at: workout.end)
+        return events
+    }
+
+    /// The events that make a stored workout's sets read as `details` (set 1 first): corrections, late sets and
+    /// removals, with the exercises they need.
+    static func corrections(
+        of stored: Workout, to details: [SetDetails], names: (String) -> String
+    ) -> [any TrainingEventPayload] {
+        var events: [any TrainingEventPayload] = []
+        var present = Set(stored.exercises.map(\.exerciseId))
+        func ensure(_ exerciseId: String) {
+            if present.insert(exerciseId).inserted {
+                events.append(ExerciseAdded(exerciseId: exerciseId, exerciseName: names(exerciseId)))
+            }
+        }
+        let current = Dictionary(
+            stored.sets.filter { !$0.isRemoved }.map { ($0.number, $0.details) }, uniquingKeysWith: { $1 })
+        for (index, wanted) in details.enumerated() {
+            let number = UInt32(index + 1)
+            if let have = current[number] {
+                guard have != wanted else { continue }
+                ensure(wanted.exerciseId)
+                events.append(SetCorrected(setNumber: number, set: wanted))
+            } else {
+                ensure(wanted.exerciseId)
+                events.append(SetLogged(setNumber: number, set: wanted))
+            }
+        }
+        for number in current.keys.sorted() where number > UInt32(details.count) {
+            events.append(SetRemoved(setNumber: number))
+        }
+        return events
+    }
+}
+
+/// What a plan amounts to, for the report.
+struct PlanReport {
+    var workouts = 0
+    var added = 0
+    var alreadyImported = 0
+    var corrected = 0
+    var sets = 0
+    var warmupSets = 0
+    var restRows = 0
+    /// Weight × reps of every set (warm-ups included), in milligrams.
+    var volume: Int64 = 0
+    /// By app name: the exercise it maps to, whether custom, and its sets.
+    var exercises: [String: (exerciseId: String, name: String, isCustom: Bool, sets: Int)] = [:]
+    var customExercisesAdded: [String] = []
+    var implausible: [(line: Int, why: String)] = []
+
+    mutating func count(_ set: ImportedSet, mapped: ExerciseMapper.Outcome) {
+        sets += 1
+        if set.kind == .warmup { warmupSets += 1 }
+        if let weight = set.weight {
+            volume = volume &+ weight.milligrams &* Int64(set.reps)
+            if weight.milligrams > 1_000_000_000 {
+                implausible.append((set.line, "a weight of \(weight), over 1,000 kg"))
+            }
+        }
+        if set.reps > 1_000 { implausible.append((set.line, "\(set.reps) reps, over 1,000")) }
+        var entry = exercises[set.exercise] ?? (mapped.exerciseId, mapped.name, false, 0)
+        if case .custom = mapped { entry.isCustom = true }
+        entry.sets += 1
+        exercises[set.exercise] = entry
+    }
+}
+
+/// The summary of an import.
+public struct ImportReport: Sendable {
+    public let file: String
+    /// The layout read from the header.
+    public let layout: String
+    /// SHA-256 of the file, hex.
+    public let digest: String
+    public let rows: Int
+    public let workouts: Int
+    public let workoutsAdded: Int
+    public let workoutsAlreadyImported: Int
+    public let workoutsCorrected: Int
+    public let sets: Int
+    public let warmupSets: Int
+    public let restRows: Int
+    public let volumeMilligrams: Int64
+    /// By app name, sorted: the exercise it maps to, whether custom, and its sets.
+    public let exercises: [(appName: String, exerciseId: String, name: String, isCustom: Bool, sets: Int)]
+    public let customExercisesAdded: [String]
+    /// Rows imported as they are but flagged (no row is left out: each is a set or a rest): the line and why.
+    public let implausible: [(line: Int, why: String)]
+    public let headBefore: UInt64
+    public let headAfter: UInt64
+
+    init(file: String, layout: String, digest: String, rows: Int, plan: PlanReport, headBefore: UInt64, headAfter: UInt64) {
+        self.file = file
+        self.layout = layout
+        self.digest = digest
+        self.rows = rows
+        workouts = plan.workouts
+        workoutsAdded = plan.added
+        workoutsAlreadyImported = plan.alreadyImported
+        workoutsCorrected = plan.corrected
+        sets = plan.sets
+        warmupSets = plan.warmupSets
+        restRows = plan.restRows
+        volumeMilligrams = plan.volume
+        exercises = plan.exercises.map { ($0.key, $0.value.exerciseId, $0.value.name, $0.value.isCustom, $0.value.sets) }
+            .sorted { $0.appName < $1.appName }
+        customExercisesAdded = plan.customExercisesAdded
+        implausible = plan.implausible.sorted { $0.line < $1.line }
+        self.headBefore = headBefore
+        self.headAfter = headAfter
+    }
+}

@@ -1,0 +1,130 @@
+import Crypto
+import EventJournal
+import Foundation
+import Training
+
+/// How to read an export.
+public struct ImportOptions: Sendable {
+    /// The app, when the header should not decide.
+    public var format: ExportFormat?
+    /// The unit of weights the file gives no unit for.
+    public var unit: MassUnit?
+    /// The time zone of the file's local times (default: the profile's).
+    public var timeZone: TimeZone?
+    /// A JSON file mapping app exercise names to catalog exercises.
+    public var mappingFile: String?
+
+    public init(format: ExportFormat? = nil, unit: MassUnit? = nil, timeZone: TimeZone? = nil, mappingFile: String? = nil) {
+        self.format = format
+        self.unit = unit
+        self.timeZone = timeZone
+        self.mappingFile = mappingFile
+    }
+}
+
+/// Imports an app's export into a journal: each workout becomes the events a live workout would have produced,
+/// dated when it happened, in one append that writes all of them or none. Event ids come from the workouts
+/// themselves, so importing a file again (or a later export holding the same workouts) adds nothing, and a workout
+/// that now reads differently (a better exercise mapping, a fixed row) is corrected through events.
+public struct Importer: Sendable {
+    public let log: TrainingLog
+
+    /// The largest file read: exports of decades of training are a few megabytes.
+    static let maximumFileBytes = 256 << 20
+    /// How much of a file may come before the end of its header line.
+    static let maximumHeaderBytes = 64 << 10
+
+    public init(log: TrainingLog) { self.log = log }
+
+    /// Imports the export at `path`; throws, having written nothing, when it cannot be read whole.
+    public func importFile(at path: String, options: ImportOptions = ImportOptions()) async throws -> ImportReport {
+        let bytes = try Self.read(path)
+        let digest = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+        let headerEnd = bytes.prefix(Self.maximumHeaderBytes).firstIndex(of: UInt8(ascii: "\n"))
+        guard headerEnd != nil || bytes.count < Self.maximumHeaderBytes else {
+            throw ImportError(
+                .unknownLayout, "\(path) has no header line in its first \(Self.maximumHeaderBytes / 1_024) KB",
+                remedy: "export your workouts from the app as CSV and import that file, unchanged")
+        }
+        var reader = CSVReader(bytes, delimiter: CSVReader.delimiter(ofHeader: bytes.prefix(Self.maximumHeaderBytes)))
+        guard let header = try reader.next() else {
+            throw ImportError(.empty, "\(path) is empty", remedy: "export your workouts from the app again")
+        }
+        let layout = try ExportLayout(header: header.fields, format: options.format)
+        var rows: [(line: Int, fields: [String])] = []
+        while let row = try reader.next() { rows.append(row) }
+        guard !rows.isEmpty else {
+            throw ImportError(.empty, "\(path) has a header and no rows", remedy: "export your workouts from the app again")
+        }
+        let rules = try log.readModels.currentRules()
+        var exportReader = ExportReader(layout: layout, unit: options.unit, timeZone: options.timeZone ?? rules.timeZone)
+        let workouts = try exportReader.workouts(rows).sorted { ($0.start, $0.firstLine) < ($1.start, $1.firstLine) }
+        if options.unit != nil { try Self.checkUnit(options.unit!, exportReader.noisyWeights) }
+        let plan = ImportPlan(
+            workouts: workouts, format: layout.format, digest: digest, source: "import:\(layout.format.rawValue):\(digest.prefix(16))")
+        for _ in 0..<8 {
+            let headBefore = try log.journal.head().position
+            let (appends, report) = try log.query { snapshot in
+                try plan.appends(
+                    snapshot: snapshot, journal: log.journal,
+                    mapper: ExerciseMapper(catalog: snapshot.catalog(), mappingFile: options.mappingFile))
+            }
+            do {
+                _ = try await log.journal.append(appends)
+            } catch let error as JournalError where error.code == .wrongExpectedVersion {
+                continue  // another writer changed a stream in between: decide again
+            }
+            return ImportReport(
+                file: path, layout: layout.description, digest: digest, rows: rows.count, plan: report,
+                headBefore: headBefore, headAfter: try log.journal.head().position)
+        }
+        throw TrainingError(.contention, "other writers kept changing the same data", remedy: "import again")
+    }
+
+    private static func read(_ path: String) throws(ImportError) -> [UInt8] {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+            let size = attributes[.size] as? Int, let handle = FileHandle(forReadingAtPath: path)
+        else {
+            throw ImportError(.file, "cannot read \(path)", remedy: "check the path and that you may read the file")
+        }
+        defer { try? handle.close() }
+        guard size <= maximumFileBytes else {
+            throw ImportError(
+                .file, "\(path) is \(size >> 20) MB, over the \(maximumFileBytes >> 20) MB an export can be",
+                remedy: "import the CSV file the app exported, unchanged")
+        }
+        guard let data = try? handle.readToEnd() else { return [] }
+        return [UInt8](data)
+    }
+
+    /// Refuses a `--unit` the numbers contradict: weights written with binary noise that are plain values only if
+    /// the file is in the other unit (`44.09245243697551` read as pounds is 20 kg; read as kilograms, nothing plain).
+    private static func checkUnit(
+        _ unit: MassUnit, _ noisy: [(line: Int, value: ExactDecimal, cleanInOtherUnit: Bool)]
+    ) throws(ImportError) {
+        let other: MassUnit = unit == .kilograms ? .pounds : .kilograms
+        let contradicting = noisy.filter { entry in
+            !entry.cleanInOtherUnit && FieldParser.cleanConversion(entry.value, from: other, to: unit) != nil
+        }
+        guard let first = contradicting.first, contradicting.count * 2 > noisy.count else { return }
+        let plain = FieldParser.cleanConversion(first.value, from: other, to: unit)!
+        throw ImportError(
+            .unit,
+            "--unit \(unit.rawValue) does not fit the weights: line \(first.line) has \(first.value), which is "
+                + "\(plain) \(unit.rawValue) written in \(other.rawValue), as are \(contradicting.count - 1) more",
+            remedy: "import again with --unit \(other.rawValue)")
+    }
+}
+
+/// Ids derived from content: the same workout always gets the same ids (UUID version 8, RFC 9562).
+enum DerivedID {
+    static func make(_ parts: [String]) -> UUID {
+        var bytes = Array(SHA256.hash(data: Array(parts.joined(separator: "\u{0}").utf8)).prefix(16))
+        bytes[6] = (bytes[6] & 0x0F) | 0x80
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        return UUID(uuid: (
+            bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9],
+            bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+        ))
+    }
+}

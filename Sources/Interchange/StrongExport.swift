@@ -1,0 +1,75 @@
+import EventJournal
+import Foundation
+import Training
+
+/// The history in Strong's comma layout of 2021–2025 (`Date,Workout Name,Duration,Exercise Name,Set Order,Weight,
+/// Reps,Distance,Seconds,Notes,Workout Notes,RPE`), so that a user can take it back to Strong, or to any app that
+/// reads Strong's exports. Weights are in kilograms, exact; distances in kilometres; times local, in the profile's
+/// time zone; durations to the second (`1h 7m 3s`).
+public enum StrongExport {
+    static let header = [
+        "Date", "Workout Name", "Duration", "Exercise Name", "Set Order", "Weight", "Reps", "Distance", "Seconds",
+        "Notes", "Workout Notes", "RPE",
+    ]
+
+    /// Writes the finished workouts of `snapshot`, oldest first, a row per set.
+    public static func write(_ snapshot: TrainingSnapshot, to output: (String) throws -> Void) throws {
+        let catalog = try snapshot.catalog()
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = snapshot.rules.timeZone
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        try output(CSV.line(header))
+        for summary in try snapshot.history() {
+            guard let workout = try snapshot.workout(summary.workoutId) else { continue }
+            let date = formatter.string(
+                from: Date(timeIntervalSince1970: Double(workout.startedAt.microsecondsSinceEpoch) / 1_000_000))
+            for exercise in workout.exercises {
+                let name = catalog.exercise(id: exercise.exerciseId)?.name ?? exercise.name
+                var order = 0
+                for set in workout.countedSets where set.details.exerciseId == exercise.exerciseId {
+                    let details = set.details
+                    let setOrder: String
+                    switch details.kind {
+                    case .warmup: setOrder = "W"
+                    case .drop: setOrder = "D"
+                    case .failure: setOrder = "F"
+                    case .normal:
+                        order += 1
+                        setOrder = String(order)
+                    }
+                    try output(
+                        CSV.line([
+                            date, workout.name, duration(summary.durationSeconds), name, setOrder,
+                            details.weight?.kilograms.description ?? "", String(details.reps),
+                            details.distanceMeters.flatMap { $0.multiplied(by: ExactDecimal(significand: 1, scale: 3)!) }?
+                                .description ?? "",
+                            details.durationSeconds.map(String.init) ?? "", escaped(details.note),
+                            escaped(workout.note), details.rpe?.description ?? "",
+                        ]))
+                }
+            }
+        }
+    }
+
+    /// `1h 7m 3s`, `51m`, `0s`.
+    static func duration(_ seconds: Int64) -> String {
+        let parts = [(seconds / 3_600, "h"), (seconds / 60 % 60, "m"), (seconds % 60, "s")].filter { $0.0 > 0 }
+        return parts.isEmpty ? "0s" : parts.map { "\($0.0)\($0.1)" }.joined(separator: " ")
+    }
+
+    /// A note as Strong writes it: line breaks as `\n`.
+    static func escaped(_ note: String?) -> String { note?.replacingOccurrences(of: "\n", with: "\\n") ?? "" }
+
+}
+
+/// Tables written as CSV (RFC 4180: fields with commas, quotes or line breaks quoted, quotes doubled).
+public enum CSV {
+    /// One line, its line break included.
+    public static func line(_ fields: [String]) -> String {
+        fields.map { field in
+            guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
+            return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        }.joined(separator: ",") + "\n"
+    }
+}

@@ -1,0 +1,211 @@
+import ArgumentParser
+import EventJournal
+import Foundation
+import Interchange
+import Training
+
+struct ImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import", abstract: "Import a Strong, Hevy or FitNotes export (CSV).",
+        discussion: """
+            The layout is read from the header (--format overrides it). Each workout becomes the events a live \
+            workout would have written, dated when it happened; the import writes all of them or nothing. Importing \
+            a file again, or a later export holding the same workouts, adds nothing; a workout that now reads \
+            differently (a better exercise mapping, say) is corrected through events. Rows that parse but are \
+            implausible are imported and listed, and kept out of records and volume by the rule \
+            records.exclude-implausible. Docs: docs/IMPORT.md.
+            """)
+
+    @OptionGroup var location: JournalLocation
+
+    @Argument(help: "The export file.")
+    var file: String
+
+    @Option(help: "The app the file comes from: strong, hevy or fitnotes (default: read from the header).")
+    var format: ExportFormat?
+
+    @Option(help: "The unit of weights the file gives no unit for (Strong's comma layouts): kg or lb.")
+    var unit: String?
+
+    @Option(help: "The time zone of the file's local times, an IANA name (default: the profile's).")
+    var timeZone: String?
+
+    @Option(help: ArgumentHelp("A JSON object mapping the app's exercise names to catalog names or ids.", valueName: "file"))
+    var map: String?
+
+    @Flag(help: "Print the report as JSON (fields documented in docs/JSON.md).")
+    var json = false
+
+    func run() async throws {
+        var options = ImportOptions(format: format, mappingFile: map)
+        if let unit {
+            guard let parsed = MassUnit(parsing: unit) else {
+                throw CLIError(message: "unknown unit \(unit.debugDescription)", remedy: "give --unit kg or --unit lb")
+            }
+            options.unit = parsed
+        }
+        if let timeZone {
+            guard let zone = TimeZone(identifier: timeZone) else {
+                throw CLIError(
+                    message: "unknown time zone \(timeZone.debugDescription)",
+                    remedy: "give an IANA name such as Europe/Berlin")
+            }
+            options.timeZone = zone
+        }
+        let log = try location.trainingLog()
+        let report = try await Importer(log: log).importFile(at: file, options: options)
+        var bar = ProgressBar(label: "catching up")
+        try log.readModels.catchUp { _, done, total in bar.update(done, of: total) }
+        bar.finish()
+        Terminal.write(json ? Self.json(report).rendered + "\n" : Self.text(report))
+    }
+
+    static func text(_ report: ImportReport) -> String {
+        let mapped = report.exercises.filter { !$0.isCustom }.count
+        var lines = [
+            "imported \(report.file) (\(report.layout)): \(report.rows) rows",
+            "  workouts: \(report.workouts) (\(report.workoutsAdded) added, \(report.workoutsAlreadyImported) already "
+                + "imported, \(report.workoutsCorrected) corrected)",
+            "  sets: \(report.sets) (\(report.warmupSets) warm-ups), rest rows: \(report.restRows), "
+                + "volume: \(roundedKilograms(report.volumeMilligrams)) kg",
+            "  exercises: \(report.exercises.count) names, \(mapped) mapped to the catalog, "
+                + "\(report.exercises.count - mapped) custom (\(report.customExercisesAdded.count) new)",
+        ]
+        for entry in report.exercises {
+            lines.append(
+                "    \(entry.appName) -> \(entry.isCustom ? "custom: " : "")\(entry.name) (\(entry.sets) sets)")
+        }
+        lines.append("  rows skipped: none")
+        if report.implausible.isEmpty {
+            lines.append("  rows flagged: none")
+        } else {
+            lines.append("  rows flagged (imported, kept out of records and volume by rule):")
+            lines += report.implausible.map { "    line \($0.line): \($0.why)" }
+        }
+        lines.append("  journal head: \(report.headBefore) -> \(report.headAfter)")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func json(_ report: ImportReport) -> JSON {
+        .object([
+            ("file", .string(report.file)), ("layout", .string(report.layout)), ("digest", .string(report.digest)),
+            ("rows", .integer(Int64(report.rows))), ("workouts", .integer(Int64(report.workouts))),
+            ("workoutsAdded", .integer(Int64(report.workoutsAdded))),
+            ("workoutsAlreadyImported", .integer(Int64(report.workoutsAlreadyImported))),
+            ("workoutsCorrected", .integer(Int64(report.workoutsCorrected))),
+            ("sets", .integer(Int64(report.sets))), ("warmupSets", .integer(Int64(report.warmupSets))),
+            ("restRows", .integer(Int64(report.restRows))),
+            ("volumeKilograms", .string(kilograms(report.volumeMilligrams))),
+            (
+                "exercises",
+                .array(
+                    report.exercises.map { entry in
+                        .object([
+                            ("appName", .string(entry.appName)), ("exerciseId", .string(entry.exerciseId)),
+                            ("name", .string(entry.name)), ("custom", .bool(entry.isCustom)),
+                            ("sets", .integer(Int64(entry.sets))),
+                        ])
+                    })
+            ),
+            ("customExercisesAdded", .array(report.customExercisesAdded.map(JSON.string))),
+            (
+                "flagged",
+                .array(report.implausible.map { .object([("line", .integer(Int64($0.line))), ("why", .string($0.why))]) })
+            ),
+            ("skipped", .array([])),
+            ("headBefore", .unsigned(report.headBefore)), ("headAfter", .unsigned(report.headAfter)),
+        ])
+    }
+}
+
+extension ExportFormat: ExpressibleByArgument {}
+
+struct ExportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export", abstract: "Export the journal (JSON Lines) or the history (Strong's CSV layout).",
+        discussion: """
+            jsonl: every record, oldest first, as events --json shows it with each payload's exact bytes; \
+            liftledger import-journal turns it into the same journal, hash for hash. strong-csv: the finished \
+            workouts in Strong's comma layout, weights in kilograms (import it back with --unit kg).
+            """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case jsonl
+        case strongCSV = "strong-csv"
+    }
+
+    @OptionGroup var location: JournalLocation
+
+    @Option(help: "jsonl or strong-csv.")
+    var format: Format
+
+    @Option(help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
+    var output: String?
+
+    func run() async throws {
+        let sink = try OutputSink(path: output)
+        switch format {
+        case .jsonl:
+            let journal = try location.open()
+            var bar = ProgressBar(label: "exporting")
+            let head = try journal.head().position
+            try JournalExport.write(journal, to: sink.write) { bar.update($0, of: head) }
+            bar.finish()
+        case .strongCSV:
+            try location.trainingLog().query { try StrongExport.write($0, to: sink.write) }
+        }
+        try sink.finish()
+    }
+}
+
+/// Where an export goes: a new file (mode 0600, personal data) or standard output, written in blocks.
+final class OutputSink {
+    private let handle: FileHandle
+    private var buffer: [UInt8] = []
+
+    init(path: String?) throws {
+        guard let path else {
+            handle = FileHandle.standardOutput
+            return
+        }
+        guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]),
+            let file = FileHandle(forWritingAtPath: path)
+        else {
+            throw CLIError(message: "cannot create \(path)", remedy: "check the path and that you may write there")
+        }
+        handle = file
+    }
+
+    func write(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= 1 << 20 { flush() }
+    }
+
+    func finish() throws {
+        flush()
+        if handle !== FileHandle.standardOutput { try handle.close() }
+    }
+
+    private func flush() {
+        handle.write(Data(buffer))
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+struct ImportJournalCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import-journal",
+        abstract: "Restore a JSON Lines export into an empty journal: the same records, positions, ids and hashes.")
+
+    @OptionGroup var location: JournalLocation
+
+    @Argument(help: "The file liftledger export --format jsonl wrote.")
+    var file: String
+
+    func run() async throws {
+        let journal = try location.open(create: true)
+        let count = try await JournalExport.restore(from: file, into: journal)
+        let head = try journal.head()
+        Terminal.write("restored \(count) records; head \(head.position), hash \(head.hash.hexString)\n")
+    }
+}
