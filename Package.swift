@@ -72,6 +72,8 @@ let package = Package(
         ),
         .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "EventJournal", "LMDB", "TestSupport"]),
         .testTarget(name: "TrainingTests", dependencies: ["Training", "EventJournal", "TestSupport"]),
+        .testTarget(
+            name: "InterchangeTests", dependencies: ["Interchange", "Training", "EventJournal", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["EventJournal", "LMDB", "Training", "TestSupport"]),
     ]
 )

@@ -71,7 +71,7 @@ struct ExportLayout {
         var weightUnit: MassUnit?
         var metres: ExactDecimal?
         for (index, name) in header.enumerated() {
-            guard let (column, unit) = Self.names[name.trimmingCharacters(in: .whitespaces).lowercased()],
+            guard let (column, unit) = Self.names[name.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()],
                 columns[column] == nil
             else { continue }
             columns[column] = index

@@ -102,18 +102,23 @@ struct FieldParser {
     /// binary noise (`44.09245243697551` lb is 20 kg).
     static func weight(_ value: ExactDecimal, _ unit: MassUnit) -> Weight {
         guard value.scale > 4 else { return Weight(value, unit) }
+        if let clean = plain(value.doubleValue) { return Weight(clean, unit) }
         let other: MassUnit = unit == .kilograms ? .pounds : .kilograms
         if let clean = cleanConversion(value, from: unit, to: other) { return Weight(clean, other) }
         return Weight(value, unit)
     }
 
+    /// `value` as a number of at most two decimals, when it is one within a millionth.
+    static func plain(_ value: Double) -> ExactDecimal? {
+        let hundredths = (value * 100).rounded()
+        guard abs(value * 100 - hundredths) < 0.000_1, abs(hundredths) < 1e15 else { return nil }
+        return ExactDecimal(significand: Int64(hundredths), scale: 2)
+    }
+
     /// `value` in `from` converted to `to`, when that is a number of at most two decimals, within a millionth.
     static func cleanConversion(_ value: ExactDecimal, from: MassUnit, to: MassUnit) -> ExactDecimal? {
         let factor = Weight.kilogramsPerPound.doubleValue
-        let converted = from == .kilograms ? value.doubleValue / factor : value.doubleValue * factor
-        let hundredths = (converted * 100).rounded()
-        guard abs(converted * 100 - hundredths) < 0.000_1, abs(hundredths) < 1e15 else { return nil }
-        return ExactDecimal(significand: Int64(hundredths), scale: 2)
+        return plain(from == .kilograms ? value.doubleValue / factor : value.doubleValue * factor)
     }
 
     /// An instant from a local date-time (`2026-04-24 09:40:00`, `2026-04-24T09:40`, `2022-09-14`: noon, for

@@ -38,25 +38,34 @@ public struct Importer: Sendable {
 
     /// Imports the export at `path`; throws, having written nothing, when it cannot be read whole.
     public func importFile(at path: String, options: ImportOptions = ImportOptions()) async throws -> ImportReport {
-        let bytes = try Self.read(path)
-        let digest = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
-        let headerEnd = bytes.prefix(Self.maximumHeaderBytes).firstIndex(of: UInt8(ascii: "\n"))
-        guard headerEnd != nil || bytes.count < Self.maximumHeaderBytes else {
+        // The header decides whether the file is an export at all, before the rest of it is read.
+        let start = try Self.read(path, upTo: Self.maximumHeaderBytes)
+        var headerReader = CSVReader(Array(start.prefix(while: { $0 != UInt8(ascii: "\n") })), delimiter: CSVReader.delimiter(ofHeader: start))
+        guard let header = try headerReader.next() else {
+            throw ImportError(.empty, "\(path) is empty", remedy: "export your workouts from the app again")
+        }
+        guard start.contains(UInt8(ascii: "\n")) || start.count < Self.maximumHeaderBytes else {
             throw ImportError(
                 .unknownLayout, "\(path) has no header line in its first \(Self.maximumHeaderBytes / 1_024) KB",
                 remedy: "export your workouts from the app as CSV and import that file, unchanged")
         }
-        var reader = CSVReader(bytes, delimiter: CSVReader.delimiter(ofHeader: bytes.prefix(Self.maximumHeaderBytes)))
-        guard let header = try reader.next() else {
-            throw ImportError(.empty, "\(path) is empty", remedy: "export your workouts from the app again")
-        }
         let layout = try ExportLayout(header: header.fields, format: options.format)
+        let bytes = try Self.read(path, upTo: Self.maximumFileBytes + 1)
+        guard bytes.count <= Self.maximumFileBytes else {
+            throw ImportError(
+                .file, "\(path) is over the \(Self.maximumFileBytes >> 20) MB an export can be",
+                remedy: "import the CSV file the app exported, unchanged")
+        }
+        let digest = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+        var reader = CSVReader(bytes, delimiter: CSVReader.delimiter(ofHeader: start))
+        _ = try reader.next()
         var rows: [(line: Int, fields: [String])] = []
         while let row = try reader.next() { rows.append(row) }
         guard !rows.isEmpty else {
             throw ImportError(.empty, "\(path) has a header and no rows", remedy: "export your workouts from the app again")
         }
-        let rules = try log.readModels.currentRules()
+        // Read straight from the journal: a file refused while it is read leaves every byte as it was.
+        let rules = try Rules.load(from: log.journal)
         var exportReader = ExportReader(layout: layout, unit: options.unit, timeZone: options.timeZone ?? rules.timeZone)
         let workouts = try exportReader.workouts(rows).sorted { ($0.start, $0.firstLine) < ($1.start, $1.firstLine) }
         if options.unit != nil { try Self.checkUnit(options.unit!, exportReader.noisyWeights) }
@@ -81,20 +90,20 @@ public struct Importer: Sendable {
         throw TrainingError(.contention, "other writers kept changing the same data", remedy: "import again")
     }
 
-    private static func read(_ path: String) throws(ImportError) -> [UInt8] {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-            let size = attributes[.size] as? Int, let handle = FileHandle(forReadingAtPath: path)
+    /// At most `limit` bytes from the start of the file.
+    private static func read(_ path: String, upTo limit: Int) throws(ImportError) -> [UInt8] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+            let handle = FileHandle(forReadingAtPath: path)
         else {
             throw ImportError(.file, "cannot read \(path)", remedy: "check the path and that you may read the file")
         }
         defer { try? handle.close() }
-        guard size <= maximumFileBytes else {
-            throw ImportError(
-                .file, "\(path) is \(size >> 20) MB, over the \(maximumFileBytes >> 20) MB an export can be",
-                remedy: "import the CSV file the app exported, unchanged")
+        do {
+            return [UInt8](try handle.read(upToCount: limit) ?? Data())
+        } catch {
+            throw ImportError(.file, "cannot read \(path): \(error)", remedy: "check that you may read the file")
         }
-        guard let data = try? handle.readToEnd() else { return [] }
-        return [UInt8](data)
     }
 
     /// Refuses a `--unit` the numbers contradict: weights written with binary noise that are plain values only if

@@ -1,0 +1,262 @@
+import EventJournal
+import Foundation
+import Interchange
+import TestSupport
+import Testing
+import Training
+
+/// Imports of the synthetic files in Fixtures/synthetic, one per layout the data README describes, with the figures
+/// worked out by hand from each file in the comments.
+struct ImportTests {
+    let directory: TemporaryDirectory
+    let journal: Journal
+    let log: TrainingLog
+
+    init() async throws {
+        directory = try TemporaryDirectory()
+        journal = try Journal.open(at: directory.child("journal"), create: true)
+        log = try TrainingLog(journal: journal)
+        try await log.updateProfile(ProfileUpdated(timeZone: "Europe/Berlin"))
+    }
+
+    static let synthetic = repositoryRoot + "/Fixtures/synthetic/"
+    static let exports = repositoryRoot + "/Fixtures/exports/"
+
+    func importing(_ file: String, unit: MassUnit? = nil, map: String? = nil) async throws -> ImportReport {
+        try await Importer(log: log).importFile(
+            at: file.hasPrefix("/") ? file : Self.synthetic + file, options: ImportOptions(unit: unit, mappingFile: map))
+    }
+
+    /// The sets of a workout, as the read models hold them.
+    func sets(_ workoutId: String) throws -> [LoggedSet] {
+        try #require(try log.query { try $0.workout(workoutId) }).countedSets
+    }
+
+    func kilograms(_ milligrams: Int64) -> String { ExactDecimal(significand: milligrams, scale: 6)!.description }
+
+    /// The report adds each set's weight in whole milligrams times its reps: the expected volumes are worked out so.
+    struct Expected: Sendable, CustomStringConvertible {
+        var file: String
+        var unit: MassUnit?
+        var workouts: Int
+        var sets: Int
+        var warmups: Int
+        var rests: Int
+        /// Kilograms, exact.
+        var volume: String
+        var description: String { file }
+    }
+
+    @Test(arguments: [
+        // Push Day: W 60×10, 100×5, a 120 s rest, 100×5, D 80×8, F Triceps Pushdown 30×12; Cardio: a run, no weight.
+        // 600 + 500 + 500 + 640 + 360 = 2600 kg.
+        Expected(file: "strong-2023.csv", unit: .kilograms, workouts: 2, sets: 6, warmups: 1, rests: 1, volume: "2600"),
+        // 225 lb = 102.058283 kg (to the milligram), 235 lb = 106.594207, 405 lb = 183.704910:
+        // 510.291415 + 319.782621 + 1837.0491 = 2667.123136.
+        Expected(file: "strong-2019.csv", unit: .pounds, workouts: 1, sets: 3, warmups: 0, rests: 0, volume: "2667.123136"),
+        // Pounds written as kilograms with noise: 45 lb (20.411657 kg) × 8 + 95 lb (43.091275) × (5 + 3) + 40 lb
+        // (18.143695) × 8 = 163.293256 + 344.7302 + 145.14956.
+        Expected(file: "strong-semicolon.csv", workouts: 2, sets: 5, warmups: 1, rests: 0, volume: "653.173016"),
+        // 140 kg × 5 + 315 lb (142.881597 kg) × 3 = 700 + 428.644791.
+        Expected(file: "strong-oldest.csv", workouts: 1, sets: 3, warmups: 0, rests: 0, volume: "1128.644791"),
+        // W 40×10, 100×5, Ruhezeit 180 s, 100×5: 400 + 500 + 500.
+        Expected(file: "strong-de.csv", unit: .kilograms, workouts: 1, sets: 3, warmups: 1, rests: 1, volume: "1400"),
+        // 95 lb (43.091275 kg) × 10 + 185 lb (83.914588) × 5 + 135 lb (61.23497) × 8 + 20 lb (9.071847) × 12
+        // = 430.91275 + 419.57294 + 489.87976 + 108.862164.
+        Expected(file: "hevy-imperial.csv", workouts: 2, sets: 5, warmups: 1, rests: 0, volume: "1449.227614"),
+        // 135 lb (61.23497 kg) × 8 + 155 lb (70.306817) × 5 + 35 lb (15.875733) × 20
+        // = 489.87976 + 351.534085 + 317.51466.
+        Expected(file: "fitnotes-old.csv", workouts: 2, sets: 4, warmups: 0, rests: 0, volume: "1158.928505"),
+    ])
+    func eachLayoutImportsAsWorkedOutByHand(_ expected: Expected) async throws {
+        let report = try await importing(expected.file, unit: expected.unit)
+        #expect(report.workouts == expected.workouts && report.workoutsAdded == expected.workouts)
+        #expect(report.sets == expected.sets && report.warmupSets == expected.warmups && report.restRows == expected.rests)
+        // The report sums milligrams, each set's weight rounded to the milligram: compare to the milligram.
+        #expect(kilograms(report.volumeMilligrams) == expected.volume)
+        let history = try log.query { try $0.history() }
+        #expect(history.count == expected.workouts)
+    }
+
+    @Test func strongRowsKeepKindsNotesRpeRestsAndDuration() async throws {
+        _ = try await importing("strong-2023.csv", unit: .kilograms)
+        let push = try sets("workout-1")
+        #expect(push.map(\.details.kind) == [.warmup, .normal, .normal, .drop, .failure])
+        #expect(push.map(\.details.rpe) == [nil, RPE(8.5), RPE(9), nil, RPE(10)])
+        #expect(push[2].details.note == "grind on\nthe last rep, \"ugly\"")
+        let workout = try #require(try log.query { try $0.workout("workout-1") })
+        #expect(workout.note == "Felt good" && workout.name == "Push Day")
+        // 1h 7m.
+        #expect(try log.query { try $0.history() }.first?.durationSeconds == 4_020)
+        let rests = try journal.readStream("workout-1").filter { $0.type == RestTimerStarted.typeName }
+        #expect(rests.count == 1)
+        // 5.2 km in a file in kilograms, over 1500 s.
+        let run = try sets("workout-2")
+        #expect(run.first?.details.distanceMeters == ExactDecimal("5200") && run.first?.details.durationSeconds == 1_500)
+    }
+
+    @Test func conversionNoiseBecomesTheWeightTheUserEntered() async throws {
+        _ = try await importing("strong-semicolon.csv")
+        // 20.411656650000001 kg is 45 lb; 43.091275150000003 kg is 95 lb; 18.143694800000002 kg is 40 lb.
+        let upper = try sets("workout-1")
+        #expect(upper.map(\.details.weight) == ["45", "95", "95", "40"].map { Weight(ExactDecimal($0)!, .pounds) })
+        #expect(upper.map(\.details.kind) == [.warmup, .normal, .failure, .normal])
+        #expect(upper[1].details.note == "left shoulder\ntight")
+        // Pull Up (Assisted) maps to the band-assisted pull-up: less help is better.
+        let assisted = try log.query { try $0.latestRecords(of: "Band_Assisted_Pull-Up") }
+        #expect(assisted[.heaviestWeight]?.current.weight == Weight(ExactDecimal(40), .pounds))
+        // 2000 m rowed in 480 s.
+        #expect(try sets("workout-2").first?.details.distanceMeters == ExactDecimal(2_000))
+    }
+
+    @Test func perRowUnitsHevyDatesAndFitNotesTimes() async throws {
+        _ = try await importing("strong-oldest.csv")
+        #expect(try sets("workout-1").map(\.details.weight) == [
+            Weight(ExactDecimal(140), .kilograms), Weight(ExactDecimal(315), .pounds), Weight(ExactDecimal(0), .kilograms),
+        ])
+        // The heaviest deadlift is 315 lb (142.88159655 kg, kept to the milligram), not 140 kg.
+        let deadlift = try log.query { try $0.latestRecords(of: "Barbell_Deadlift") }
+        #expect(deadlift[.heaviestWeight]?.current.valueText == "142.881597")
+        _ = try await importing("hevy-imperial.csv")
+        // Sorted by start: the walk of 10 January comes before Upper A of the 12th.
+        let upper = try #require(try log.query { try $0.workout("workout-3") })
+        #expect(upper.name == "Upper A" && upper.note == "morning")
+        #expect(upper.startedAt == Timestamp(rfc3339: "2025-01-12T06:05:00Z"), "07:05 in Berlin is 06:05 UTC")
+        #expect(upper.countedSets.map(\.details.note) == ["close grip", nil, "superset 0", "superset 0"])
+        // 2.5 miles is 4023.36 m.
+        #expect(try sets("workout-2").first?.details.distanceMeters == ExactDecimal("4023.36"))
+        _ = try await importing("fitnotes-old.csv")
+        #expect(try sets("workout-5").first?.details.durationSeconds == 1_530, "0:25:30")
+        let custom = try log.query { try $0.customExercises() }.first { $0.name == "Kettlebell Swing Thing" }
+        #expect(custom?.primaryMuscles == ["quadriceps"], "FitNotes' category Legs")
+    }
+
+    @Test func importingTwiceAddsNothing() async throws {
+        let first = try await importing(Self.exports + "hevy-kg-2022-2026.csv")
+        let head = try journal.head()
+        let second = try await importing(Self.exports + "hevy-kg-2022-2026.csv")
+        #expect(first.workoutsAdded == 232 && second.workoutsAdded == 0 && second.workoutsAlreadyImported == 232)
+        #expect(try journal.head() == head)
+    }
+
+    @Test func aBetterMappingCorrectsTheEarlierImportThroughEvents() async throws {
+        _ = try await importing("fitnotes-old.csv")
+        let swing = "custom-kettlebell-swing-thing"
+        #expect(try sets("workout-1").contains { $0.details.exerciseId == swing })
+        let mapping = directory.child("map.json")
+        try Data(#"{"Kettlebell Swing Thing": "One-Arm Kettlebell Swings"}"#.utf8).write(to: URL(fileURLWithPath: mapping))
+        let head = try journal.head().position
+        let report = try await importing("fitnotes-old.csv", map: mapping)
+        #expect(report.workoutsCorrected == 1 && report.workoutsAdded == 0)
+        let corrected = try sets("workout-1")
+        #expect(!corrected.contains { $0.details.exerciseId == swing })
+        #expect(corrected.contains { $0.details.exerciseId == "One-Arm_Kettlebell_Swings" })
+        // Appended, not rewritten: the original SetLogged is still there, before the correction.
+        #expect(try journal.head().position > head)
+        let types = try journal.readStream("workout-1").map(\.type)
+        #expect(types.contains(SetCorrected.typeName) && types.filter { $0 == SetLogged.typeName }.count == 3)
+        // Once more with the same mapping: nothing.
+        let again = try journal.head()
+        _ = try await importing("fitnotes-old.csv", map: mapping)
+        #expect(try journal.head() == again)
+    }
+
+    @Test func aMalformedRowIsRefusedWithItsLineAndNothingIsWritten() async throws {
+        let file = directory.child("broken.csv")
+        var lines = try String(contentsOfFile: Self.synthetic + "strong-2023.csv", encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // The drop set, on line 7 (line 6 holds the second line of a quoted note).
+        lines[6] = lines[6].replacingOccurrences(of: "80.0,8.0", with: "80.0,eight")
+        try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: file))
+        let before = try snapshot(of: journal.path)
+        let error = await importError { _ = try await importing(file, unit: .kilograms) }
+        #expect(error?.code == .malformed && error?.message.hasPrefix("line 7:") == true, "\(String(describing: error))")
+        #expect(try snapshot(of: journal.path) == before, "not a byte of the journal changed")
+    }
+
+    @Test func filesThatAreNoExportAreRefusedAndWriteNothing() async throws {
+        let random = directory.child("random.bin")
+        FileManager.default.createFile(atPath: random, contents: nil)
+        let handle = try #require(FileHandle(forWritingAtPath: random))
+        let source = try #require(FileHandle(forReadingAtPath: "/dev/urandom"))
+        for _ in 0..<200 { handle.write(try #require(try source.read(upToCount: 1 << 20))) }
+        try handle.close()
+        let empty = directory.child("empty.csv")
+        FileManager.default.createFile(atPath: empty, contents: Data())
+        let headerOnly = directory.child("header.csv")
+        try Data("Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,RPE\n".utf8)
+            .write(to: URL(fileURLWithPath: headerOnly))
+        let head = try journal.head()
+        let cases: [(String, MassUnit?, ImportError.Code)] = [
+            (random, nil, .malformed), (empty, nil, .empty), (headerOnly, .kilograms, .empty),
+            // The Chinese file's weights are kilograms written in pounds: --unit kg does not fit them.
+            (Self.exports + "strong-zh-2020-2023.csv", .kilograms, .unit),
+            (Self.exports + "strong-2026.csv", nil, .unit),
+        ]
+        for (file, unit, code) in cases {
+            let error = await importError { _ = try await importing(file, unit: unit) }
+            #expect([code, .unknownLayout].contains(error?.code), "\(file): \(String(describing: error))")
+            #expect(error.map { !$0.message.isEmpty && !$0.remedy.isEmpty } == true)
+        }
+        #expect(try journal.head() == head)
+    }
+
+    @Test func aJSONLinesExportRestoresTheSameJournal() async throws {
+        _ = try await importing("strong-2023.csv", unit: .kilograms)
+        _ = try await journal.append(
+            [ProposedEvent(type: "Note", encoding: .json, payload: Array(#"{ "a" : [1, 2] }"#.utf8))], to: "notes")
+        let export = directory.child("export.jsonl")
+        var text = ""
+        try JournalExport.write(journal) { text += $0 }
+        try Data(text.utf8).write(to: URL(fileURLWithPath: export))
+        let copy = try Journal.open(at: directory.child("copy"), create: true)
+        let count = try await JournalExport.restore(from: export, into: copy)
+        #expect(count == Int(try journal.head().position))
+        #expect(try copy.head() == journal.head())
+        #expect(try copy.verify().isValid)
+        // A changed record no longer reproduces its hash: refused, nothing written.
+        let tampered = directory.child("tampered.jsonl")
+        let changed = text.replacingOccurrences(of: #""source":"cli""#, with: #""source":"cla""#)
+        #expect(changed != text)
+        try Data(changed.utf8).write(to: URL(fileURLWithPath: tampered))
+        let other = try Journal.open(at: directory.child("other"), create: true)
+        await #expect(throws: (any Error).self) { try await JournalExport.restore(from: tampered, into: other) }
+        #expect(try other.head().position == 0)
+    }
+
+    @Test func aStrongCSVExportImportsBackToTheSameHistoryRecordsAndStreak() async throws {
+        _ = try await importing(Self.exports + "strong-2026.csv", unit: .kilograms)
+        _ = try await importing("hevy-imperial.csv")
+        let csv = directory.child("strong.csv")
+        var text = ""
+        try log.query { try StrongExport.write($0, to: { text += $0 }) }
+        try Data(text.utf8).write(to: URL(fileURLWithPath: csv))
+        let other = try TrainingLog(journal: try Journal.open(at: directory.child("other"), create: true))
+        try await other.updateProfile(ProfileUpdated(timeZone: "Europe/Berlin"))
+        _ = try await Importer(log: other).importFile(at: csv, options: ImportOptions(unit: .kilograms))
+        let today = LocalDate("2026-11-22")!
+        func figures(_ log: TrainingLog) throws -> ([String], AnalyticsView) {
+            try log.query { snapshot in
+                let history = try snapshot.history().map {
+                    "\($0.name) \($0.durationSeconds) \($0.sets) \($0.workingSets) \($0.volume) "
+                        + $0.exercises.map { "\($0.exerciseId):\($0.sets):\($0.reps):\($0.volume)" }.joined(separator: ",")
+                }
+                return (history, try snapshot.analyticsView(today: today))
+            }
+        }
+        let (history, view) = try figures(log)
+        let (back, backView) = try figures(other)
+        #expect(history.count == 39 && back == history)
+        #expect(view.changes(to: backView).isEmpty, "records, streak and weekly counts")
+    }
+}
+
+/// The error `body` throws, as an `ImportError`, or nil.
+func importError(_ body: () async throws -> Void) async -> ImportError? {
+    do {
+        try await body()
+        return nil
+    } catch {
+        return error as? ImportError
+    }
+}
