@@ -58,7 +58,7 @@ let package = Package(
         .executableTarget(
             name: "liftledger-harness",
             dependencies: [
-                "CSQLite", "EventJournal", "LMDB", "Projections", "Training",
+                "CSQLite", "EventJournal", "Interchange", "LMDB", "Projections", "Training",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],

@@ -1,6 +1,7 @@
 import ArgumentParser
 import EventJournal
 import Foundation
+import Interchange
 
 /// The crash test's child: appends batches of events forever, from one or more concurrent tasks, and prints an
 /// `ack` line for each event only after its append has returned (is durable, in durable mode).
@@ -54,18 +55,5 @@ struct AppendWorker: AsyncParsableCommand {
                 writeLine("ack \(position) \(event.id.uuidString) \(event.payload.hexString)")
             }
         }
-    }
-}
-
-extension [UInt8] {
-    var hexString: String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text = [UInt8]()
-        text.reserveCapacity(count * 2)
-        for byte in self {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import EventJournal
 import Foundation
+import Interchange
 
 #if canImport(Glibc)
     import Glibc

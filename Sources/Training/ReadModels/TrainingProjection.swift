@@ -65,17 +65,28 @@ public struct TrainingProjection: Projection {
 
 /// One call's fold: rows that many events of a chunk change (workout states, counters, record states) are kept in
 /// memory and written once at the end; rows that queries scan in order are written as they change.
+///
+/// A workout's contribution (its history row, sets, sessions, counters and records) depends on its state alone, so it
+/// is moved once per fold, from what the workout contributed before the fold touched it to what it contributes at the
+/// end, however many of its events the fold holds: folding event by event and in one pass give the same rows. Only
+/// a change of a custom exercise (which contributions read) settles the moves due first.
 struct TrainingFold {
     let model: ReadModel
     let rules: Rules
     private var workouts: [String: Workout] = [:]
     private var changedWorkouts: Set<String> = []
+    /// Workouts this fold changed, with what they contributed before it did.
+    private var unsettled: [String: Unsettled] = [:]
     private var days: [Int: Int64] = [:]
     private var weeks: [[UInt8]: WeekCounter] = [:]
     private var recordStates: [String: RecordState] = [:]
     private var exerciseFacts: [String: ExerciseFacts] = [:]
     private var highest: UInt64?
     private var highestChanged = false
+
+    private struct Unsettled {
+        var before: WorkoutContribution?
+    }
 
     init(model: ReadModel, rules: Rules) {
         self.model = model
@@ -88,35 +99,38 @@ struct TrainingFold {
         let stream = recorded.streamID
         switch recorded.event {
         case .customExerciseAdded(let added):
+            try settle()
             try table(.exercises).put(added.encoded, forKey: Array(added.exerciseId.utf8))
             exerciseFacts[added.exerciseId] = nil
         case .workoutStarted(let started):
             let previous = try takeWorkout(stream)
-            let before = try previous.flatMap { $0.counts ? try contribution($0) : nil }
+            try noteBefore(previous)
             let workout = Workout(id: stream, started: started, at: recorded.occurredAt, recordedAt: recorded.recordedAt)
-            try settle(workout, before: before, wasActive: previous?.isActive ?? false, startPosition: recorded.position)
+            try keep(workout, wasActive: previous?.isActive ?? false, startPosition: recorded.position)
             if let number = Workout.number(inStreamID: stream), number > (try highestWorkoutNumber()) {
                 highest = number
                 highestChanged = true
             }
         case _ where recorded.event.isWorkoutEvent:
             guard var workout = try takeWorkout(stream) else { return }
+            try noteBefore(workout)
             let wasActive = workout.isActive
-            let before = workout.counts ? try contribution(workout) : nil
             workout.apply(recorded.event, at: recorded.occurredAt, position: recorded.position)
-            try settle(workout, before: before, wasActive: wasActive, startPosition: nil)
+            try keep(workout, wasActive: wasActive, startPosition: nil)
         default:
             return
         }
     }
 
-    /// Keeps the changed `workout` and moves the read model from what it contributed before the event (`before`) to
-    /// what it contributes now.
-    private mutating func settle(
-        _ workout: Workout, before: WorkoutContribution?, wasActive: Bool, startPosition: UInt64?
-    ) throws {
-        let after = workout.counts ? try contribution(workout) : nil
-        if before != nil || after != nil { try move(from: before, to: after) }
+    /// Notes what `workout` contributes, the first time this fold changes it.
+    private mutating func noteBefore(_ workout: Workout?) throws {
+        guard let workout, unsettled[workout.id] == nil else { return }
+        unsettled[workout.id] = Unsettled(before: workout.counts ? try contribution(workout) : nil)
+    }
+
+    /// Keeps the changed `workout`, and its place among the workouts in progress.
+    private mutating func keep(_ workout: Workout, wasActive: Bool, startPosition: UInt64?) throws {
+        if unsettled[workout.id] == nil { unsettled[workout.id] = Unsettled(before: nil) }
         if let startPosition, workout.isActive {
             var value: [UInt8] = []
             value.appendBigEndian(startPosition)
@@ -126,6 +140,19 @@ struct TrainingFold {
         }
         workouts[workout.id] = workout
         changedWorkouts.insert(workout.id)
+    }
+
+    /// Moves the read model, for each workout changed since the last settling, from what it contributed then to what
+    /// it contributes now: in the order they started, so that records mostly add on rather than count again.
+    private mutating func settle() throws {
+        let order = unsettled.keys.sorted { (workouts[$0]!.startedAt, $0) < (workouts[$1]!.startedAt, $1) }
+        for stream in order {
+            let before = unsettled[stream]!.before
+            let workout = workouts[stream]!
+            let after = workout.counts ? try contribution(workout) : nil
+            if before != nil || after != nil { try move(from: before, to: after) }
+        }
+        unsettled.removeAll(keepingCapacity: true)
     }
 
     private mutating func contribution(_ workout: Workout) throws -> WorkoutContribution {
@@ -329,8 +356,9 @@ struct TrainingFold {
         return facts
     }
 
-    /// Writes the rows kept in memory.
+    /// Settles the workouts changed, and writes the rows kept in memory.
     mutating func flush() throws {
+        try settle()
         let workoutsTable = table(.workouts)
         for stream in changedWorkouts.sorted() {
             try workoutsTable.put(workouts[stream]!.encoded, forKey: Array(stream.utf8))

@@ -1,0 +1,77 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The real exports in Fixtures/exports, imported through the CLI, against tools/import-expectations.py: an
+/// independent reader written from docs/IMPORT.md alone, in Python.
+struct ImportCLITests {
+    let directory: TemporaryDirectory
+
+    init() throws { directory = try TemporaryDirectory() }
+
+    static let python = "/usr/bin/python3"
+    static let checker = repositoryRoot + "/tools/import-expectations.py"
+
+    @Test(arguments: [
+        ("strong-2026.csv", "kg"), ("strong-zh-2020-2023.csv", "lb"), ("hevy-kg-2022-2026.csv", nil),
+        ("fitnotes-2022-2025.csv", nil),
+    ] as [(String, String?)])
+    func realExportsImportAsTheIndependentReaderExpects(_ file: String, _ unit: String?) throws {
+        let journal = directory.child("journal")
+        let path = repositoryRoot + "/Fixtures/exports/" + file
+        #expect(try liftledger(["init"], journal: journal).status == 0)
+        #expect(try liftledger(["profile", "set", "--time-zone", "Europe/Berlin"], journal: journal).status == 0)
+        let unitArguments = unit.map { ["--unit", $0] } ?? []
+        let imported = try liftledger(["import", path, "--json"] + unitArguments, journal: journal)
+        #expect(imported.status == 0, "\(imported.standardError)")
+        let report = try object(imported.lines[0])
+        let checked = try run(Self.python, [Self.checker, path] + unitArguments)
+        #expect(checked.status == 0, "\(checked.standardError)")
+        let expected = try object(checked.standardOutput)
+
+        #expect(report["workouts"] as? Int == expected["workouts"] as? Int)
+        #expect(report["workoutsAdded"] as? Int == expected["workouts"] as? Int)
+        #expect(report["sets"] as? Int == expected["sets"] as? Int)
+        #expect(report["warmupSets"] as? Int == expected["warmupSets"] as? Int)
+        #expect((report["skipped"] as? [Any])?.isEmpty == true, "no row left out")
+        let volume = try #require(Double(report["volumeKilograms"] as? String ?? ""))
+        #expect(abs(volume - (expected["volumeKilograms"] as? Double ?? -1)) <= 0.01)
+        // The same figures from the read models: every workout in the history, every set counted.
+        let history = try liftledger(["history", "--json"], journal: journal).lines.map(object)
+        #expect(history.count == expected["workouts"] as? Int)
+        #expect(history.reduce(0) { $0 + ($1["sets"] as? Int ?? 0) } == expected["sets"] as? Int)
+
+        // Records: for each catalog exercise, the best of the app names mapped to it, by the independent reader.
+        let mapping = try #require(report["exercises"] as? [[String: Any]])
+        let perName = try #require(expected["exercises"] as? [String: [String: Any]])
+        var heaviest: [String: Double] = [:]
+        var epley: [String: Double] = [:]
+        for entry in mapping {
+            let name = try #require(entry["appName"] as? String)
+            let id = try #require(entry["exerciseId"] as? String)
+            let assisted = (entry["name"] as? String ?? "").lowercased().contains("assisted")
+            if let value = perName[name]?["heaviestKilograms"] as? Double {
+                heaviest[id] = heaviest[id].map { assisted ? min($0, value) : max($0, value) } ?? value
+            }
+            if let value = perName[name]?["bestEpleyKilograms"] as? Double { epley[id] = max(epley[id] ?? 0, value) }
+        }
+        let records = try liftledger(["prs", "--json"], journal: journal).lines.map(object)
+        var withRecords: Set<String> = []
+        for exercise in records {
+            let id = try #require(exercise["exerciseId"] as? String)
+            let kinds = Dictionary(
+                uniqueKeysWithValues: (exercise["records"] as? [[String: Any]] ?? []).map {
+                    ($0["kind"] as? String ?? "", Double($0["value"] as? String ?? "") ?? .nan)
+                })
+            #expect(abs((kinds["heaviest"] ?? 0) - (heaviest[id] ?? 0)) <= 0.01, "\(file) \(id) heaviest")
+            #expect(abs((kinds["e1rm"] ?? 0) - (epley[id] ?? 0)) <= 0.01, "\(file) \(id) e1rm")
+            if kinds["heaviest"] != nil || kinds["e1rm"] != nil { withRecords.insert(id) }
+        }
+        #expect(withRecords == Set(heaviest.keys).union(epley.keys), "the same exercises have records")
+        #expect(withRecords.count > 10)
+    }
+
+    func object(_ line: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+}
