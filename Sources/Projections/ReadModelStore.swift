@@ -199,4 +199,9 @@ public struct ReadModelSnapshot {
     public func isRebuilding(_ projection: String) throws -> Bool {
         try store.rebuildMarker(projection, transaction)?.builderIsAlive ?? false
     }
+
+    /// The position a rebuild of `projection` has folded to, while one is under way or cut short; nil otherwise.
+    public func rebuildPosition(_ projection: String) throws -> UInt64? {
+        try store.rebuildMarker(projection, transaction)?.checkpoint.position
+    }
 }

@@ -184,6 +184,7 @@ struct ProjectionsCommand: AsyncParsableCommand {
                         ("head", .unsigned(entry.head)), ("lag", .unsigned(entry.lag)),
                         ("slot", entry.checkpoint.map { .unsigned(UInt64($0.slot)) } ?? .null),
                         ("current", .bool(entry.isCurrent)), ("rebuilding", .bool(entry.isRebuilding)),
+                        ("rebuildPosition", entry.rebuildPosition.map(JSON.unsigned) ?? .null),
                     ]).rendered + "\n")
             } else {
                 let state =
@@ -193,7 +194,9 @@ struct ProjectionsCommand: AsyncParsableCommand {
                     padded(entry.name, 10) + "version \(entry.codeVersion), position "
                         + "\(entry.checkpoint?.position ?? 0) of \(entry.head) (lag \(entry.lag)), rules "
                         + "\(digest.isEmpty ? "none" : String(digest.prefix(12))), \(state)"
-                        + (entry.isRebuilding ? ", rebuilding" : "") + "\n")
+                        + (entry.rebuildPosition.map {
+                            entry.isRebuilding ? ", rebuilding (at \($0))" : ", a rebuild cut short at \($0) (resumed next)"
+                        } ?? "") + "\n")
             }
         }
     }

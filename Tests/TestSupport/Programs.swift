@@ -58,6 +58,9 @@ public final class ProgramHandle {
         standardError = PipeReader(error)
     }
 
+    /// The program's process id, for signals.
+    public var processIdentifier: Int32 { process.processIdentifier }
+
     /// Waits for the program to end, killing it after `timeout`.
     public func wait(timeout: Duration = .seconds(120)) -> ProgramResult {
         let process = process

@@ -80,16 +80,18 @@ public final class TrainingReadModels: Sendable {
         try projector.catchUp(Self.projections(rules))
     }
 
-    /// Each projection's checkpoint, code version, rules digest and lag behind the journal.
+    /// Each projection's checkpoint, code version, rules digest and lag behind the journal, read without catching up
+    /// or writing anything.
     public func status() throws -> [ProjectionStatus] {
-        let rules = try currentRules()
+        let rules = try Rules.load(from: journal)
         return try projector.store.read { snapshot in
             let head = try journal.headPosition(in: snapshot.transaction)
             return try Self.projections(rules).map { projection in
                 let model = try snapshot.model(projection.name)
                 return ProjectionStatus(
                     name: projection.name, codeVersion: projection.version, rulesDigest: projection.rulesDigest,
-                    checkpoint: model?.checkpoint, head: head, isRebuilding: try snapshot.isRebuilding(projection.name))
+                    checkpoint: model?.checkpoint, head: head, isRebuilding: try snapshot.isRebuilding(projection.name),
+                    rebuildPosition: try snapshot.rebuildPosition(projection.name))
             }
         }
     }
@@ -166,6 +168,8 @@ public struct ProjectionStatus: Sendable {
     public let checkpoint: Checkpoint?
     public let head: UInt64
     public let isRebuilding: Bool
+    /// Where a rebuild under way, or cut short, has got to; nil when there is none.
+    public let rebuildPosition: UInt64?
 
     /// Events committed that it has not folded.
     public var lag: UInt64 { head - min(head, checkpoint?.position ?? 0) }

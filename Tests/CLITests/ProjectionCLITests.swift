@@ -1,0 +1,131 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The read models as processes see them: the same bytes however they were folded, a rebuild that survives a kill,
+/// and a rule change previewed exactly.
+struct ProjectionCLITests {
+    let directory: TemporaryDirectory
+
+    init() throws { directory = try TemporaryDirectory() }
+
+    func ok(_ arguments: [String], journal: String) throws -> ProgramResult {
+        let result = try liftledger(arguments, journal: journal)
+        #expect(result.status == 0, "\(arguments): \(result.standardError)")
+        return result
+    }
+
+    func harness(_ arguments: [String]) throws -> ProgramResult {
+        let result = try run(BuiltProgram.harness, arguments, timeout: .seconds(600))
+        #expect(result.status == 0, "\(arguments): \(result.standardError)")
+        return result
+    }
+
+    /// A seeded journal of 100,000 generated events (every training event type, corrections and deletions among
+    /// them), copied three times: folded event by event, rebuilt in one pass, and rebuilt with a kill -9 in the
+    /// middle and a restart. The three read models must be byte for byte the same.
+    @Test func readModelsAreTheSameEventByEventInOnePassAndAfterAKilledRebuild() throws {
+        let original = directory.child("generated")
+        let generated = try harness(["generate", "--journal", original, "--events", "100000", "--seed", "7"])
+        #expect(generated.standardOutput.contains(#""events":100"#))
+        var copies: [String] = []
+        for name in ["by-event", "rebuilt", "killed"] {
+            let copy = directory.child(name)
+            try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: false)
+            try FileManager.default.copyItem(atPath: original + "/data.mdb", toPath: copy + "/data.mdb")
+            copies.append(copy)
+        }
+        // Every type of training event is in the journal.
+        let types = Set(
+            try ok(["events", "--json"], journal: original).lines.compactMap { line -> String? in
+                (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["type"] as? String
+            })
+        #expect(types.isSuperset(of: ["SetCorrected", "SetRemoved", "WorkoutDeleted", "WorkoutEdited", "RulesChanged"]))
+        #expect(types.count >= 26, "\(types.sorted())")
+
+        _ = try harness(["project", "--journal", copies[0], "--chunk", "1"])
+        _ = try ok(["rebuild"], journal: copies[1])
+
+        // Kill the third rebuild once it has committed its first chunk (of 65,536 events), then let a query resume it.
+        let rebuild = try ProgramHandle(BuiltProgram.liftledger, ["rebuild", "--journal", copies[2]])
+        var cutAt: UInt64?
+        let deadline = ContinuousClock.now + .seconds(300)
+        while cutAt == nil, ContinuousClock.now < deadline {
+            let status = try liftledger(["projections", "--json"], journal: copies[2]).lines
+            let training = status.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+                .first { $0["name"] as? String == "training" }
+            if let position = training?["rebuildPosition"] as? Int, position > 0 {
+                kill(rebuild.processIdentifier, SIGKILL)
+                cutAt = UInt64(position)
+            }
+            usleep(20_000)
+        }
+        let killed = rebuild.wait()
+        #expect(killed.status != 0, "the rebuild was killed before it finished")
+        let after = try ok(["projections", "--json"], journal: copies[2]).standardOutput
+        #expect(after.contains(#""rebuilding":false"#) && after.contains(#""rebuildPosition":65536"#), "\(after)")
+        _ = try ok(["prs", "squat"], journal: copies[2])
+
+        let digests = try copies.map { try harness(["read-model-digest", "--journal", $0]).standardOutput }
+        #expect(digests[0] == digests[1])
+        #expect(digests[2] == digests[1])
+        #expect(digests[0].contains(#""training.records":{"entries":"#))
+        #expect(cutAt == 65_536)
+    }
+
+    /// `rules set --dry-run` reports exactly the differences a real change then shows, writes nothing, and a query
+    /// `--as-of` a position before the change answers under the old rules.
+    @Test func aDryRunShowsExactlyWhatTheChangeDoes() throws {
+        let journal = directory.child("journal")
+        _ = try ok(["init"], journal: journal)
+        _ = try ok(["profile", "set", "--time-zone", "Europe/Berlin"], journal: journal)
+        _ = try ok(["import", repositoryRoot + "/Fixtures/exports/strong-2026.csv", "--unit", "kg"], journal: journal)
+        let head = try ok(["stats", "--json"], journal: journal).standardOutput
+        let before = try figures(journal)
+        let dryRun = try ok(["rules", "set", "e1rm.formula", "brzycki", "--dry-run", "--json"], journal: journal).lines
+        #expect(try ok(["stats", "--json"], journal: journal).standardOutput == head, "a dry run writes nothing")
+        let position = try #require(try headPosition(head))
+        _ = try ok(["rules", "set", "e1rm.formula", "brzycki"], journal: journal)
+        let after = try figures(journal)
+        // The differences, worked out here from the queries' own output, against the dry run's list.
+        var changed: Set<String> = []
+        for key in Set(before.keys).union(after.keys) where before[key] != after[key] {
+            changed.insert("\(key)=\(before[key] ?? "none")->\(after[key] ?? "none")")
+        }
+        let reported = Set(
+            try dryRun.map { line -> String in
+                let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                let subject = (object["subject"] as? [String] ?? []).joined(separator: "/")
+                return "\(object["readModel"] ?? "")/\(subject)/\(object["figure"] ?? "")="
+                    + "\(object["before"] as? String ?? "none")->\(object["after"] as? String ?? "none")"
+            })
+        #expect(!changed.isEmpty && changed.allSatisfy { $0.hasPrefix("records/") })
+        #expect(reported == changed)
+        // As of the position before the change, the old formula: the records read as they did.
+        let asOf = try figures(journal, asOf: String(position))
+        #expect(asOf == before)
+    }
+
+    /// Every record's value by exercise and kind (`records/ID/KIND`), from `prs --json`.
+    func figures(_ journal: String, asOf: String? = nil) throws -> [String: String] {
+        var figures: [String: String] = [:]
+        let arguments = ["prs", "--json", "--rep-maxes"] + (asOf.map { ["--as-of", $0] } ?? [])
+        for line in try ok(arguments, journal: journal).lines {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let id = try #require(object["exerciseId"] as? String)
+            for record in object["records"] as? [[String: Any]] ?? [] {
+                figures["records/\(id)/\(record["kind"] as? String ?? "")"] = record["value"] as? String
+            }
+        }
+        return figures
+    }
+
+    func headPosition(_ stats: String) throws -> UInt64? {
+        let object = try JSONSerialization.jsonObject(with: Data(stats.utf8)) as? [String: Any]
+        return (object?["headPosition"] as? Int).map(UInt64.init)
+    }
+}
