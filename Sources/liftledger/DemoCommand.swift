@@ -1,98 +1,113 @@
 import ArgumentParser
 import EventJournal
 import Foundation
+import Interchange
 import Training
 
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Log two workouts into a fresh journal in a temporary directory, then show what it holds.",
-        discussion: "Uses the same training commands as start, log, rest and finish, with the clock set back.")
+        abstract: "Import the bundled real exports into a fresh journal, then show what a new user looks at first.",
+        discussion: """
+            The four exports in Fixtures/exports (Strong in English and Chinese, Hevy, FitNotes; their licences \
+            beside them) go into one journal in a temporary directory, through the same importer as \
+            liftledger import. Then: recent history, top records, streaks, the last four weeks' muscle balance and \
+            insights, as of the last workout.
+            """)
 
     @Flag(help: "Keep the temporary journal and print its path, instead of deleting it.")
     var keep = false
 
+    @Option(help: ArgumentHelp("Where the exports are (default: Fixtures/exports of the source tree).", valueName: "dir"))
+    var fixtures: String?
+
     func run() async throws {
+        let exports = try fixtures ?? Self.bundledExports()
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("liftledger-demo-\(UUID().uuidString.lowercased())").path
         defer { if !keep { try? FileManager.default.removeItem(atPath: directory) } }
         let journal = try Journal.open(at: directory, create: true)
-        let now = Timestamp.now()
-        let clock = DemoClock(now.microsecondsSinceEpoch - 3 * 86_400 * 1_000_000)
-        let log = try TrainingLog(journal: journal, clock: clock.read, source: "cli:demo")
-        func set(
-            _ words: String, _ kind: SetKind = .normal, rpe: Double? = nil, after minutes: Double = 3
-        )
-            async throws
-        {
-            clock.advance(minutes: minutes)
-            let entry = try SetEntry(words: words.split(separator: " ").map(String.init), defaultUnit: .kilograms)
-            try await log.logSet(
-                SetRequest(
-                    exercise: entry.exercise, weight: entry.weight, reps: entry.reps, kind: kind,
-                    rpe: rpe.flatMap(RPE.init)))
+        let log = try TrainingLog(journal: journal, source: "cli:demo")
+        try await log.updateProfile(ProfileUpdated(timeZone: "UTC"))
+        Terminal.write("A fresh journal at \(directory); the bundled exports, imported:\n\n")
+        let files: [(String, MassUnit?)] = [
+            ("strong-2026.csv", .kilograms), ("strong-zh-2020-2023.csv", .pounds), ("hevy-kg-2022-2026.csv", nil),
+            ("fitnotes-2022-2025.csv", nil),
+        ]
+        for (file, unit) in files {
+            let report = try await Importer(log: log).importFile(
+                at: exports + "/" + file, options: ImportOptions(unit: unit))
+            let custom = report.exercises.filter(\.isCustom).count
+            Terminal.write(
+                "$ liftledger import \(file)\(unit.map { " --unit \($0.rawValue)" } ?? "")\n"
+                    + "  \(report.layout): \(report.workoutsAdded) workouts, \(report.sets) sets "
+                    + "(\(report.warmupSets) warm-ups), \(roundedKilograms(report.volumeMilligrams)) kg; "
+                    + "\(report.exercises.count - custom) exercise names mapped to the catalog, \(custom) custom\n")
         }
-
-        try await log.addToRoutine("Push", exercise: "bench press", sets: 3, reps: 5...8, restSeconds: 180)
-        try await log.addToRoutine("Push", exercise: "overhead press", sets: 3, reps: 6...10, restSeconds: 120)
-        // Three days ago: every working bench set reached 8 reps.
-        try await log.start(routine: "Push")
-        try await set("bench press 60kg x 10", .warmup)
-        try await set("bench press 90kg x 8", rpe: 8)
-        try await log.startRest(seconds: 180)
-        try await set("bench press 90kg x 8", rpe: 9, after: 4)
-        try await set("overhead press 115lb x 6", after: 5)
-        try await set("overhead press 115lb x 5", .failure)
-        clock.advance(minutes: 20)
-        try await log.finish(note: "Felt strong on bench.")
-
-        // Today, 25 minutes ago: the workout still in progress, its rest timer running.
-        clock.set(now.microsecondsSinceEpoch - 25 * 60 * 1_000_000)
-        try await log.start(routine: "Push")
-        try await set("bench press 60kg x 10", .warmup)
-        try await set("bench press 92.5kg x 6", rpe: 8.5)
-        try await log.pause()
-        clock.advance(minutes: 6)
-        try await log.resume()
-        try await set("bench press 92.5kg x 6", rpe: 9, after: 4)
-        clock.set(now.microsecondsSinceEpoch - 50 * 1_000_000)
-        try await log.startRest(seconds: 180)
-
-        Terminal.write("A fresh journal at \(directory), written by the training commands.\n\n$ liftledger status\n")
-        guard let session = try log.activeSession(at: now) else {
-            throw CLIError(message: "the demo's workout is not in progress", remedy: "report this as a bug")
+        try log.readModels.catchUp()
+        try log.query { snapshot in
+            let history = try snapshot.history()
+            guard let last = history.last else { return }
+            let zone = snapshot.rules.timeZone
+            let today = LocalDate(dayNumber: LocalDate.dayNumber(of: last.startedAt, in: zone))
+            let catalog = try snapshot.catalog()
+            func name(_ id: String) -> String { catalog.exercise(id: id)?.name ?? id }
+            var text = "\nAs of the last workout, \(today):\n\n$ liftledger history --last 5\n"
+            for workout in history.suffix(5) {
+                text +=
+                    "  \(LocalDate(dayNumber: LocalDate.dayNumber(of: workout.startedAt, in: zone)))  "
+                    + padded(workout.name, 14) + padded(TrainingFormat.duration(seconds: workout.durationSeconds), 11)
+                    + "\(workout.sets) sets, \(roundedKilograms(workout.volume)) kg\n"
+            }
+            text += "\n$ liftledger prs   (the five exercises trained most: heaviest, estimated 1RM)\n"
+            let busiest = try snapshot.exercisesTrained().map { ($0, try snapshot.sessions(of: $0).count) }
+                .sorted { ($1.1, $0.0) < ($0.1, $1.0) }.prefix(5)
+            for (id, sessions) in busiest {
+                let records = try snapshot.latestRecords(of: id)
+                let heaviest = records[.heaviestWeight].map { "\(TrainingFormat.weight($0.current.weight))" } ?? "-"
+                let estimate = records[.estimatedOneRepMax].map { "\($0.current.valueText) kg" } ?? "-"
+                text += "  " + padded(name(id), 36) + padded("heaviest \(heaviest)", 20) + "e1RM \(estimate)"
+                text += "  (\(sessions) sessions)\n"
+            }
+            let streak = try snapshot.streak(today: today)
+            text += "\n$ liftledger streak\n  current \(streak.current) weeks, longest \(streak.longest) weeks "
+            text += "(weeks with at least \(streak.weeklyTarget) workout)\n"
+            let balance = try snapshot.balance(weeks: 4, today: today)
+            text += "\n$ liftledger balance --weeks 4\n"
+            for muscle in balance.muscles.filter({ $0.sets > 0 }).prefix(8) {
+                text += "  " + padded(muscle.name, 14) + padded(String(muscle.sets) + " sets", 14)
+                text += muscle.isFlagged ? "low\n" : "\n"
+            }
+            if let ratio = balance.pushPullRatio { text += "  push/pull \((ratio * 100).rounded() / 100)\n" }
+            text += "\n$ liftledger insights\n"
+            for insight in try snapshot.insights(today: today, names: name).prefix(6) {
+                text += "  \(insight.kind.rawValue): \(insight.message)\n"
+            }
+            Terminal.write(text)
         }
-        Terminal.write(StatusCommand.text(session, timeZone: .current))
-        Terminal.write("\n$ liftledger events --stream \(session.workout.id)\n")
-        var printer = RecordPrinter(json: false)
-        for record in try journal.readStream(session.workout.id) { printer.print(record) }
         let report = try journal.verify()
         let statistics = try journal.statistics()
         Terminal.write(
             """
 
-            verify: \(report.isValid ? "ok" : "FAILED"), \(report.recordsChecked) records, hash chain intact
-            events \(statistics.events), streams \(statistics.streams), head \(statistics.headPosition), \
-            \(statistics.fileBytes) bytes on disk
+            verify: \(report.isValid ? "ok" : "FAILED"), \(report.recordsChecked) records, hash chain intact; \
+            \(statistics.fileBytes / 1_048_576) MB on disk
 
             """)
-        if keep { Terminal.write("kept: liftledger --journal \(directory) status\n") }
-    }
-}
-
-/// The demo's clock, set back and moved forward by the script.
-private final class DemoClock: @unchecked Sendable {
-    // Safe: `microseconds` is only touched while holding `lock`.
-    private var microseconds: Int64
-    private let lock = NSLock()
-
-    init(_ microseconds: Int64) { self.microseconds = microseconds }
-
-    var read: @Sendable () -> Timestamp {
-        { [self] in lock.withLock { Timestamp(microsecondsSinceEpoch: microseconds) } }
+        if keep { Terminal.write("kept: liftledger --journal \(directory) history\n") }
     }
 
-    func advance(minutes: Double) { lock.withLock { microseconds += Int64(minutes * 60_000_000) } }
-
-    func set(_ value: Int64) { lock.withLock { microseconds = value } }
+    /// Fixtures/exports of the source tree the executable was built in (`.build/<configuration>/liftledger`).
+    static func bundledExports() throws -> String {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent()
+        for _ in 0..<6 {
+            let candidate = directory.appendingPathComponent("Fixtures/exports").path
+            if FileManager.default.fileExists(atPath: candidate + "/hevy-kg-2022-2026.csv") { return candidate }
+            directory.deleteLastPathComponent()
+        }
+        throw CLIError(
+            message: "the bundled exports are not where they should be (Fixtures/exports of the source tree)",
+            remedy: "run tools/liftledger demo from the repository, or pass --fixtures DIR")
+    }
 }

@@ -172,15 +172,26 @@ struct CLITests {
         #expect(events.standardError.split(separator: "\n").count == 1)
     }
 
-    @Test func demoShowsAVerifiedJournal() throws {
-        let demo = try liftledger(["demo"])
-        #expect(demo.status == 0)
+    @Test func demoImportsTheBundledExportsAndShowsTheAnalytics() throws {
+        let demo = try liftledger(["demo", "--keep"])
+        #expect(demo.status == 0, "\(demo.standardError)")
         let output = demo.standardOutput
-        #expect(output.contains("Push (workout-2)") && output.contains("rest: ") && output.contains("last time"))
-        #expect(output.contains("WorkoutPaused") && output.contains("RestTimerStarted"))
-        // 3 routine events; workout 1: start, 2 exercises, 4 sets, a rest, its finish (the set after it ran out),
-        // the finish = 11; workout 2: start, 2 exercises, 3 sets, pause, resume, a rest = 9.
-        #expect(output.contains("verify: ok, 23 records"))
+        // The workouts of each file, as tools/import-expectations.py counts them (ImportCLITests checks that).
+        for figure in ["37 workouts", "384 workouts", "232 workouts", "290 workouts"] {
+            #expect(output.contains(figure), "\(figure)")
+        }
+        for section in ["$ liftledger history", "$ liftledger prs", "$ liftledger streak", "$ liftledger balance",
+            "$ liftledger insights"]
+        {
+            #expect(output.contains(section), "\(section)")
+        }
+        let kept = try #require(output.split(separator: "\n").last { $0.hasPrefix("kept: ") })
+        let journal = String(try #require(kept.split(separator: " ").dropFirst(3).first))
+        defer { try? FileManager.default.removeItem(atPath: journal) }
+        let events = try jsonObject(try liftledger(["stats", "--json"], journal: journal).lines[0])["events"] as? Int
+        #expect(output.contains("verify: ok, \(events ?? -1) records"))
+        let history = try liftledger(["history", "--json"], journal: journal).lines
+        #expect(history.count == 37 + 384 + 232 + 290)
     }
 }
 
