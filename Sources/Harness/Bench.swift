@@ -8,7 +8,7 @@ import LMDB
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench", abstract: "Measure the journal and the read models against their peers.",
-        subcommands: [JournalBench.self, ProjectionsBench.self])
+        subcommands: [JournalBench.self, ProjectionsBench.self, ImportBench.self])
 }
 
 struct JournalBench: AsyncParsableCommand {

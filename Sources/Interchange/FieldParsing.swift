@@ -50,19 +50,27 @@ struct FieldParser {
         return seconds == 0 ? nil : seconds
     }
 
+    /// The longest duration that parses: a week, in seconds. Anything longer is not a workout or a set.
+    static let maximumDuration: Int64 = 7 * 86_400
+
     /// A length of time as the apps write it: `51m`, `1h 7m`, `11s`, `1小时13分钟`, `49分钟`, `1 Std. 7 Min.`,
     /// `0:01:30` (FitNotes), or plain seconds; nil for an empty field.
     static func duration(_ text: String, line: Int) throws(ImportError) -> Int64? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { return nil }
-        if let seconds = ExactDecimal(trimmed), !seconds.isNegative { return Int64(seconds.doubleValue.rounded()) }
+        if let seconds = ExactDecimal(trimmed), !seconds.isNegative {
+            guard seconds.doubleValue <= Double(maximumDuration) else { throw malformed(line, "duration", text) }
+            return Int64(seconds.doubleValue.rounded())
+        }
         let clock = trimmed.split(separator: ":", omittingEmptySubsequences: false)
         if (2...3).contains(clock.count) {
             let numbers = clock.compactMap { $0.count <= 6 && $0.allSatisfy(\.isASCII) ? Int64($0) : nil }
             guard numbers.count == clock.count, numbers.dropFirst().allSatisfy({ (0..<60).contains($0) }),
                 numbers[0] >= 0
             else { throw malformed(line, "duration", text) }
-            return numbers.reduce(0) { $0 * 60 + $1 }
+            let total = numbers.reduce(0) { $0 * 60 + $1 }
+            guard total <= maximumDuration else { throw malformed(line, "duration", text) }
+            return total
         }
         var total: Int64 = 0
         var number: Int64?
@@ -93,7 +101,9 @@ struct FieldParser {
                 unit.append(character)
             }
         }
-        guard take(), total > 0 || trimmed.contains("0") else { throw malformed(line, "duration", text) }
+        guard take(), total > 0 || trimmed.contains("0"), total <= maximumDuration else {
+            throw malformed(line, "duration", text)
+        }
         return total
     }
 
@@ -128,6 +138,9 @@ struct FieldParser {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         var parts: DateComponents?
         if let exact = Timestamp(rfc3339: trimmed) {
+            guard Timestamp.appendable.contains(exact.adding(seconds: Self.maximumDuration)) else {
+                throw Self.malformed(line, what, text)
+            }
             instants[text] = exact
             return exact
         }
@@ -136,6 +149,10 @@ struct FieldParser {
         calendar.timeZone = timeZone
         guard let parts, let date = calendar.date(from: parts) else { throw Self.malformed(line, what, text) }
         let instant = Timestamp(microsecondsSinceEpoch: Int64((date.timeIntervalSince1970 * 1_000_000).rounded()))
+        // A week before the last instant a journal stores, so that the workout's end fits too.
+        guard Timestamp.appendable.contains(instant.adding(seconds: Self.maximumDuration)) else {
+            throw Self.malformed(line, what, text)
+        }
         instants[text] = instant
         return instant
     }

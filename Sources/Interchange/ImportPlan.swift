@@ -124,7 +124,9 @@ struct ImportPlan {
         var number: UInt32 = 0
         var last = workout.start
         for (index, item) in workout.items.enumerated() {
-            let time = Timestamp(microsecondsSinceEpoch: workout.start.microsecondsSinceEpoch + span * Int64(index + 1) / (count + 1))
+            let time = Timestamp(
+                microsecondsSinceEpoch: workout.start.microsecondsSinceEpoch
+                    + Int64(Double(span) * Double(index + 1) / Double(count + 1)))
             switch item {
             case .set(let set):
                 number += 1

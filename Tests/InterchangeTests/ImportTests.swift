@@ -131,6 +131,31 @@ struct ImportTests {
         #expect(custom?.primaryMuscles == ["quadriceps"], "FitNotes' category Legs")
     }
 
+    /// Found by the fuzzer: a weight of 10^18 lb once overflowed its conversion to kilograms.
+    @Test func anAbsurdWeightIsImportedFlaggedAndKeptOutOfRecords() async throws {
+        let file = directory.child("absurd.csv")
+        try Data(
+            """
+            Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,RPE
+            2024-05-01 10:00:00,A,30m,Squat (Barbell),1,999999999999999999,5,0,0,
+            2024-05-01 10:00:00,A,30m,Squat (Barbell),2,100,5000,0,0,
+            2024-05-01 10:00:00,A,30m,Squat (Barbell),3,100,5,0,0,
+
+            """.utf8
+        ).write(to: URL(fileURLWithPath: file))
+        let report = try await importing(file, unit: .pounds)
+        #expect(report.implausible.map(\.line) == [2, 3], "over 1,000 kg; over 1,000 reps")
+        // Only set 3, 100 lb × 5, counts: 45.359237 kg.
+        let squat = try log.query { try $0.latestRecords(of: "Barbell_Squat") }
+        #expect(squat[.heaviestWeight]?.current.valueText == "45.359237")
+        #expect(squat[.mostReps]?.current.valueText == "5")
+        // A duration longer than a week is no workout's.
+        try Data(String(contentsOfFile: file, encoding: .utf8).replacingOccurrences(of: "30m", with: "200h").utf8)
+            .write(to: URL(fileURLWithPath: file))
+        let error = await importError { _ = try await importing(file, unit: .pounds) }
+        #expect(error?.code == .malformed && error?.message.contains("duration") == true)
+    }
+
     @Test func importingTwiceAddsNothing() async throws {
         let first = try await importing(Self.exports + "hevy-kg-2022-2026.csv")
         let head = try journal.head()

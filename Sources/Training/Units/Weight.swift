@@ -38,12 +38,16 @@ public struct Weight: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The same weight in kilograms, exactly (a value entered with so many digits that the exact product does not
-    /// fit falls back to the nearest binary64, rounded to 8 decimals).
+    /// fit falls back to the nearest binary64, rounded to as many of 8, 4 or 0 decimals as fit).
     public var kilograms: ExactDecimal {
         guard unit == .pounds else { return value }
         if let exact = value.multiplied(by: Self.kilogramsPerPound) { return exact }
-        let rounded = (value.doubleValue * 0.45359237 * 1e8).rounded()
-        return ExactDecimal(significand: Int64(rounded), scale: 8)!
+        let kilograms = value.doubleValue * 0.45359237
+        for (scale, factor) in [(UInt8(8), 1e8), (4, 1e4), (0, 1)] {
+            let scaled = (kilograms * factor).rounded()
+            if abs(scaled) < 9e18 { return ExactDecimal(significand: Int64(scaled), scale: scale)! }
+        }
+        return ExactDecimal(kilograms < 0 ? .min : .max)
     }
 
     /// Whole milligrams, rounded half to even: the unit the analytics compare and add weights in, exactly.
