@@ -126,11 +126,6 @@ public struct Cursor {
     public func next() throws -> CursorEntry? { try move(MDB_NEXT) }
     public func previous() throws -> CursorEntry? { try move(MDB_PREV) }
 
-    /// Deletes the entry under the cursor (in a write transaction); `next()` then returns the entry that followed it.
-    public func deleteCurrent() throws {
-        try check(mdb_cursor_del(cursor, 0), "mdb_cursor_del(\(database.name))")
-    }
-
     /// Moves to the first key greater than or equal to `key`.
     public func seek(atLeast key: UnsafeRawBufferPointer) throws -> CursorEntry? {
         var keyValue = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))

@@ -25,11 +25,6 @@ public struct ReadModelTable {
 
     // MARK: Reading
 
-    /// A copy of the value under `key`, or nil.
-    public func value(forKey key: [UInt8]) throws -> [UInt8]? {
-        try transaction.value(forKey: key, in: database)
-    }
-
     /// Calls `body` with the value under `key`; nil when there is none.
     public func withValue<R>(forKey key: [UInt8], _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R? {
         try transaction.withValue(forKey: key, in: database, body)
@@ -58,11 +53,6 @@ public struct ReadModelTable {
                 entry = try reverse ? cursor.previous() : cursor.next()
             }
         }
-    }
-
-    /// The number of entries.
-    public func count() throws -> Int {
-        try transaction.statistics(of: database).entries
     }
 
     /// Positions `cursor` on the first key at or after `key` (LMDB refuses to seek to an empty key).
@@ -100,21 +90,6 @@ public struct ReadModelTable {
     @discardableResult
     public func delete(_ key: [UInt8]) throws -> Bool {
         try transaction.delete(key, in: database)
-    }
-
-    /// Deletes every entry whose key starts with `prefix`; returns how many.
-    @discardableResult
-    public func deleteAll(withPrefix prefix: [UInt8]) throws -> Int {
-        try transaction.withCursor(on: database) { cursor in
-            var deleted = 0
-            var entry = try Self.firstEntry(atLeast: prefix, cursor)
-            while let current = entry, current.key.starts(with: prefix) {
-                try cursor.deleteCurrent()
-                deleted += 1
-                entry = try cursor.next()
-            }
-            return deleted
-        }
     }
 }
 

@@ -72,21 +72,6 @@ struct Key {
             return Int32(bitPattern: bytes.bigEndian(UInt32.self, at: offset) ^ (1 << 31))
         }
 
-        mutating func unsigned32() -> UInt32 {
-            defer { offset += 4 }
-            return bytes.bigEndian(UInt32.self, at: offset)
-        }
-
-        mutating func unsigned64() -> UInt64 {
-            defer { offset += 8 }
-            return bytes.bigEndian(UInt64.self, at: offset)
-        }
-
-        mutating func byte() -> UInt8 {
-            defer { offset += 1 }
-            return bytes[offset]
-        }
-
         mutating func instant() -> Timestamp { Timestamp(microsecondsSinceEpoch: signed64()) }
     }
 }

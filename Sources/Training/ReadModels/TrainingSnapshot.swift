@@ -203,20 +203,6 @@ public struct TrainingSnapshot {
 
     // MARK: Sets and sessions by exercise
 
-    /// The counted sets of `exerciseId`, in the order they happened (workout start, then set number).
-    public func sets(of exerciseId: String, in workoutId: String? = nil, from start: Timestamp? = nil) throws
-        -> [SetFact]
-    {
-        let prefix = Key().text(exerciseId)
-        var sets: [SetFact] = []
-        try table(.sets)?.scan(prefix: prefix.bytes, from: start.map { prefix.instant($0).bytes }) { _, value in
-            let fact = try ReadModelRow.decode(value, table: "sets", SetFact.init(decoding:))
-            if workoutId == nil || fact.workoutId == workoutId { sets.append(fact) }
-            return true
-        }
-        return sets
-    }
-
     /// The sessions of `exerciseId`: its figures in each counted workout, oldest first.
     public func sessions(of exerciseId: String) throws -> [SessionFact] {
         var sessions: [SessionFact] = []
