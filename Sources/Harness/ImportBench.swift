@@ -21,7 +21,7 @@ struct ImportBench: AsyncParsableCommand {
     var unit: String = "lb"
 
     func run() async throws {
-        let path = file ?? Self.largestExport()
+        let path = try file ?? Self.largestExport()
         let scratch = ScratchDirectory(given: nil, prefix: "liftledger-bench-import")
         defer { withExtendedLifetime(scratch) {} }
         try FileManager.default.createDirectory(atPath: scratch.path, withIntermediateDirectories: true)
@@ -71,9 +71,9 @@ struct ImportBench: AsyncParsableCommand {
             """)
     }
 
-    /// The largest file of Fixtures/exports beside the source tree.
-    static func largestExport() -> String {
-        let directory = repositoryRoot() + "/Fixtures/exports"
+    /// The largest file of Fixtures/exports in the source tree.
+    static func largestExport() throws -> String {
+        let directory = try sourceTree() + "/Fixtures/exports"
         let files = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         let sizes = files.filter { $0.hasSuffix(".csv") }.map { name -> (String, Int) in
             let size = (try? FileManager.default.attributesOfItem(atPath: directory + "/" + name))?[.size] as? Int
@@ -82,9 +82,15 @@ struct ImportBench: AsyncParsableCommand {
         return sizes.max { $0.1 < $1.1 }?.0 ?? directory + "/strong-zh-2020-2023.csv"
     }
 
-    /// The source tree this executable was built in (`.build/<configuration>/liftledger-harness`).
-    static func repositoryRoot() -> String {
-        URL(fileURLWithPath: ownExecutablePath()).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().path
+    /// The source tree this executable was built in: the nearest directory above it with a Package.swift.
+    static func sourceTree() throws -> String {
+        var directory = URL(fileURLWithPath: ownExecutablePath()).deletingLastPathComponent()
+        while directory.path != "/" {
+            if FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
+                return directory.path
+            }
+            directory.deleteLastPathComponent()
+        }
+        throw HarnessError("no source tree above \(ownExecutablePath()); pass --file")
     }
 }
