@@ -41,13 +41,16 @@ public final class Projector<Event>: Sendable {
         _ projections: [any Projection<Event>], chunkSize: Int = 16_384, progress: Progress? = nil
     ) throws -> [String] {
         try requireBesideJournal("catch up")
-        let found = try store.read { snapshot in
-            try projections.map { projection in
-                (
-                    try store.checkpoint(projection.name, snapshot.transaction),
-                    try store.rebuildMarker(projection.name, snapshot.transaction)
-                )
-            }
+        let (head, found) = try store.read { snapshot in
+            (
+                try journal.headPosition(in: snapshot.transaction),
+                try projections.map { projection in
+                    (
+                        try store.checkpoint(projection.name, snapshot.transaction),
+                        try store.rebuildMarker(projection.name, snapshot.transaction)
+                    )
+                }
+            )
         }
         var toRebuild: [any Projection<Event>] = []
         var leftStale: [String] = []
@@ -67,6 +70,12 @@ public final class Projector<Event>: Sendable {
             }
         }
         if !toRebuild.isEmpty { try rebuild(toRebuild, progress: progress) }
+        // Read models at the head need no write transaction (which would wait for any writer).
+        if toRebuild.isEmpty, zip(projections, found).allSatisfy({ projection, stored in
+            leftStale.contains(projection.name) || stored.0?.position == head
+        }) {
+            return leftStale
+        }
         try foldNewEvents(
             projections.filter { !leftStale.contains($0.name) }, chunkSize: chunkSize, progress: progress)
         return leftStale
@@ -75,6 +84,7 @@ public final class Projector<Event>: Sendable {
     private func foldNewEvents(
         _ projections: [any Projection<Event>], chunkSize: Int, progress: Progress?
     ) throws {
+        var pages = ResidentPages(store.environment)
         while true {
             let reached = try store.environment.write { transaction -> (position: UInt64, head: UInt64)? in
                 let head = try journal.headPosition(in: transaction)
@@ -106,6 +116,7 @@ public final class Projector<Event>: Sendable {
             guard let reached else { return }
             for projection in projections { progress?(projection.name, reached.position, reached.head) }
             if reached.position >= reached.head { return }
+            pages.read(upTo: reached.position)
         }
     }
 
@@ -123,6 +134,7 @@ public final class Projector<Event>: Sendable {
             for projection in projections { try beginRebuild(projection, transaction) }
         }
         var remaining = projections
+        var pages = ResidentPages(store.environment)
         while !remaining.isEmpty {
             let step = try store.environment.write { transaction -> (position: UInt64, head: UInt64, done: [String]) in
                 let head = try journal.headPosition(in: transaction)
@@ -158,6 +170,7 @@ public final class Projector<Event>: Sendable {
                 }
                 return (last, head, done)
             }
+            pages.read(upTo: step.position)
             for projection in remaining { progress?(projection.name, step.position, step.head) }
             remaining.removeAll { step.done.contains($0.name) }
         }
@@ -200,6 +213,8 @@ public final class Projector<Event>: Sendable {
                 remedy: "replay into a scratch store (ReadModelStore.scratch)")
         }
         var next: UInt64 = 1
+        var journalPages = ResidentPages(journal.environment)
+        var storePages = ResidentPages(store.environment)
         while next <= last {
             let records = try journal.records(from: next, limit: min(chunkSize, Int(clamping: last - next + 1)))
             guard let reached = records.last?.position else { break }
@@ -214,6 +229,8 @@ public final class Projector<Event>: Sendable {
                     try store.putCheckpoint(moved, for: projection.name, transaction)
                 }
             }
+            journalPages.read(upTo: reached)
+            storePages.read(upTo: reached)
             for projection in projections { progress?(projection.name, reached, last) }
             next = reached + 1
         }
@@ -277,5 +294,21 @@ public final class Projector<Event>: Sendable {
                 .invalidDefinition, "cannot \(work) read models kept outside the journal's environment",
                 remedy: "open the store in journal.environment, or use replay for a scratch store")
         }
+    }
+}
+
+/// Keeps a long fold's memory flat: after every `interval` positions read, the pages of the environment's map go
+/// out of the process's resident memory (they stay cached; see ``Environment/releaseResidentPages()``).
+private struct ResidentPages {
+    let environment: Environment
+    static let interval: UInt64 = 65_536
+    private var releasedAt: UInt64 = 0
+
+    init(_ environment: Environment) { self.environment = environment }
+
+    mutating func read(upTo position: UInt64) {
+        guard position >= releasedAt + Self.interval else { return }
+        environment.releaseResidentPages()
+        releasedAt = position
     }
 }
