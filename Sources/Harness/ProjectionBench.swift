@@ -109,8 +109,10 @@ struct ProjectionsBench: AsyncParsableCommand {
             ("coldPRsVsVersion", Self.verdict(Self.median(records) / Self.median(version), target: 3, atMost: true)),
         ]
 
-        // Peak memory of a rebuild in a process of its own, at two sizes.
+        // Peak memory of a rebuild in a process of its own, at two sizes, each over read models built before (so that
+        // both replace old ones).
         let large = try await Self.generate(at: root + "/large", events: sizes.large)
+        try TrainingReadModels(journal: large).catchUp()
         let largePath = large.path
         let mainPath = main.path
         let mainMemory = try Self.peakMemory([tool, "rebuild", "--journal", mainPath])

@@ -97,12 +97,6 @@ public struct Transaction {
         }
     }
 
-    /// Deletes every entry of `database`, keeping the database itself (`mdb_drop` without deleting it).
-    public func empty(_ database: Database) throws {
-        try requireWritable("mdb_drop(\(database.name))")
-        try check(mdb_drop(txn, database.dbi, 0), "mdb_drop(\(database.name))")
-    }
-
     private func requireWritable(_ operation: String) throws(LMDBError) {
         if isReadOnly {
             throw LMDBError(code: .misuse, operation: operation, remedy: "write inside Environment.write, not read")
@@ -125,6 +119,11 @@ public struct Cursor {
     public func last() throws -> CursorEntry? { try move(MDB_LAST) }
     public func next() throws -> CursorEntry? { try move(MDB_NEXT) }
     public func previous() throws -> CursorEntry? { try move(MDB_PREV) }
+
+    /// Deletes the entry under the cursor (in a write transaction); `next()` then returns the entry that followed it.
+    public func deleteCurrent() throws {
+        try check(mdb_cursor_del(cursor, 0), "mdb_cursor_del(\(database.name))")
+    }
 
     /// Moves to the first key greater than or equal to `key`.
     public func seek(atLeast key: UnsafeRawBufferPointer) throws -> CursorEntry? {

@@ -130,16 +130,16 @@ public final class Projector<Event>: Sendable {
         _ projections: [any Projection<Event>], chunkSize: Int = 65_536, progress: Progress? = nil
     ) throws {
         try requireBesideJournal("rebuild")
-        try store.environment.write { transaction in
-            for projection in projections { try beginRebuild(projection, transaction) }
-        }
+        for projection in projections { try beginRebuild(projection) }
         var remaining = projections
         var pages = ResidentPages(store.environment)
         while !remaining.isEmpty {
-            let step = try store.environment.write { transaction -> (position: UInt64, head: UInt64, done: [String]) in
+            let step = try store.environment.write {
+                transaction -> (position: UInt64, head: UInt64, done: [String], replaced: [(String, UInt8)]) in
                 let head = try journal.headPosition(in: transaction)
                 var due: [(any Projection<Event>, Checkpoint)] = []
                 var done: [String] = []
+                var replaced: [(String, UInt8)] = []
                 for projection in remaining {
                     // Gone, or replaced by a rebuild under newer rules: another process finished it or took it over.
                     guard let marker = try store.rebuildMarker(projection.name, transaction),
@@ -150,7 +150,7 @@ public final class Projector<Event>: Sendable {
                     }
                     due.append((projection, marker.checkpoint))
                 }
-                guard let from = due.map(\.1.position).min() else { return (head, head, done) }
+                guard let from = due.map(\.1.position).min() else { return (head, head, done, []) }
                 let records = try journal.records(from: from + 1, limit: chunkSize, in: transaction)
                 let batch = try Batch(records, decode: decode)
                 let last = records.last?.position ?? from
@@ -162,18 +162,28 @@ public final class Projector<Event>: Sendable {
                     }
                     // Every event is folded, and no append can come in before this transaction commits: swap.
                     if let live = try store.checkpoint(projection.name, transaction), live.slot != moved.slot {
-                        for table in store.tables(projection.name, slot: live.slot) { try transaction.empty(table) }
+                        replaced.append((projection.name, live.slot))
                     }
                     try store.putCheckpoint(moved, for: projection.name, transaction)
                     try store.removeRebuildMarker(projection.name, transaction)
                     done.append(projection.name)
                 }
-                return (last, head, done)
+                return (last, head, done, replaced)
             }
             pages.read(upTo: step.position)
             for projection in remaining { progress?(projection.name, step.position, step.head) }
             remaining.removeAll { step.done.contains($0.name) }
+            // The old read models, now spare: emptied after the swap, unless a new rebuild has claimed the slot.
+            for (name, slot) in step.replaced {
+                _ = try store.emptySlot(name, slot: slot) { try !self.isClaimed(name, slot: slot, $0) }
+            }
         }
+    }
+
+    /// Whether a rebuild has begun in `slot`, or the slot holds the live read model.
+    private func isClaimed(_ name: String, slot: UInt8, _ transaction: Transaction) throws -> Bool {
+        try store.rebuildMarker(name, transaction)?.checkpoint.slot == slot
+            || store.checkpoint(name, transaction)?.slot == slot
     }
 
     /// Rebuilds one projection, as the rebuild of several does.
@@ -183,20 +193,33 @@ public final class Projector<Event>: Sendable {
         try rebuild([projection], chunkSize: chunkSize, progress: progress)
     }
 
-    /// Begins a rebuild into the spare slot, emptied first, or resumes one by the same code under the same rules.
-    private func beginRebuild(_ projection: any Projection<Event>, _ transaction: Transaction) throws {
+    /// Begins a rebuild into the spare slot, emptied first (without a marker, so that nothing folds into it
+    /// meanwhile), or resumes one by the same code under the same rules.
+    private func beginRebuild(_ projection: any Projection<Event>) throws {
         let name = projection.name
-        let live = try store.checkpoint(name, transaction)
-        if let marker = try store.rebuildMarker(name, transaction),
-            ProjectionDescriptor(projection).isBuilt(by: marker.checkpoint), marker.checkpoint.slot != live?.slot
-        {
-            try store.putRebuildMarker(RebuildMarker(checkpoint: marker.checkpoint), for: name, transaction)
-            return
+        let descriptor = ProjectionDescriptor(projection)
+        while true {
+            let begun = try store.environment.write { transaction -> UInt8? in
+                let live = try store.checkpoint(name, transaction)
+                if let marker = try store.rebuildMarker(name, transaction), descriptor.isBuilt(by: marker.checkpoint),
+                    marker.checkpoint.slot != live?.slot
+                {
+                    try store.putRebuildMarker(RebuildMarker(checkpoint: marker.checkpoint), for: name, transaction)
+                    return nil
+                }
+                let spare: UInt8 = live.map { 1 - $0.slot } ?? 0
+                guard try store.slotIsEmpty(name, slot: spare, transaction) else { return spare }
+                let start = Checkpoint(
+                    position: 0, version: projection.version, rulesDigest: projection.rulesDigest, slot: spare)
+                try store.putRebuildMarker(RebuildMarker(checkpoint: start), for: name, transaction)
+                return nil
+            }
+            guard let spare = begun else { return }
+            // A marker under other rules (or code) leaves its slot to be emptied; the live slot never is.
+            _ = try store.emptySlot(name, slot: spare) { transaction in
+                try store.checkpoint(name, transaction)?.slot != spare
+            }
         }
-        let spare: UInt8 = live.map { 1 - $0.slot } ?? 0
-        for table in store.tables(name, slot: spare) { try transaction.empty(table) }
-        let start = Checkpoint(position: 0, version: projection.version, rulesDigest: projection.rulesDigest, slot: spare)
-        try store.putRebuildMarker(RebuildMarker(checkpoint: start), for: name, transaction)
     }
 
     // MARK: Replaying into a scratch store

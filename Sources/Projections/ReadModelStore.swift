@@ -110,6 +110,43 @@ public final class ReadModelStore: Sendable {
         slots[projection]![Int(slot)]
     }
 
+    // MARK: Emptying a slot
+
+    /// How many entries one transaction deletes.
+    static let deletionsPerTransaction = 16_384
+
+    /// Empties the tables of `projection`'s `slot` a bounded number of entries per transaction, releasing the pages
+    /// read between them: LMDB 0.9.24 drops a table by reading every one of its pages, which for a large read model
+    /// would make them all resident at once. Stops and returns false as soon as `stillWanted`, asked in each
+    /// transaction, says no.
+    func emptySlot(_ projection: String, slot: UInt8, while stillWanted: (Transaction) throws -> Bool) throws -> Bool {
+        for table in tables(projection, slot: slot) {
+            while true {
+                let step = try environment.write { transaction -> (wanted: Bool, done: Bool) in
+                    guard try stillWanted(transaction) else { return (false, true) }
+                    let limit = Self.deletionsPerTransaction
+                    return try transaction.withCursor(on: table) { cursor in
+                        var deleted = 0
+                        while deleted < limit, try cursor.first() != nil {
+                            try cursor.deleteCurrent()
+                            deleted += 1
+                        }
+                        return (true, deleted < limit)
+                    }
+                }
+                environment.releaseResidentPages()
+                guard step.wanted else { return false }
+                if step.done { break }
+            }
+        }
+        return true
+    }
+
+    /// Whether every table of `projection`'s `slot` is empty.
+    func slotIsEmpty(_ projection: String, slot: UInt8, _ transaction: Transaction) throws -> Bool {
+        try tables(projection, slot: slot).allSatisfy { try transaction.statistics(of: $0).entries == 0 }
+    }
+
     // MARK: Checkpoints
 
     func checkpoint(_ projection: String, _ transaction: Transaction) throws -> Checkpoint? {
