@@ -105,4 +105,26 @@ struct CodecTests {
         var overlong = PayloadReader(([0x08] + [UInt8](repeating: 0xFF, count: 10) + [0x01])[...])
         #expect(throws: PayloadError.self) { try overlong.next() }
     }
+
+    /// Read-model rows keep decimals as a significand and a scale; bytes worked out by hand from docs/FORMAT.md.
+    @Test func readModelRowsNestDecimalsAsDocumented() throws {
+        // 102.5 lb: weight { 1: decimal { 1: sint 1025 → zigzag 2050 = 0x82 0x10, 2: scale 1 }, 2: unit 2 }.
+        var writer = PayloadWriter()
+        weight("102.5", .pounds).writeRow(to: &writer)
+        #expect(writer.bytes == [0x0A, 0x05, 0x08, 0x82, 0x10, 0x10, 0x01, 0x10, 0x02])
+        #expect(try Weight(row: PayloadReader(writer.bytes[...])) == weight("102.5", .pounds))
+
+        let set = SetDetails(
+            exerciseId: "Rowing", weight: weight("-7.25"), reps: 0, kind: .normal, rpe: nil, note: "easy",
+            durationSeconds: 600, distanceMeters: ExactDecimal("2000.5"))
+        var row = PayloadWriter()
+        set.writeRow(to: &row)
+        #expect(try SetDetails(row: PayloadReader(row.bytes[...])) == set)
+
+        // A scale past what a decimal holds is refused, not misread.
+        var bad = PayloadWriter()
+        bad.signed(1, 1)
+        bad.unsigned(2, 200)
+        #expect(throws: PayloadError.self) { try ExactDecimal(row: PayloadReader(bad.bytes[...])) }
+    }
 }

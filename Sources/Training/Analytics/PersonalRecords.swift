@@ -103,11 +103,7 @@ public struct RecordEntry: Sendable, Equatable {
         writer.timestamp(7, startedAt)
         writer.timestamp(8, achievedAt)
         writer.unsigned(9, position)
-        if let weight {
-            writer.signed(10, weight.value.significand)
-            writer.unsigned(13, UInt64(weight.value.scale))
-            writer.unsigned(14, weight.unit.code)
-        }
+        if let weight { writer.message(10) { weight.writeRow(to: &$0) } }
         writer.unsigned(11, UInt64(reps))
         writer.unsigned(12, rpe.map { UInt64($0.halfSteps) })
         return writer.bytes
@@ -135,7 +131,6 @@ public struct RecordEntry: Sendable, Equatable {
         var kind: RecordKind?
         var numerator: Int64 = 0
         var denominator: Int64 = 1
-        var weight: (significand: Int64, scale: UInt8, unit: MassUnit)?
         let zero = Timestamp(microsecondsSinceEpoch: 0)
         self.init(
             kind: .mostReps, sequence: 0, value: Score(0), workoutId: "", setNumber: nil, startedAt: zero,
@@ -151,21 +146,13 @@ public struct RecordEntry: Sendable, Equatable {
             case 7: startedAt = try field.timestamp()
             case 8: achievedAt = try field.timestamp()
             case 9: position = try field.unsigned()
-            case 10: weight = (try field.signed(), weight?.scale ?? 0, weight?.unit ?? .kilograms)
+            case 10: weight = try Weight(row: field.message())
             case 11: reps = try field.integer()
             case 12: rpe = try RPE(halfSteps: field.unsigned())
-            case 13: weight = (weight?.significand ?? 0, try field.integer(), weight?.unit ?? .kilograms)
-            case 14: weight = (weight?.significand ?? 0, weight?.scale ?? 0, try MassUnit(code: field.unsigned()))
             default: continue
             }
         }
         guard let kind, denominator > 0 else { throw PayloadError("a stored record lacks its kind or value") }
-        if let weight {
-            guard let value = ExactDecimal(significand: weight.significand, scale: weight.scale) else {
-                throw PayloadError("a stored record's weight has scale \(weight.scale)")
-            }
-            self.weight = Weight(value, weight.unit)
-        }
         self.kind = kind
         value = Score(numerator, over: denominator)
     }
