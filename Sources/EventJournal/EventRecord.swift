@@ -215,4 +215,3 @@ enum RecordFormat {
         return String(repeating: "0", count: 8 - digits.count) + digits
     }
 }
-

@@ -123,7 +123,8 @@ public final class Journal: Sendable {
                 throw JournalError.invalid("an append needs at least one event", remedy: "pass one or more events")
             }
             for event in append.events { try Names.validate(event) }
-            requests.append(AppendRequest(stream: append.stream, expectedVersion: append.expectedVersion, events: append.events))
+            requests.append(
+                AppendRequest(stream: append.stream, expectedVersion: append.expectedVersion, events: append.events))
         }
         guard !requests.isEmpty else { return [] }
         let results = try store.commitAll(requests)

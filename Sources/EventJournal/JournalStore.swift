@@ -245,7 +245,8 @@ final class JournalStore: Sendable {
                     }
                     guard stored == nil else {
                         throw JournalError(
-                            .duplicateEventID, "event id \(exported.event.id) of record \(exported.position) is stored already",
+                            .duplicateEventID,
+                            "event id \(exported.event.id) of record \(exported.position) is stored already",
                             remedy: "import an export into an empty journal")
                     }
                     let record = RecordFormat.encode(
@@ -260,9 +261,11 @@ final class JournalStore: Sendable {
                     }
                     let positionKey = BigEndianKey.encode(exported.position)
                     try txn.put(record, forKey: positionKey, in: events, options: .append)
-                    try txn.put(positionKey, forKey: Self.streamKey(exported.streamID, version: exported.streamVersion), in: streams)
+                    try txn.put(
+                        positionKey, forKey: Self.streamKey(exported.streamID, version: exported.streamVersion),
+                        in: streams)
                     try withUnsafeBytes(of: exported.event.id.uuid) { id in
-                        try positionKey.withUnsafeBytes { try txn.put($0, forKey: id, in: eventIDs) }
+                        try positionKey.withUnsafeBytes { _ = try txn.put($0, forKey: id, in: eventIDs) }
                     }
                     try txn.put(
                         BigEndianKey.encode(exported.streamVersion) + positionKey,

@@ -10,7 +10,8 @@ import Training
 /// import, or be refused with a clear error (a message and a remedy) that leaves the journal's head where it was.
 struct FuzzImport: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "fuzz-import", abstract: "Import mutated exports; every outcome must be an import or a clear refusal.")
+        commandName: "fuzz-import",
+        abstract: "Import mutated exports; every outcome must be an import or a clear refusal.")
 
     @Option(help: "How many mutants.")
     var iterations = 10_000
@@ -30,7 +31,8 @@ struct FuzzImport: AsyncParsableCommand {
         try FileManager.default.createDirectory(atPath: scratch.path, withIntermediateDirectories: true)
         let seeds = try files.map { path -> [UInt8] in
             let text = try String(contentsOfFile: path, encoding: .utf8)
-            return Array(text.split(separator: "\n", omittingEmptySubsequences: false).prefix(60).joined(separator: "\n").utf8)
+            return Array(
+                text.split(separator: "\n", omittingEmptySubsequences: false).prefix(60).joined(separator: "\n").utf8)
         }
         var random = SplitMix64(seed: seed)
         var outcomes: [String: Int] = [:]

@@ -33,8 +33,10 @@ struct ProjectionsBench: AsyncParsableCommand {
         defer { withExtendedLifetime(scratch) {} }
         let root = scratch.path
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        let tool = liftledger ?? (URL(fileURLWithPath: ownExecutablePath()).deletingLastPathComponent().path + "/liftledger")
-        let sizes = quick ? (small: 2_000, main: 20_000, large: 100_000) : (small: 10_000, main: 1_000_000, large: 5_000_000)
+        let tool =
+            liftledger ?? (URL(fileURLWithPath: ownExecutablePath()).deletingLastPathComponent().path + "/liftledger")
+        let sizes =
+            quick ? (small: 2_000, main: 20_000, large: 100_000) : (small: 10_000, main: 1_000_000, large: 5_000_000)
         let repetitions = quick ? 1 : 3
         var report: [(String, String)] = []
 
@@ -56,13 +58,16 @@ struct ProjectionsBench: AsyncParsableCommand {
             rebuild.append(Double(events) / (try Self.seconds { try models.rebuild() }))
             scan.append(try JournalBench.rawScan(main.path, expected: Int(events)))
             let store = try ReadModelStore.scratch(projections: TrainingReadModels.descriptors)
-            peer.append(Double(events) / (try Self.seconds { try Self.foldFromSQLite(sqlitePath, into: store, rules: rules) }))
+            peer.append(
+                Double(events) / (try Self.seconds { try Self.foldFromSQLite(sqlitePath, into: store, rules: rules) }))
             peerStore = store
         }
         let ours = try ReadModelDigestCommand.digests(
             of: ReadModelStore(environment: main.environment, projections: TrainingReadModels.descriptors))
-        guard let peerStore, try ReadModelDigestCommand.digests(of: peerStore).map(\.sha256) == ours.map(\.sha256) else {
-            throw HarnessError("the SQLite peer's read models differ from the rebuild's: the benchmark compares unlike work")
+        guard let peerStore, try ReadModelDigestCommand.digests(of: peerStore).map(\.sha256) == ours.map(\.sha256)
+        else {
+            throw HarnessError(
+                "the SQLite peer's read models differ from the rebuild's: the benchmark compares unlike work")
         }
         report += [
             ("events", String(events)),
@@ -248,7 +253,9 @@ struct ProjectionsBench: AsyncParsableCommand {
             guard errno == EINTR else { throw HarnessError("wait4 failed: errno \(errno)") }
         }
         let elapsed = JournalBench.seconds(ContinuousClock.now - started)
-        guard status == 0 else { throw HarnessError("\(arguments.joined(separator: " ")) exited with status \(status)") }
+        guard status == 0 else {
+            throw HarnessError("\(arguments.joined(separator: " ")) exited with status \(status)")
+        }
         return Finished(seconds: elapsed, maximumResidentKilobytes: usage.ru_maxrss)
     }
 
@@ -336,7 +343,8 @@ final class SQLite {
                 case .integer(let number): sqlite3_bind_int64(statement, Int32(index + 1), number)
                 case .text(let text):
                     // SQLITE_TRANSIENT: SQLite copies the text before this call returns.
-                    sqlite3_bind_text(statement, Int32(index + 1), text, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+                    sqlite3_bind_text(
+                        statement, Int32(index + 1), text, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
                 }
             }
             guard sqlite3_step(statement) == SQLITE_DONE else { throw HarnessError("sqlite3_step failed") }

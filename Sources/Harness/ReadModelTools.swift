@@ -38,7 +38,8 @@ struct ReadModelDigestCommand: AsyncParsableCommand {
         let store = try ReadModelStore(environment: target.environment, projections: TrainingReadModels.descriptors)
         let digests = try Self.digests(of: store)
         writeLine(
-            "{" + digests.map { #""\#($0.table)":{"entries":\#($0.entries),"sha256":"\#($0.sha256)"}"# }
+            "{"
+                + digests.map { #""\#($0.table)":{"entries":\#($0.entries),"sha256":"\#($0.sha256)"}"# }
                 .joined(separator: ",") + "}")
     }
 

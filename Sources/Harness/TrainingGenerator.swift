@@ -70,12 +70,19 @@ struct TrainingGenerator {
         (
             "push", "Push",
             [
-                "Barbell_Bench_Press_-_Medium_Grip", "Standing_Military_Press", "Incline_Dumbbell_Press", "Dips_-_Triceps_Version",
+                "Barbell_Bench_Press_-_Medium_Grip", "Standing_Military_Press", "Incline_Dumbbell_Press",
+                "Dips_-_Triceps_Version",
                 "Side_Lateral_Raise",
             ]
         ),
-        ("pull", "Pull", ["Barbell_Deadlift", "Pullups", "Bent_Over_Barbell_Row", "Barbell_Curl", "Band_Assisted_Pull-Up"]),
-        ("legs", "Legs", ["Barbell_Full_Squat", "Romanian_Deadlift", "Leg_Press", "Standing_Calf_Raises", "custom-zercher-squat"]),
+        (
+            "pull", "Pull",
+            ["Barbell_Deadlift", "Pullups", "Bent_Over_Barbell_Row", "Barbell_Curl", "Band_Assisted_Pull-Up"]
+        ),
+        (
+            "legs", "Legs",
+            ["Barbell_Full_Squat", "Romanian_Deadlift", "Leg_Press", "Standing_Calf_Raises", "custom-zercher-squat"]
+        ),
     ]
 
     init(seed: UInt64) {
@@ -84,7 +91,8 @@ struct TrainingGenerator {
         func at(_ payload: any TrainingEventPayload, _ offset: Int64 = 0) -> ProposedEvent {
             payload.proposed(occurredAt: Timestamp(microsecondsSinceEpoch: time + offset), metadata: metadata)
         }
-        pending.append(("profile", [at(ProfileUpdated(name: "Sam", age: 30, unit: .kilograms, timeZone: "Europe/Berlin"))]))
+        pending.append(
+            ("profile", [at(ProfileUpdated(name: "Sam", age: 30, unit: .kilograms, timeZone: "Europe/Berlin"))]))
         pending.append(
             (
                 "catalog",
@@ -112,7 +120,11 @@ struct TrainingGenerator {
                         }
                 ))
         }
-        pending.append(("schedule", [at(ScheduleSet(kind: .weekdays, days: ["Legs", "Push", "Pull", "Legs", "Push", "Pull", ""]))]))
+        pending.append(
+            (
+                "schedule",
+                [at(ScheduleSet(kind: .weekdays, days: ["Legs", "Push", "Pull", "Legs", "Push", "Pull", ""]))]
+            ))
     }
 
     /// The next append.
@@ -126,7 +138,8 @@ struct TrainingGenerator {
         // Now and then, something other than a workout comes first.
         if workoutCount % 40 == 0 {
             let kilograms = 78 + random.below(80) / 10
-            pending.append(("profile", [at(BodyWeightRecorded(weight: Weight(ExactDecimal(Int64(kilograms)), .kilograms)))]))
+            pending.append(
+                ("profile", [at(BodyWeightRecorded(weight: Weight(ExactDecimal(Int64(kilograms)), .kilograms)))]))
         }
         if workoutCount % 500 == 0 {
             let routine = Self.routines[random.below(Self.routines.count)]
@@ -139,7 +152,8 @@ struct TrainingGenerator {
                         at(RoutineExerciseRemoved(exerciseId: exercise)),
                         at(
                             RoutineExerciseAdded(
-                                exerciseId: exercise, exerciseName: exercise, targetSets: 3, minimumReps: 6, maximumReps: 10,
+                                exerciseId: exercise, exerciseName: exercise, targetSets: 3, minimumReps: 6,
+                                maximumReps: 10,
                                 restSeconds: 90)),
                     ]
                 ))
@@ -154,7 +168,16 @@ struct TrainingGenerator {
         if workoutCount % 700 == 0 {
             let formula = ["epley", "brzycki"][random.below(2)]
             pending.append(("rules", [at(RulesChanged(key: "e1rm.formula", value: formula))]))
-            pending.append(("catalog", [at(CustomExerciseAdded(exerciseId: "custom-sled", name: "Sled Push", primaryMuscles: ["quadriceps"], force: "push"))]))
+            pending.append(
+                (
+                    "catalog",
+                    [
+                        at(
+                            CustomExerciseAdded(
+                                exerciseId: "custom-sled", name: "Sled Push", primaryMuscles: ["quadriceps"],
+                                force: "push"))
+                    ]
+                ))
         }
         if !finished.isEmpty, random.chance(6) {
             pending.append(pastWorkoutChange())
@@ -191,7 +214,9 @@ struct TrainingGenerator {
             finished[index].lastSet += 1
             return (past.stream, [proposed(SetLogged(setNumber: past.lastSet + 1, set: set))])
         case 6, 7:
-            return (past.stream, [proposed(SetCorrected(setNumber: 1 + UInt32(random.below(Int(past.lastSet))), set: set))])
+            return (
+                past.stream, [proposed(SetCorrected(setNumber: 1 + UInt32(random.below(Int(past.lastSet))), set: set))]
+            )
         default:
             return (past.stream, [proposed(SetRemoved(setNumber: 1 + UInt32(random.below(Int(past.lastSet)))))])
         }
@@ -224,7 +249,8 @@ struct TrainingGenerator {
                     SetLogged(
                         setNumber: setNumber,
                         set: SetDetails(
-                            exerciseId: exercise, weight: nil, reps: 0, durationSeconds: UInt32(300 + random.below(900)),
+                            exerciseId: exercise, weight: nil, reps: 0,
+                            durationSeconds: UInt32(300 + random.below(900)),
                             distanceMeters: metres)), after: 10)
                 continue
             }
@@ -252,7 +278,12 @@ struct TrainingGenerator {
                 let endsAt = Timestamp(microsecondsSinceEpoch: time + offset + 120_000_000)
                 add(RestTimerStarted(durationSeconds: 120, endsAt: endsAt, afterSet: setNumber))
                 switch random.below(5) {
-                case 0: add(RestTimerExtended(bySeconds: 30, endsAt: Timestamp(microsecondsSinceEpoch: endsAt.microsecondsSinceEpoch + 30_000_000)), after: 1)
+                case 0:
+                    add(
+                        RestTimerExtended(
+                            bySeconds: 30,
+                            endsAt: Timestamp(microsecondsSinceEpoch: endsAt.microsecondsSinceEpoch + 30_000_000)),
+                        after: 1)
                 case 1: add(RestTimerSkipped(), after: 1)
                 default: add(RestTimerFinished(endedAt: endsAt), after: 2)
                 }
@@ -264,7 +295,9 @@ struct TrainingGenerator {
             add(WorkoutResumed(), after: 5)
         }
         if random.chance(3) { add(ExerciseMoved(exerciseId: exercises[0], toIndex: 2)) }
-        if random.chance(3) { add(SetCorrected(setNumber: 1, set: SetDetails(exerciseId: exercises[0], weight: weight(60), reps: 8))) }
+        if random.chance(3) {
+            add(SetCorrected(setNumber: 1, set: SetDetails(exerciseId: exercises[0], weight: weight(60), reps: 8)))
+        }
         if random.chance(2) { add(SetRemoved(setNumber: 2)) }
         if random.chance(2) { add(ExerciseRemoved(exerciseId: exercises[exercises.count - 1])) }
         if random.chance(4) {

@@ -48,7 +48,8 @@ struct CSVReader {
                 fields.append(text)
                 field.removeAll(keepingCapacity: true)
                 guard fields.count <= Self.maximumFields else {
-                    throw ImportError(.malformed, "line \(start): more than \(Self.maximumFields) fields", remedy: Self.remedy)
+                    throw ImportError(
+                        .malformed, "line \(start): more than \(Self.maximumFields) fields", remedy: Self.remedy)
                 }
             }
             rowLoop: while index < bytes.count {

@@ -39,7 +39,8 @@ struct ExerciseMapper {
             for (name, target) in try Self.readMapping(mappingFile) {
                 guard let exercise = catalog.lookup(target) else {
                     throw ImportError(
-                        .mapping, "the mapping file maps \(name.debugDescription) to \(target.debugDescription), "
+                        .mapping,
+                        "the mapping file maps \(name.debugDescription) to \(target.debugDescription), "
                             + "which is no exercise",
                         remedy: "use a catalog name or id (see liftledger exercise list)")
                 }
@@ -80,7 +81,9 @@ struct ExerciseMapper {
 
     /// The shipped table of app names: `Resources/app-exercise-names.json`, names normalised.
     private static let shipped: [String: String] = {
-        guard let url = Bundle.module.url(forResource: "app-exercise-names", withExtension: "json", subdirectory: "Resources"),
+        guard
+            let url = Bundle.module.url(
+                forResource: "app-exercise-names", withExtension: "json", subdirectory: "Resources"),
             let data = try? Data(contentsOf: url),
             let table = try? JSONSerialization.jsonObject(with: data) as? [String: String]
         else { return [:] }

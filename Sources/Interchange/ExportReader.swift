@@ -73,7 +73,8 @@ struct ExportReader {
                 slot = workouts.count
                 index[key] = slot
                 workouts.append(
-                    ImportedWorkout(key: key, firstLine: line, name: name, start: start, end: max(end, start), note: note))
+                    ImportedWorkout(
+                        key: key, firstLine: line, name: name, start: start, end: max(end, start), note: note))
             }
             if workouts[slot].note == nil, let note { workouts[slot].note = note }
             if let rest = try restSeconds(field, line: line) {
@@ -105,7 +106,10 @@ struct ExportReader {
             let start = try parser.instant(field(.startTime), line: line, "start_time")
             let end = field(.endTime).isEmpty ? start : try parser.instant(field(.endTime), line: line, "end_time")
             let name = field(.title)
-            return ("\(field(.startTime))\u{0}\(name)", start, end, name.isEmpty ? "Workout" : name, Self.text(field(.workoutDescription)))
+            return (
+                "\(field(.startTime))\u{0}\(name)", start, end, name.isEmpty ? "Workout" : name,
+                Self.text(field(.workoutDescription))
+            )
         case .fitnotes:
             let start = try parser.instant(field(.date), line: line)
             return (field(.date), start, start, "Workout", nil)
@@ -204,14 +208,18 @@ struct ExportReader {
         let named = text.trimmingCharacters(in: .whitespaces).lowercased()
         let factor: ExactDecimal
         if !named.isEmpty {
-            guard let known = ExportLayout.metres[named] else { throw FieldParser.malformed(line, "distance unit", text) }
+            guard let known = ExportLayout.metres[named] else {
+                throw FieldParser.malformed(line, "distance unit", text)
+            }
             factor = known
         } else if let header = layout.metresPerDistanceUnit {
             factor = header
         } else {
             factor = (layout.weightUnit ?? unit) == .pounds ? ExportLayout.metres["mi"]! : ExportLayout.metres["km"]!
         }
-        guard let product = value.multiplied(by: factor) else { throw FieldParser.malformed(line, "distance", value.description) }
+        guard let product = value.multiplied(by: factor) else {
+            throw FieldParser.malformed(line, "distance", value.description)
+        }
         return product
     }
 

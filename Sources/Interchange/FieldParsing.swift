@@ -179,10 +179,13 @@ struct FieldParser {
         return components(year: year, month: month + 1, day: day, hour: hour, minute: minute, second: 0)
     }
 
-    private static func components(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int)
+    private static func components(
+        year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int
+    )
         -> DateComponents?
     {
-        guard (1...9_999).contains(year), (1...12).contains(month), (1...LocalDate.days(inMonth: month, year: year)).contains(day),
+        guard (1...9_999).contains(year), (1...12).contains(month),
+            (1...LocalDate.days(inMonth: month, year: year)).contains(day),
             (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
         else { return nil }
         return DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)

@@ -51,7 +51,8 @@ struct ImportPlan {
                 newWorkouts.append(workout)
                 continue
             }
-            guard let stream = try journal.record(at: position)?.streamID, let stored = try snapshot.workout(stream) else {
+            guard let stream = try journal.record(at: position)?.streamID, let stored = try snapshot.workout(stream)
+            else {
                 continue
             }
             let corrections = Self.corrections(of: stored, to: details, names: { outcomes[$0]?.name ?? $0 })
@@ -142,7 +143,9 @@ struct ImportPlan {
                 last = time
             case .rest(_, let seconds):
                 let end = last.adding(seconds: Int64(seconds))
-                add(RestTimerStarted(durationSeconds: seconds, endsAt: end, afterSet: number == 0 ? nil : number), at: last)
+                add(
+                    RestTimerStarted(durationSeconds: seconds, endsAt: end, afterSet: number == 0 ? nil : number),
+                    at: last)
                 add(RestTimerFinished(endedAt: end), at: max(last, min(end, workout.end)))
             }
         }
@@ -239,7 +242,9 @@ public struct ImportReport: Sendable {
     public let headBefore: UInt64
     public let headAfter: UInt64
 
-    init(file: String, layout: String, digest: String, rows: Int, plan: PlanReport, headBefore: UInt64, headAfter: UInt64) {
+    init(
+        file: String, layout: String, digest: String, rows: Int, plan: PlanReport, headBefore: UInt64, headAfter: UInt64
+    ) {
         self.file = file
         self.layout = layout
         self.digest = digest
@@ -252,8 +257,10 @@ public struct ImportReport: Sendable {
         warmupSets = plan.warmupSets
         restRows = plan.restRows
         volumeMilligrams = plan.volume
-        exercises = plan.exercises.map { ($0.key, $0.value.exerciseId, $0.value.name, $0.value.isCustom, $0.value.sets) }
-            .sorted { $0.appName < $1.appName }
+        exercises = plan.exercises.map {
+            ($0.key, $0.value.exerciseId, $0.value.name, $0.value.isCustom, $0.value.sets)
+        }
+        .sorted { $0.appName < $1.appName }
         customExercisesAdded = plan.customExercisesAdded
         implausible = plan.implausible.sorted { $0.line < $1.line }
         self.headBefore = headBefore

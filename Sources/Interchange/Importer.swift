@@ -14,7 +14,9 @@ public struct ImportOptions: Sendable {
     /// A JSON file mapping app exercise names to catalog exercises.
     public var mappingFile: String?
 
-    public init(format: ExportFormat? = nil, unit: MassUnit? = nil, timeZone: TimeZone? = nil, mappingFile: String? = nil) {
+    public init(
+        format: ExportFormat? = nil, unit: MassUnit? = nil, timeZone: TimeZone? = nil, mappingFile: String? = nil
+    ) {
         self.format = format
         self.unit = unit
         self.timeZone = timeZone
@@ -40,7 +42,8 @@ public struct Importer: Sendable {
     public func importFile(at path: String, options: ImportOptions = ImportOptions()) async throws -> ImportReport {
         // The header decides whether the file is an export at all, before the rest of it is read.
         let start = try Self.read(path, upTo: Self.maximumHeaderBytes)
-        var headerReader = CSVReader(Array(start.prefix(while: { $0 != UInt8(ascii: "\n") })), delimiter: CSVReader.delimiter(ofHeader: start))
+        var headerReader = CSVReader(
+            Array(start.prefix(while: { $0 != UInt8(ascii: "\n") })), delimiter: CSVReader.delimiter(ofHeader: start))
         guard let header = try headerReader.next() else {
             throw ImportError(.empty, "\(path) is empty", remedy: "export your workouts from the app again")
         }
@@ -62,15 +65,18 @@ public struct Importer: Sendable {
         var rows: [(line: Int, fields: [String])] = []
         while let row = try reader.next() { rows.append(row) }
         guard !rows.isEmpty else {
-            throw ImportError(.empty, "\(path) has a header and no rows", remedy: "export your workouts from the app again")
+            throw ImportError(
+                .empty, "\(path) has a header and no rows", remedy: "export your workouts from the app again")
         }
         // Read straight from the journal: a file refused while it is read leaves every byte as it was.
         let rules = try Rules.load(from: log.journal)
-        var exportReader = ExportReader(layout: layout, unit: options.unit, timeZone: options.timeZone ?? rules.timeZone)
+        var exportReader = ExportReader(
+            layout: layout, unit: options.unit, timeZone: options.timeZone ?? rules.timeZone)
         let workouts = try exportReader.workouts(rows).sorted { ($0.start, $0.firstLine) < ($1.start, $1.firstLine) }
         if options.unit != nil { try Self.checkUnit(options.unit!, exportReader.noisyWeights) }
         let plan = ImportPlan(
-            workouts: workouts, format: layout.format, digest: digest, source: "import:\(layout.format.rawValue):\(digest.prefix(16))")
+            workouts: workouts, format: layout.format, digest: digest,
+            source: "import:\(layout.format.rawValue):\(digest.prefix(16))")
         for _ in 0..<8 {
             let headBefore = try log.journal.head().position
             let (appends, report) = try log.query { snapshot in
@@ -131,9 +137,10 @@ enum DerivedID {
         var bytes = Array(SHA256.hash(data: Array(parts.joined(separator: "\u{0}").utf8)).prefix(16))
         bytes[6] = (bytes[6] & 0x0F) | 0x80
         bytes[8] = (bytes[8] & 0x3F) | 0x80
-        return UUID(uuid: (
-            bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9],
-            bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
-        ))
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9],
+                bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            ))
     }
 }

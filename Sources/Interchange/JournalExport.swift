@@ -69,20 +69,25 @@ public enum JournalExport {
         guard let encoding = encodings.first(where: { $0.name == (object["encoding"] as? String) }) else {
             throw bad("unknown encoding")
         }
-        guard let payload = Data(base64Encoded: try string("payloadBase64")) else { throw bad("payloadBase64 is not base64") }
+        guard let payload = Data(base64Encoded: try string("payloadBase64")) else {
+            throw bad("payloadBase64 is not base64")
+        }
         guard let hash = bytes(hexadecimal: try string("hash")), hash.count == 32 else {
             throw bad("hash is not 64 hexadecimal digits")
         }
         let schema = try integer("schemaVersion")
         guard let schemaVersion = UInt32(exactly: schema) else { throw bad("schemaVersion is out of range") }
         let event = ProposedEvent(
-            id: id, type: try string("type"), schemaVersion: schemaVersion, encoding: encoding, payload: [UInt8](payload),
+            id: id, type: try string("type"), schemaVersion: schemaVersion, encoding: encoding,
+            payload: [UInt8](payload),
             occurredAt: occurredAt,
             metadata: EventMetadata(
-                correlationID: try string("correlationId", in: metadata), causationID: try string("causationId", in: metadata),
+                correlationID: try string("correlationId", in: metadata),
+                causationID: try string("causationId", in: metadata),
                 source: try string("source", in: metadata)))
         return ExportedRecord(
-            position: try integer("position"), streamID: try string("streamId"), streamVersion: try integer("streamVersion"),
+            position: try integer("position"), streamID: try string("streamId"),
+            streamVersion: try integer("streamVersion"),
             recordedAt: recordedAt, event: event, hash: hash)
     }
 }
@@ -93,7 +98,9 @@ func bytes(hexadecimal text: String) -> [UInt8]? {
     guard digits.count % 2 == 0 else { return nil }
     var bytes: [UInt8] = []
     for index in stride(from: 0, to: digits.count, by: 2) {
-        guard let high = hexadecimalValue(digits[index]), let low = hexadecimalValue(digits[index + 1]) else { return nil }
+        guard let high = hexadecimalValue(digits[index]), let low = hexadecimalValue(digits[index + 1]) else {
+            return nil
+        }
         bytes.append(high << 4 | low)
     }
     return bytes

@@ -42,8 +42,10 @@ public enum StrongExport {
                         CSV.line([
                             date, workout.name, duration(summary.durationSeconds), name, setOrder,
                             details.weight?.kilograms.description ?? "", String(details.reps),
-                            details.distanceMeters.flatMap { $0.multiplied(by: ExactDecimal(significand: 1, scale: 3)!) }?
-                                .description ?? "",
+                            details.distanceMeters.flatMap {
+                                $0.multiplied(by: ExactDecimal(significand: 1, scale: 3)!)
+                            }?
+                            .description ?? "",
                             details.durationSeconds.map(String.init) ?? "", escaped(details.note),
                             escaped(workout.note), details.rpe?.description ?? "",
                         ]))

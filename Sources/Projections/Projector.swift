@@ -71,9 +71,11 @@ public final class Projector<Event>: Sendable {
         }
         if !toRebuild.isEmpty { try rebuild(toRebuild, progress: progress) }
         // Read models at the head need no write transaction (which would wait for any writer).
-        if toRebuild.isEmpty, zip(projections, found).allSatisfy({ projection, stored in
-            leftStale.contains(projection.name) || stored.0?.position == head
-        }) {
+        if toRebuild.isEmpty,
+            zip(projections, found).allSatisfy({ projection, stored in
+                leftStale.contains(projection.name) || stored.0?.position == head
+            })
+        {
             return leftStale
         }
         try foldNewEvents(

@@ -41,7 +41,8 @@ public struct ReadModelTable {
             var entry: CursorEntry?
             if reverse {
                 if let start {
-                    entry = try Self.firstEntry(atLeast: start, cursor) != nil ? try cursor.previous() : try cursor.last()
+                    entry =
+                        try Self.firstEntry(atLeast: start, cursor) != nil ? try cursor.previous() : try cursor.last()
                 } else {
                     entry = try Self.lastEntry(withPrefix: prefix, cursor)
                 }

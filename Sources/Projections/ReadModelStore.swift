@@ -68,7 +68,9 @@ public final class ReadModelStore: Sendable {
         var next = 1
         for projection in projections {
             let count = projection.tables.count
-            slots[projection.name] = [Array(databases[next..<next + count]), Array(databases[next + count..<next + 2 * count])]
+            slots[projection.name] = [
+                Array(databases[next..<next + count]), Array(databases[next + count..<next + 2 * count]),
+            ]
             next += 2 * count
         }
         self.slots = slots
@@ -197,7 +199,8 @@ public final class ReadModelStore: Sendable {
             for projection in projections {
                 var checkpoint =
                     try self.checkpoint(projection.name, transaction)
-                    ?? Checkpoint(position: 0, version: projection.version, rulesDigest: projection.rulesDigest, slot: 0)
+                    ?? Checkpoint(
+                        position: 0, version: projection.version, rulesDigest: projection.rulesDigest, slot: 0)
                 try projection.fold(
                     events, into: model(projection.name, slot: checkpoint.slot, checkpoint: checkpoint, transaction))
                 checkpoint.position = max(checkpoint.position, position)

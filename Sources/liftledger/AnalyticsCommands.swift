@@ -1,7 +1,7 @@
 import ArgumentParser
 import EventJournal
-import Interchange
 import Foundation
+import Interchange
 import Training
 
 struct StreakCommand: AsyncParsableCommand {
@@ -28,12 +28,14 @@ struct StreakCommand: AsyncParsableCommand {
             }
             let unit = streak.kind == .weekly ? "week" : "day"
             func describe(_ count: Int, _ span: ClosedRange<LocalDate>?) -> String {
-                "\(count) \(unit)\(count == 1 ? "" : "s")" + (span.map { " (\($0.lowerBound) to \($0.upperBound))" } ?? "")
+                "\(count) \(unit)\(count == 1 ? "" : "s")"
+                    + (span.map { " (\($0.lowerBound) to \($0.upperBound))" } ?? "")
             }
             var text = "current: \(describe(streak.current, streak.currentSpan))\n"
             text += "longest: \(describe(streak.longest, streak.longestSpan))\n"
             if streak.kind == .weekly {
-                text += "a week counts with \(streak.weeklyTarget) workout\(streak.weeklyTarget == 1 ? "" : "s") or more\n"
+                text +=
+                    "a week counts with \(streak.weeklyTarget) workout\(streak.weeklyTarget == 1 ? "" : "s") or more\n"
             }
             Terminal.write(text)
         }
@@ -113,7 +115,9 @@ struct BalanceCommand: AsyncParsableCommand {
                 Terminal.write(CSV.line(["muscle", "sets", "volume_kg", "flagged"]))
                 for muscle in balance.muscles {
                     Terminal.write(
-                        CSV.line([muscle.name, number(muscle.sets, 3), number(muscle.volume, 3), String(muscle.isFlagged)]))
+                        CSV.line([
+                            muscle.name, number(muscle.sets, 3), number(muscle.volume, 3), String(muscle.isFlagged),
+                        ]))
                 }
                 return
             }
@@ -166,7 +170,10 @@ struct ProgressCommand: AsyncParsableCommand {
                                         ("workoutId", .string(session.workoutId)),
                                         ("date", .string(context.date(session.startedAt).description)),
                                         ("e1rmKilograms", estimate(session).map(JSON.string) ?? .null),
-                                        ("topWeightKilograms", session.topWeight.map { .string(kilograms($0)) } ?? .null),
+                                        (
+                                            "topWeightKilograms",
+                                            session.topWeight.map { .string(kilograms($0)) } ?? .null
+                                        ),
                                         ("volumeKilograms", .string(kilograms(session.volume))),
                                         ("workingSets", .unsigned(UInt64(session.workingSets))),
                                         ("reps", .unsigned(UInt64(session.reps))),
@@ -175,7 +182,9 @@ struct ProgressCommand: AsyncParsableCommand {
                         ),
                         (
                             "e1rmChangeKilograms",
-                            progress.estimateChange.map { .string(Score(Int64($0.rounded())).text(per: 1_000_000, digits: 2)) }
+                            progress.estimateChange.map {
+                                .string(Score(Int64($0.rounded())).text(per: 1_000_000, digits: 2))
+                            }
                                 ?? .null
                         ),
                         ("plateau", .bool(plateau != nil)),
@@ -194,7 +203,8 @@ struct ProgressCommand: AsyncParsableCommand {
                 }
                 return
             }
-            var text = "\(exercise.name): \(progress.sessions.count) session\(progress.sessions.count == 1 ? "" : "s")\n"
+            var text =
+                "\(exercise.name): \(progress.sessions.count) session\(progress.sessions.count == 1 ? "" : "s")\n"
             text += padded("date", 12) + padded("workout", 12) + padded("e1RM kg", 10) + padded("top kg", 10)
             text += padded("volume kg", 11) + "sets\n"
             for session in progress.sessions {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import EventJournal
-import Interchange
 import Foundation
+import Interchange
 
 struct BackupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -18,7 +18,8 @@ struct DemoCommand: AsyncParsableCommand {
     @Flag(help: "Keep the temporary journal and print its path, instead of deleting it.")
     var keep = false
 
-    @Option(help: ArgumentHelp("Where the exports are (default: Fixtures/exports of the source tree).", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp("Where the exports are (default: Fixtures/exports of the source tree).", valueName: "dir"))
     var fixtures: String?
 
     func run() async throws {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import EventJournal
-import Interchange
 import Foundation
+import Interchange
 import Training
 
 struct HistoryCommand: AsyncParsableCommand {
@@ -223,7 +223,9 @@ struct CalendarCommand: AsyncParsableCommand {
                     ]).rendered + "\n")
             } else if output.csv {
                 Terminal.write(CSV.line(["date", "workouts"]))
-                for day in trained { Terminal.write(CSV.line([LocalDate(dayNumber: day).description, String(days[day]!)])) }
+                for day in trained {
+                    Terminal.write(CSV.line([LocalDate(dayNumber: day).description, String(days[day]!)]))
+                }
             } else {
                 var text = "\(label): \(trained.count) day\(trained.count == 1 ? "" : "s") trained\n"
                 text += " Mo Tu We Th Fr Sa Su\n"

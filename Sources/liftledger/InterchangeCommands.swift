@@ -30,7 +30,9 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(help: "The time zone of the file's local times, an IANA name (default: the profile's).")
     var timeZone: String?
 
-    @Option(help: ArgumentHelp("A JSON object mapping the app's exercise names to catalog names or ids.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp("A JSON object mapping the app's exercise names to catalog names or ids.", valueName: "file")
+    )
     var map: String?
 
     @Flag(help: "Print the report as JSON (fields documented in docs/JSON.md).")
@@ -110,7 +112,8 @@ struct ImportCommand: AsyncParsableCommand {
             ("customExercisesAdded", .array(report.customExercisesAdded.map(JSON.string))),
             (
                 "flagged",
-                .array(report.implausible.map { .object([("line", .integer(Int64($0.line))), ("why", .string($0.why))]) })
+                .array(
+                    report.implausible.map { .object([("line", .integer(Int64($0.line))), ("why", .string($0.why))]) })
             ),
             ("skipped", .array([])),
             ("headBefore", .unsigned(report.headBefore)), ("headAfter", .unsigned(report.headAfter)),

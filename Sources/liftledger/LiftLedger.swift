@@ -28,7 +28,8 @@ struct LiftLedger: AsyncParsableCommand {
             HistoryCommand.self, ShowCommand.self, CalendarCommand.self, RecordsCommand.self, WhyCommand.self,
             StreakCommand.self, BalanceCommand.self, ProgressCommand.self, InsightsCommand.self, RulesCommand.self,
             RebuildCommand.self, ProjectionsCommand.self, ImportCommand.self, ExportCommand.self,
-            ImportJournalCommand.self, AppendCommand.self, EventsCommand.self, VerifyCommand.self, BackupCommand.self, StatsCommand.self,
+            ImportJournalCommand.self, AppendCommand.self, EventsCommand.self, VerifyCommand.self, BackupCommand.self,
+            StatsCommand.self,
             DemoCommand.self,
         ]
     )

@@ -1,7 +1,7 @@
 import ArgumentParser
 import EventJournal
-import Interchange
 import Foundation
+import Interchange
 import Training
 
 /// `--as-of`, which every query takes: the answer as the journal stood at a position, or as of a date or instant.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import EventJournal
-import Interchange
 import Foundation
+import Interchange
 import Training
 
 struct RecordsCommand: AsyncParsableCommand {
@@ -34,7 +34,9 @@ struct RecordsCommand: AsyncParsableCommand {
             }
             if output.csv {
                 Terminal.write(
-                    CSV.line(["exercise_id", "exercise", "record", "value", "unit", "workout", "set", "date", "position"]))
+                    CSV.line([
+                        "exercise_id", "exercise", "record", "value", "unit", "workout", "set", "date", "position",
+                    ]))
             }
             for id in ids {
                 let records = try context.snapshot.latestRecords(of: id)

@@ -1,7 +1,7 @@
 import ArgumentParser
 import EventJournal
-import Interchange
 import Foundation
+import Interchange
 import Training
 
 struct RulesCommand: AsyncParsableCommand {
@@ -43,7 +43,8 @@ struct RulesShowCommand: AsyncParsableCommand {
 
 struct RulesSetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "set", abstract: "Change a rule: recorded in the journal, then the read models it affects rebuilt.",
+        commandName: "set",
+        abstract: "Change a rule: recorded in the journal, then the read models it affects rebuilt.",
         discussion: """
             With --dry-run, nothing is written: the read models are replayed under the new rule in a scratch store \
             and the differences are printed (records that appear, disappear or change value; the streak; weekly \
@@ -195,7 +196,8 @@ struct ProjectionsCommand: AsyncParsableCommand {
                         + "\(entry.checkpoint?.position ?? 0) of \(entry.head) (lag \(entry.lag)), rules "
                         + "\(digest.isEmpty ? "none" : String(digest.prefix(12))), \(state)"
                         + (entry.rebuildPosition.map {
-                            entry.isRebuilding ? ", rebuilding (at \($0))" : ", a rebuild cut short at \($0) (resumed next)"
+                            entry.isRebuilding
+                                ? ", rebuilding (at \($0))" : ", a rebuild cut short at \($0) (resumed next)"
                         } ?? "") + "\n")
             }
         }

@@ -1,6 +1,6 @@
 import EventJournal
-import Interchange
 import Foundation
+import Interchange
 import Training
 
 /// How training values are shown to people and written as JSON.

@@ -180,9 +180,10 @@ struct CLITests {
         for figure in ["37 workouts", "384 workouts", "232 workouts", "290 workouts"] {
             #expect(output.contains(figure), "\(figure)")
         }
-        for section in ["$ liftledger history", "$ liftledger prs", "$ liftledger streak", "$ liftledger balance",
-            "$ liftledger insights"]
-        {
+        for section in [
+            "$ liftledger history", "$ liftledger prs", "$ liftledger streak", "$ liftledger balance",
+            "$ liftledger insights",
+        ] {
             #expect(output.contains(section), "\(section)")
         }
         let kept = try #require(output.split(separator: "\n").last { $0.hasPrefix("kept: ") })

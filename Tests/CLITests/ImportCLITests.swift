@@ -12,10 +12,11 @@ struct ImportCLITests {
     static let python = "/usr/bin/python3"
     static let checker = repositoryRoot + "/tools/import-expectations.py"
 
-    @Test(arguments: [
-        ("strong-2026.csv", "kg"), ("strong-zh-2020-2023.csv", "lb"), ("hevy-kg-2022-2026.csv", nil),
-        ("fitnotes-2022-2025.csv", nil),
-    ] as [(String, String?)])
+    @Test(
+        arguments: [
+            ("strong-2026.csv", "kg"), ("strong-zh-2020-2023.csv", "lb"), ("hevy-kg-2022-2026.csv", nil),
+            ("fitnotes-2022-2025.csv", nil),
+        ] as [(String, String?)])
     func realExportsImportAsTheIndependentReaderExpects(_ file: String, _ unit: String?) throws {
         let journal = directory.child("journal")
         let path = repositoryRoot + "/Fixtures/exports/" + file

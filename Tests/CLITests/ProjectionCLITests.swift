@@ -44,7 +44,8 @@ struct ProjectionCLITests {
             try ok(["events", "--json"], journal: original).lines.compactMap { line -> String? in
                 (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["type"] as? String
             })
-        #expect(types.isSuperset(of: ["SetCorrected", "SetRemoved", "WorkoutDeleted", "WorkoutEdited", "RulesChanged"]))
+        #expect(
+            types.isSuperset(of: ["SetCorrected", "SetRemoved", "WorkoutDeleted", "WorkoutEdited", "RulesChanged"]))
         #expect(types.count >= 26, "\(types.sorted())")
 
         _ = try harness(["project", "--journal", copies[0], "--chunk", "1"])
@@ -56,8 +57,10 @@ struct ProjectionCLITests {
         let deadline = ContinuousClock.now + .seconds(300)
         while cutAt == nil, ContinuousClock.now < deadline {
             let status = try liftledger(["projections", "--json"], journal: copies[2]).lines
-            let training = status.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-                .first { $0["name"] as? String == "training" }
+            let training = status.compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+            .first { $0["name"] as? String == "training" }
             if let position = training?["rebuildPosition"] as? Int, position > 0 {
                 kill(rebuild.processIdentifier, SIGKILL)
                 cutAt = UInt64(position)

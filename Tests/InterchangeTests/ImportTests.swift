@@ -24,7 +24,8 @@ struct ImportTests {
 
     func importing(_ file: String, unit: MassUnit? = nil, map: String? = nil) async throws -> ImportReport {
         try await Importer(log: log).importFile(
-            at: file.hasPrefix("/") ? file : Self.synthetic + file, options: ImportOptions(unit: unit, mappingFile: map))
+            at: file.hasPrefix("/") ? file : Self.synthetic + file, options: ImportOptions(unit: unit, mappingFile: map)
+        )
     }
 
     /// The sets of a workout, as the read models hold them.
@@ -53,7 +54,8 @@ struct ImportTests {
         Expected(file: "strong-2023.csv", unit: .kilograms, workouts: 2, sets: 6, warmups: 1, rests: 1, volume: "2600"),
         // 225 lb = 102.058283 kg (to the milligram), 235 lb = 106.594207, 405 lb = 183.704910:
         // 510.291415 + 319.782621 + 1837.0491 = 2667.123136.
-        Expected(file: "strong-2019.csv", unit: .pounds, workouts: 1, sets: 3, warmups: 0, rests: 0, volume: "2667.123136"),
+        Expected(
+            file: "strong-2019.csv", unit: .pounds, workouts: 1, sets: 3, warmups: 0, rests: 0, volume: "2667.123136"),
         // Pounds written as kilograms with noise: 45 lb (20.411657 kg) × 8 + 95 lb (43.091275) × (5 + 3) + 40 lb
         // (18.143695) × 8 = 163.293256 + 344.7302 + 145.14956.
         Expected(file: "strong-semicolon.csv", workouts: 2, sets: 5, warmups: 1, rests: 0, volume: "653.173016"),
@@ -71,7 +73,8 @@ struct ImportTests {
     func eachLayoutImportsAsWorkedOutByHand(_ expected: Expected) async throws {
         let report = try await importing(expected.file, unit: expected.unit)
         #expect(report.workouts == expected.workouts && report.workoutsAdded == expected.workouts)
-        #expect(report.sets == expected.sets && report.warmupSets == expected.warmups && report.restRows == expected.rests)
+        #expect(
+            report.sets == expected.sets && report.warmupSets == expected.warmups && report.restRows == expected.rests)
         // The report sums milligrams, each set's weight rounded to the milligram: compare to the milligram.
         #expect(kilograms(report.volumeMilligrams) == expected.volume)
         let history = try log.query { try $0.history() }
@@ -92,7 +95,8 @@ struct ImportTests {
         #expect(rests.count == 1)
         // 5.2 km in a file in kilograms, over 1500 s.
         let run = try sets("workout-2")
-        #expect(run.first?.details.distanceMeters == ExactDecimal("5200") && run.first?.details.durationSeconds == 1_500)
+        #expect(
+            run.first?.details.distanceMeters == ExactDecimal("5200") && run.first?.details.durationSeconds == 1_500)
     }
 
     @Test func conversionNoiseBecomesTheWeightTheUserEntered() async throws {
@@ -111,9 +115,11 @@ struct ImportTests {
 
     @Test func perRowUnitsHevyDatesAndFitNotesTimes() async throws {
         _ = try await importing("strong-oldest.csv")
-        #expect(try sets("workout-1").map(\.details.weight) == [
-            Weight(ExactDecimal(140), .kilograms), Weight(ExactDecimal(315), .pounds), Weight(ExactDecimal(0), .kilograms),
-        ])
+        #expect(
+            try sets("workout-1").map(\.details.weight) == [
+                Weight(ExactDecimal(140), .kilograms), Weight(ExactDecimal(315), .pounds),
+                Weight(ExactDecimal(0), .kilograms),
+            ])
         // The heaviest deadlift is 315 lb (142.88159655 kg, kept to the milligram), not 140 kg.
         let deadlift = try log.query { try $0.latestRecords(of: "Barbell_Deadlift") }
         #expect(deadlift[.heaviestWeight]?.current.valueText == "142.881597")
@@ -169,7 +175,8 @@ struct ImportTests {
         let swing = "custom-kettlebell-swing-thing"
         #expect(try sets("workout-1").contains { $0.details.exerciseId == swing })
         let mapping = directory.child("map.json")
-        try Data(#"{"Kettlebell Swing Thing": "One-Arm Kettlebell Swings"}"#.utf8).write(to: URL(fileURLWithPath: mapping))
+        try Data(#"{"Kettlebell Swing Thing": "One-Arm Kettlebell Swings"}"#.utf8).write(
+            to: URL(fileURLWithPath: mapping))
         let head = try journal.head().position
         let report = try await importing("fitnotes-old.csv", map: mapping)
         #expect(report.workoutsCorrected == 1 && report.workoutsAdded == 0)
@@ -195,19 +202,20 @@ struct ImportTests {
         try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: file))
         let before = try snapshot(of: journal.path)
         let error = await importError { _ = try await importing(file, unit: .kilograms) }
-        #expect(error?.code == .malformed && error?.message.hasPrefix("line 7:") == true, "\(String(describing: error))")
+        #expect(
+            error?.code == .malformed && error?.message.hasPrefix("line 7:") == true, "\(String(describing: error))")
         #expect(try snapshot(of: journal.path) == before, "not a byte of the journal changed")
     }
 
     @Test func filesThatAreNoExportAreRefusedAndWriteNothing() async throws {
         let random = directory.child("random.bin")
-        FileManager.default.createFile(atPath: random, contents: nil)
+        #expect(FileManager.default.createFile(atPath: random, contents: nil))
         let handle = try #require(FileHandle(forWritingAtPath: random))
         let source = try #require(FileHandle(forReadingAtPath: "/dev/urandom"))
         for _ in 0..<200 { handle.write(try #require(try source.read(upToCount: 1 << 20))) }
         try handle.close()
         let empty = directory.child("empty.csv")
-        FileManager.default.createFile(atPath: empty, contents: Data())
+        #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
         let headerOnly = directory.child("header.csv")
         try Data("Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,RPE\n".utf8)
             .write(to: URL(fileURLWithPath: headerOnly))
@@ -264,7 +272,8 @@ struct ImportTests {
             try log.query { snapshot in
                 let history = try snapshot.history().map {
                     "\($0.name) \($0.durationSeconds) \($0.sets) \($0.workingSets) \($0.volume) "
-                        + $0.exercises.map { "\($0.exerciseId):\($0.sets):\($0.reps):\($0.volume)" }.joined(separator: ",")
+                        + $0.exercises.map { "\($0.exerciseId):\($0.sets):\($0.reps):\($0.volume)" }.joined(
+                            separator: ",")
                 }
                 return (history, try snapshot.analyticsView(today: today))
             }

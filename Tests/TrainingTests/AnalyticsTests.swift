@@ -25,7 +25,9 @@ struct AnalyticsTests {
         var rpe: Double?
     }
 
-    func set(_ exercise: String, _ kilograms: String?, _ reps: UInt32, _ kind: SetKind = .normal, rpe: Double? = nil)
+    func set(
+        _ exercise: String, _ kilograms: String?, _ reps: UInt32, _ kind: SetKind = .normal, rpe: Double? = nil
+    )
         -> Entry
     {
         Entry(exercise: exercise, kilograms: kilograms, reps: reps, kind: kind, rpe: rpe)
@@ -61,7 +63,8 @@ struct AnalyticsTests {
         // Workout 1: 100×5, a 140×3 warm-up, 100×5. The warm-up is left out, so the heaviest is 100, set by set 1
         // (set 3 ties it). Set volume 500, most reps 5, 5RM 100, session volume 500 + 500 = 1000.
         try await workout(
-            at: "2026-01-05T18:00:00Z", [set("squat", "100", 5), set("squat", "140", 3, .warmup), set("squat", "100", 5)])
+            at: "2026-01-05T18:00:00Z",
+            [set("squat", "100", 5), set("squat", "140", 3, .warmup), set("squat", "100", 5)])
         // Workout 2: 100×5 again ties everything; its session volume, 500, is below 1000.
         try await workout(at: "2026-01-07T18:00:00Z", [set("squat", "100", 5)])
         // Workout 3: 105×3: heaviest 105 (the previous was 100), a first 3RM. Its e1RM, 105 × (1 + 3/30) = 115.5, is
@@ -134,7 +137,10 @@ struct AnalyticsTests {
         // 60×10 warm-up (left out), 100×5 + 100×5 = 1000; then 90×6 × 2 = 1080, a record; then 80×5 × 2 = 800.
         try await workout(
             at: "2026-01-05T18:00:00Z",
-            [set("overhead press", "60", 10, .warmup), set("overhead press", "100", 5), set("overhead press", "100", 5)])
+            [
+                set("overhead press", "60", 10, .warmup), set("overhead press", "100", 5),
+                set("overhead press", "100", 5),
+            ])
         try await workout(at: "2026-01-07T18:00:00Z", [set("overhead press", "90", 6), set("overhead press", "90", 6)])
         try await workout(at: "2026-01-09T18:00:00Z", [set("overhead press", "80", 5), set("overhead press", "80", 5)])
         #expect(try chain("overhead press", .bestSessionVolume) == ["1000", "1080"])

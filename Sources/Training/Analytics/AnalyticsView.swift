@@ -86,10 +86,13 @@ extension TrainingSnapshot {
     public func analyticsView(today: LocalDate) throws -> AnalyticsView {
         var view = AnalyticsView()
         for (exercise, kinds) in try currentRecords() {
-            view.records[exercise] = Dictionary(uniqueKeysWithValues: kinds.map { ($0.key.description, $0.value.valueText) })
+            view.records[exercise] = Dictionary(
+                uniqueKeysWithValues: kinds.map { ($0.key.description, $0.value.valueText) })
         }
         let streak = try streak(today: today)
-        view.streak = ["kind": streak.kind.rawValue, "current": String(streak.current), "longest": String(streak.longest)]
+        view.streak = [
+            "kind": streak.kind.rawValue, "current": String(streak.current), "longest": String(streak.longest),
+        ]
         for (week, muscles) in try weekCounters() {
             view.weeks[LocalDate(dayNumber: week).description] = muscles.mapValues(\.figures)
         }

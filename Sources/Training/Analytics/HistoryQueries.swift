@@ -72,7 +72,9 @@ extension TrainingSnapshot {
 
     /// The current record of each kind of `exerciseId`, and the one before it: read from the end of each kind's
     /// records, so the cost does not grow with how many there were.
-    public func latestRecords(of exerciseId: String) throws -> [RecordKind: (current: RecordEntry, previous: RecordEntry?)] {
+    public func latestRecords(
+        of exerciseId: String
+    ) throws -> [RecordKind: (current: RecordEntry, previous: RecordEntry?)] {
         var latest: [RecordKind: (current: RecordEntry, previous: RecordEntry?)] = [:]
         for kind in RecordKind.allCases {
             var found: [RecordEntry] = []

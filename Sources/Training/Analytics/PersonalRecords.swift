@@ -20,8 +20,10 @@ public enum RecordKind: Sendable, Hashable, Comparable, CustomStringConvertible 
     case longestDistance
 
     public static let allCases: [RecordKind] =
-        [.heaviestWeight, .estimatedOneRepMax, .bestSetVolume, .mostReps, .bestSessionVolume, .longestDuration,
-         .longestDistance] + (1...12).map { RecordKind.repMaximum(UInt32($0)) }
+        [
+            .heaviestWeight, .estimatedOneRepMax, .bestSetVolume, .mostReps, .bestSessionVolume, .longestDuration,
+            .longestDistance,
+        ] + (1...12).map { RecordKind.repMaximum(UInt32($0)) }
 
     /// The byte that stands for the kind in keys: 1 to 7, and 16 + r for an r-rep maximum.
     var code: UInt8 {

@@ -50,7 +50,9 @@ extension TrainingLog {
                 events.append(ExerciseAdded(exerciseId: exercise.id, exerciseName: exercise.name))
             }
             events.append(SetCorrected(setNumber: number, set: details))
-            return Decision(stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id), events: events, result: ())
+            return Decision(
+                stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id), events: events,
+                result: ())
         }
     }
 

@@ -23,7 +23,8 @@ extension TrainingLog {
             if update != ProfileUpdated() { events.append(update) }
             if let bodyWeight { events.append(BodyWeightRecorded(weight: bodyWeight)) }
             return Decision(
-                stream: "profile", expectedVersion: try snapshot.expectedVersion(of: "profile"), events: events, result: ())
+                stream: "profile", expectedVersion: try snapshot.expectedVersion(of: "profile"), events: events,
+                result: ())
         }
     }
 
@@ -91,7 +92,8 @@ extension TrainingLog {
                     exerciseId: exercise.id, exerciseName: exercise.name, targetSets: sets,
                     minimumReps: reps.lowerBound, maximumReps: reps.upperBound, restSeconds: restSeconds))
             return Decision(
-                stream: Routine.streamID(id), expectedVersion: try snapshot.expectedVersion(of: Routine.streamID(id)), events: events,
+                stream: Routine.streamID(id), expectedVersion: try snapshot.expectedVersion(of: Routine.streamID(id)),
+                events: events,
                 result: ())
         }
     }
@@ -101,7 +103,8 @@ extension TrainingLog {
         try await execute { snapshot, _ in
             let (routine, exerciseId) = try routineExercise(routineName, name, in: snapshot)
             return Decision(
-                stream: Routine.streamID(routine.id), expectedVersion: try snapshot.expectedVersion(of: Routine.streamID(routine.id)),
+                stream: Routine.streamID(routine.id),
+                expectedVersion: try snapshot.expectedVersion(of: Routine.streamID(routine.id)),
                 events: [RoutineExerciseRemoved(exerciseId: exerciseId)], result: ())
         }
     }
@@ -116,7 +119,8 @@ extension TrainingLog {
                     remedy: "give a position from 1 to \(routine.exercises.count)")
             }
             return Decision(
-                stream: Routine.streamID(routine.id), expectedVersion: try snapshot.expectedVersion(of: Routine.streamID(routine.id)),
+                stream: Routine.streamID(routine.id),
+                expectedVersion: try snapshot.expectedVersion(of: Routine.streamID(routine.id)),
                 events: [RoutineExerciseMoved(exerciseId: exerciseId, toIndex: UInt32(position - 1))], result: ())
         }
     }
@@ -142,7 +146,8 @@ extension TrainingLog {
     public func setSchedule(_ schedule: Schedule) async throws {
         try await execute { snapshot, _ in
             Decision(
-                stream: "schedule", expectedVersion: try snapshot.expectedVersion(of: "schedule"), events: [schedule.event],
+                stream: "schedule", expectedVersion: try snapshot.expectedVersion(of: "schedule"),
+                events: [schedule.event],
                 result: ())
         }
     }

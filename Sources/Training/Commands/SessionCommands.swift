@@ -110,7 +110,8 @@ extension TrainingLog {
                 rpe: request.rpe, note: request.note)
             events.append(SetLogged(setNumber: number, set: details))
             return Decision(
-                stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id), events: events, result: number)
+                stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id), events: events,
+                result: number)
         }
     }
 
@@ -137,7 +138,9 @@ extension TrainingLog {
             let events =
                 Self.closingRest(of: workout, at: now)
                 + [RestTimerStarted(durationSeconds: seconds, endsAt: endsAt, afterSet: workout.sets.last?.number)]
-            return Decision(stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id), events: events, result: ())
+            return Decision(
+                stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id), events: events,
+                result: ())
         }
     }
 
@@ -164,7 +167,8 @@ extension TrainingLog {
                 throw TrainingError(.notAllowed, "no rest timer is running", remedy: "nothing to skip")
             }
             return Decision(
-                stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id), events: [RestTimerSkipped()],
+                stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id),
+                events: [RestTimerSkipped()],
                 result: ())
         }
     }
@@ -178,7 +182,8 @@ extension TrainingLog {
                     .notAllowed, "the workout is already paused", remedy: "resume it with liftledger resume")
             }
             return Decision(
-                stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id), events: [WorkoutPaused()], result: ())
+                stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id),
+                events: [WorkoutPaused()], result: ())
         }
     }
 
@@ -190,7 +195,8 @@ extension TrainingLog {
                 throw TrainingError(.notAllowed, "the workout is not paused", remedy: "pause it with liftledger pause")
             }
             return Decision(
-                stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id), events: [WorkoutResumed()], result: ())
+                stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id),
+                events: [WorkoutResumed()], result: ())
         }
     }
 
@@ -201,7 +207,8 @@ extension TrainingLog {
             let workout = try activeWorkout(snapshot)
             let events = Self.closingRest(of: workout, at: now) + [WorkoutFinished(note: note)]
             return Decision(
-                stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id), events: events, result: workout.id)
+                stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id), events: events,
+                result: workout.id)
         }
     }
 
@@ -211,7 +218,8 @@ extension TrainingLog {
         try await execute { snapshot, _ in
             let workout = try activeWorkout(snapshot)
             return Decision(
-                stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id), events: [WorkoutDiscarded()],
+                stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id),
+                events: [WorkoutDiscarded()],
                 result: workout.id)
         }
     }

@@ -12,7 +12,9 @@ public final class TrainingLog: Sendable {
 
     /// `clock` is read once per command for the time of its events (tests inject one); `source` is recorded in each
     /// event's metadata.
-    public init(journal: Journal, clock: @escaping @Sendable () -> Timestamp = { .now() }, source: String = "cli")
+    public init(
+        journal: Journal, clock: @escaping @Sendable () -> Timestamp = { .now() }, source: String = "cli"
+    )
         throws
     {
         self.journal = journal

@@ -325,7 +325,9 @@ public struct WeekCounter: Sendable, Equatable {
 
 extension ReadModelRow {
     /// Decodes a row read from a table, naming the table when it does not decode.
-    static func decode<Row>(_ raw: UnsafeRawBufferPointer, table: String, _ decode: (ArraySlice<UInt8>) throws(PayloadError) -> Row)
+    static func decode<Row>(
+        _ raw: UnsafeRawBufferPointer, table: String, _ decode: (ArraySlice<UInt8>) throws(PayloadError) -> Row
+    )
         throws -> Row
     {
         do {

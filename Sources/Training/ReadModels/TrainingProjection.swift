@@ -105,7 +105,8 @@ struct TrainingFold {
         case .workoutStarted(let started):
             let previous = try takeWorkout(stream)
             try noteBefore(previous)
-            let workout = Workout(id: stream, started: started, at: recorded.occurredAt, recordedAt: recorded.recordedAt)
+            let workout = Workout(
+                id: stream, started: started, at: recorded.occurredAt, recordedAt: recorded.recordedAt)
             try keep(workout, wasActive: previous?.isActive ?? false, startPosition: recorded.position)
             if let number = Workout.number(inStreamID: stream), number > (try highestWorkoutNumber()) {
                 highest = number

@@ -195,7 +195,9 @@ public struct TrainingSnapshot {
         var number = try highestWorkoutNumber() + 1
         while streams.count < count {
             let stream = Workout.streamID(number: number)
-            if try journal.map({ try $0.version(of: stream, in: snapshot.transaction) }) ?? 0 == 0 { streams.append(stream) }
+            if try journal.map({ try $0.version(of: stream, in: snapshot.transaction) }) ?? 0 == 0 {
+                streams.append(stream)
+            }
             number += 1
         }
         return streams
@@ -232,7 +234,9 @@ public struct TrainingSnapshot {
             guard session.workoutId != current.id, session.startedAt <= current.startedAt else { return true }
             if let found = chosen {
                 guard found.startedAt == session.startedAt else { return false }
-                if (Workout.number(inStreamID: session.workoutId) ?? 0) > (Workout.number(inStreamID: found.workoutId) ?? 0) {
+                if (Workout.number(inStreamID: session.workoutId) ?? 0)
+                    > (Workout.number(inStreamID: found.workoutId) ?? 0)
+                {
                     chosen = session
                 }
                 return true

@@ -101,7 +101,10 @@ struct WorkoutContribution {
             }
             lines.append(line)
             sessions.append(
-                (Key().text(exercise.exerciseId).instant(startedAt).text(workout.id).bytes, exercise.exerciseId, session))
+                (
+                    Key().text(exercise.exerciseId).instant(startedAt).text(workout.id).bytes, exercise.exerciseId,
+                    session
+                ))
         }
         weeks[Key().signed(week).text("").bytes, default: WeekCounter()].add(total)
         self.sessions = sessions.sorted { $0.key.lexicographicallyPrecedes($1.key) }
