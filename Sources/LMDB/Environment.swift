@@ -258,26 +258,15 @@ public final class Environment: @unchecked Sendable {
 
     /// Drops the pages of the data file's map from this process's resident memory: they stay in the page cache and
     /// come back, without reading the disk, on the next access. A long scan of a large environment otherwise keeps
-    /// every page it has read resident in the process. Safe at any time (the map is read-only; nothing in it is
-    /// private to the process); it finds the map in `/proc/self/maps`, and does nothing where there is none.
+    /// every page it has read resident in the process. Safe at any time: the map is a shared mapping of the file, so
+    /// nothing in it is private to the process.
     public func releaseResidentPages() {
         gate.lockShared()
         defer { gate.unlock() }
-        let file = canonicalPath(path) + "/data.mdb"
-        guard let maps = fopen("/proc/self/maps", "r") else { return }
-        defer { fclose(maps) }
-        var line: UnsafeMutablePointer<CChar>?
-        var capacity = 0
-        defer { free(line) }
-        while getline(&line, &capacity, maps) > 0, let line {
-            let text = String(cString: line)
-            guard text.hasSuffix(" " + file + "\n") else { continue }
-            let range = text.prefix { $0 != " " }.split(separator: "-")
-            guard range.count == 2, let start = UInt(range[0], radix: 16), let end = UInt(range[1], radix: 16),
-                end > start, let address = UnsafeMutableRawPointer(bitPattern: start)
-            else { continue }
-            madvise(address, Int(end - start), MADV_DONTNEED)
-        }
+        var info = MDB_envinfo()
+        mdb_env_info(handle, &info)
+        guard let address = info.me_mapaddr, info.me_mapsize > 0 else { return }
+        madvise(address, info.me_mapsize, MADV_DONTNEED)
     }
 
     public func info() -> EnvironmentInfo {

@@ -69,7 +69,9 @@ struct RebuildMarker: Equatable {
     }
 
     /// True while the process that writes this rebuild is alive (another process may then go on answering from the
-    /// old read model); a builder that died leaves the rebuild to be resumed by the next process that needs it.
+    /// old read model); a builder that died leaves the rebuild to be resumed by the next process that needs it. The
+    /// process is known by its id alone: processes sharing a journal must share a PID namespace, and a dead builder
+    /// whose id was reused counts as alive until `liftledger rebuild` takes its rebuild over.
     var builderIsAlive: Bool {
         processID == getpid() || kill(processID, 0) == 0 || errno == EPERM
     }

@@ -41,6 +41,7 @@ public final class Projector<Event>: Sendable {
         _ projections: [any Projection<Event>], chunkSize: Int = 16_384, progress: Progress? = nil
     ) throws -> [String] {
         try requireBesideJournal("catch up")
+        try validate(projections, chunkSize: chunkSize)
         let (head, found) = try store.read { snapshot in
             (
                 try journal.headPosition(in: snapshot.transaction),
@@ -55,21 +56,21 @@ public final class Projector<Event>: Sendable {
         var toRebuild: [any Projection<Event>] = []
         var leftStale: [String] = []
         for (projection, (checkpoint, marker)) in zip(projections, found) {
-            switch (checkpoint, marker) {
-            case (nil, nil):
+            let descriptor = ProjectionDescriptor(projection)
+            if let checkpoint, descriptor.isBuilt(by: checkpoint) { continue }
+            switch marker {
+            case nil where checkpoint == nil:
                 continue  // a first build: folded from the first event below
-            case (nil, _?):
-                toRebuild.append(projection)  // a first build by rebuild, cut short or under way: joined
-            case (let checkpoint?, let marker):
-                guard !ProjectionDescriptor(projection).isBuilt(by: checkpoint) else { continue }
-                if let marker, marker.processID != getpid(), marker.builderIsAlive {
-                    leftStale.append(projection.name)
-                } else {
-                    toRebuild.append(projection)
-                }
+            case let marker?
+            where marker.processID != getpid() && marker.builderIsAlive
+                && (checkpoint != nil || !descriptor.isBuilt(by: marker.checkpoint)):
+                // Another live process is rebuilding it (or building it first under other rules): left to it.
+                leftStale.append(projection.name)
+            default:
+                toRebuild.append(projection)  // rebuilt, or a rebuild cut short (or under way, by these rules) joined
             }
         }
-        if !toRebuild.isEmpty { try rebuild(toRebuild, progress: progress) }
+        if !toRebuild.isEmpty { leftStale += try rebuild(toRebuild, progress: progress) }
         // Read models at the head need no write transaction (which would wait for any writer).
         if toRebuild.isEmpty,
             zip(projections, found).allSatisfy({ projection, stored in
@@ -99,7 +100,8 @@ public final class Projector<Event>: Sendable {
                         stored
                         ?? Checkpoint(
                             position: 0, version: projection.version, rulesDigest: projection.rulesDigest, slot: 0)
-                    // A read model another process began to rebuild under other rules is left to that rebuild.
+                    // A read model by other code or rules (one another process swapped in, or one left stale) is
+                    // not folded into.
                     guard ProjectionDescriptor(projection).isBuilt(by: checkpoint), checkpoint.position < head else {
                         continue
                     }
@@ -127,32 +129,43 @@ public final class Projector<Event>: Sendable {
     /// Replays every event into the read models' spare slots, in one pass for all of `projections`, while queries go
     /// on reading the current ones; then swaps each in the transaction that folds the last events, so that readers
     /// see an old read model or a new one, never a mix. A rebuild cut short resumes where it stopped, in whichever
-    /// process runs it next.
+    /// process runs it next. Returns the projections left by other code or rules: another process took their rebuild
+    /// over, or swapped in its own.
+    @discardableResult
     public func rebuild(
         _ projections: [any Projection<Event>], chunkSize: Int = 65_536, progress: Progress? = nil
-    ) throws {
+    ) throws -> [String] {
         try requireBesideJournal("rebuild")
+        try validate(projections, chunkSize: chunkSize)
         for projection in projections { try beginRebuild(projection) }
         var remaining = projections
+        var notBuilt: [String] = []
         var pages = ResidentPages(store.environment)
         while !remaining.isEmpty {
             let step = try store.environment.write {
-                transaction -> (position: UInt64, head: UInt64, done: [String], replaced: [(String, UInt8)]) in
+                transaction -> (
+                    position: UInt64, head: UInt64, done: [String], replaced: [(String, UInt8)], lost: [String]
+                ) in
                 let head = try journal.headPosition(in: transaction)
                 var due: [(any Projection<Event>, Checkpoint)] = []
                 var done: [String] = []
                 var replaced: [(String, UInt8)] = []
+                var lost: [String] = []
                 for projection in remaining {
-                    // Gone, or replaced by a rebuild under newer rules: another process finished it or took it over.
+                    let descriptor = ProjectionDescriptor(projection)
+                    // Gone, or replaced by a rebuild under other rules: another process finished it or took it over.
                     guard let marker = try store.rebuildMarker(projection.name, transaction),
-                        ProjectionDescriptor(projection).isBuilt(by: marker.checkpoint)
+                        descriptor.isBuilt(by: marker.checkpoint)
                     else {
                         done.append(projection.name)
+                        if try store.checkpoint(projection.name, transaction).map(descriptor.isBuilt(by:)) != true {
+                            lost.append(projection.name)
+                        }
                         continue
                     }
                     due.append((projection, marker.checkpoint))
                 }
-                guard let from = due.map(\.1.position).min() else { return (head, head, done, []) }
+                guard let from = due.map(\.1.position).min() else { return (head, head, done, [], lost) }
                 let records = try journal.records(from: from + 1, limit: chunkSize, in: transaction)
                 let batch = try Batch(records, decode: decode)
                 let last = records.last?.position ?? from
@@ -170,16 +183,18 @@ public final class Projector<Event>: Sendable {
                     try store.removeRebuildMarker(projection.name, transaction)
                     done.append(projection.name)
                 }
-                return (last, head, done, replaced)
+                return (last, head, done, replaced, lost)
             }
             pages.read(upTo: step.position)
             for projection in remaining { progress?(projection.name, step.position, step.head) }
             remaining.removeAll { step.done.contains($0.name) }
+            notBuilt += step.lost
             // The old read models, now spare: emptied after the swap, unless a new rebuild has claimed the slot.
             for (name, slot) in step.replaced {
-                _ = try store.emptySlot(name, slot: slot) { try !self.isClaimed(name, slot: slot, $0) }
+                try store.emptySlot(name, slot: slot) { try !self.isClaimed(name, slot: slot, $0) }
             }
         }
+        return notBuilt
     }
 
     /// Whether a rebuild has begun in `slot`, or the slot holds the live read model.
@@ -189,25 +204,30 @@ public final class Projector<Event>: Sendable {
     }
 
     /// Rebuilds one projection, as the rebuild of several does.
+    @discardableResult
     public func rebuild(
         _ projection: any Projection<Event>, chunkSize: Int = 65_536, progress: Progress? = nil
-    ) throws {
+    ) throws -> [String] {
         try rebuild([projection], chunkSize: chunkSize, progress: progress)
     }
 
-    /// Begins a rebuild into the spare slot, emptied first (without a marker, so that nothing folds into it
-    /// meanwhile), or resumes one by the same code under the same rules.
+    /// Begins a rebuild into the spare slot, or resumes one by the same code under the same rules. A rebuild by other
+    /// code or rules is taken over (its marker removed, so its builder stops at its next step), and the spare slot is
+    /// emptied before a marker claims it; the emptying stops when the slot is claimed meanwhile (by another process
+    /// that emptied it first), and the claim is then looked at again.
     private func beginRebuild(_ projection: any Projection<Event>) throws {
         let name = projection.name
         let descriptor = ProjectionDescriptor(projection)
         while true {
             let begun = try store.environment.write { transaction -> UInt8? in
                 let live = try store.checkpoint(name, transaction)
-                if let marker = try store.rebuildMarker(name, transaction), descriptor.isBuilt(by: marker.checkpoint),
-                    marker.checkpoint.slot != live?.slot
-                {
-                    try store.putRebuildMarker(RebuildMarker(checkpoint: marker.checkpoint), for: name, transaction)
-                    return nil
+                if let marker = try store.rebuildMarker(name, transaction) {
+                    if descriptor.isBuilt(by: marker.checkpoint), marker.checkpoint.slot != live?.slot {
+                        try store.putRebuildMarker(
+                            RebuildMarker(checkpoint: marker.checkpoint), for: name, transaction)
+                        return nil
+                    }
+                    try store.removeRebuildMarker(name, transaction)
                 }
                 let spare: UInt8 = live.map { 1 - $0.slot } ?? 0
                 guard try store.slotIsEmpty(name, slot: spare, transaction) else { return spare }
@@ -217,9 +237,29 @@ public final class Projector<Event>: Sendable {
                 return nil
             }
             guard let spare = begun else { return }
-            // A marker under other rules (or code) leaves its slot to be emptied; the live slot never is.
-            _ = try store.emptySlot(name, slot: spare) { transaction in
-                try store.checkpoint(name, transaction)?.slot != spare
+            try store.emptySlot(name, slot: spare) { try !self.isClaimed(name, slot: spare, $0) }
+        }
+    }
+
+    /// Refuses projections the store was not opened with (or with other tables), the same projection twice, and
+    /// chunks of no events.
+    private func validate(_ projections: [any Projection<Event>], chunkSize: Int) throws {
+        guard chunkSize > 0 else {
+            throw ProjectionError(
+                .invalidDefinition, "a chunk of \(chunkSize) events", remedy: "fold at least one event per chunk")
+        }
+        var names: Set<String> = []
+        for projection in projections {
+            guard names.insert(projection.name).inserted else {
+                throw ProjectionError(
+                    .invalidDefinition, "projection \(projection.name.debugDescription) is given twice",
+                    remedy: "pass each projection once")
+            }
+            guard try store.descriptor(projection.name).tables == projection.tables else {
+                throw ProjectionError(
+                    .invalidDefinition,
+                    "projection \(projection.name.debugDescription) has other tables than the store was opened with",
+                    remedy: "open the store with the projections it folds (ReadModelStore(environment:projections:))")
             }
         }
     }

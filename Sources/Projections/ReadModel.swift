@@ -21,8 +21,6 @@ public struct ReadModelTable {
     let transaction: Transaction
     let database: Database
 
-    public var name: String { database.name }
-
     // MARK: Reading
 
     /// Calls `body` with the value under `key`; nil when there is none.
@@ -40,11 +38,15 @@ public struct ReadModelTable {
         try transaction.withCursor(on: database) { cursor in
             var entry: CursorEntry?
             if reverse {
-                if let start {
+                // The last key before `start`, and before every key past the prefix.
+                let bound = [start, Self.successor(of: prefix)].compactMap { $0 }.min {
+                    $0.lexicographicallyPrecedes($1)
+                }
+                if let bound {
                     entry =
-                        try Self.firstEntry(atLeast: start, cursor) != nil ? try cursor.previous() : try cursor.last()
+                        try Self.firstEntry(atLeast: bound, cursor) != nil ? try cursor.previous() : try cursor.last()
                 } else {
-                    entry = try Self.lastEntry(withPrefix: prefix, cursor)
+                    entry = try cursor.last()
                 }
             } else {
                 entry = try Self.firstEntry(atLeast: start.map { max($0, prefix) } ?? prefix, cursor)
@@ -59,12 +61,6 @@ public struct ReadModelTable {
     /// Positions `cursor` on the first key at or after `key` (LMDB refuses to seek to an empty key).
     private static func firstEntry(atLeast key: [UInt8], _ cursor: Cursor) throws -> CursorEntry? {
         key.isEmpty ? try cursor.first() : try cursor.seek(atLeast: key)
-    }
-
-    /// Positions `cursor` on the last key that starts with `prefix` (or before it, when none does).
-    private static func lastEntry(withPrefix prefix: [UInt8], _ cursor: Cursor) throws -> CursorEntry? {
-        guard let bound = successor(of: prefix) else { return try cursor.last() }
-        return try cursor.seek(atLeast: bound) != nil ? try cursor.previous() : try cursor.last()
     }
 
     /// The smallest key greater than every key that starts with `prefix`, or nil when there is none (all 0xFF).

@@ -119,9 +119,8 @@ public final class ReadModelStore: Sendable {
 
     /// Empties the tables of `projection`'s `slot` a bounded number of entries per transaction, releasing the pages
     /// read between them: LMDB 0.9.24 drops a table by reading every one of its pages, which for a large read model
-    /// would make them all resident at once. Stops and returns false as soon as `stillWanted`, asked in each
-    /// transaction, says no.
-    func emptySlot(_ projection: String, slot: UInt8, while stillWanted: (Transaction) throws -> Bool) throws -> Bool {
+    /// would make them all resident at once. Stops as soon as `stillWanted`, asked in each transaction, says no.
+    func emptySlot(_ projection: String, slot: UInt8, while stillWanted: (Transaction) throws -> Bool) throws {
         for table in tables(projection, slot: slot) {
             while true {
                 let step = try environment.write { transaction -> (wanted: Bool, done: Bool) in
@@ -137,11 +136,10 @@ public final class ReadModelStore: Sendable {
                     }
                 }
                 environment.releaseResidentPages()
-                guard step.wanted else { return false }
+                guard step.wanted else { return }
                 if step.done { break }
             }
         }
-        return true
     }
 
     /// Whether every table of `projection`'s `slot` is empty.
@@ -235,7 +233,7 @@ public struct ReadModelSnapshot {
         return store.model(projection, slot: checkpoint.slot, checkpoint: checkpoint, transaction)
     }
 
-    /// Whether a rebuild of `projection` is under way in a live process.
+    /// Whether a rebuild of `projection` is under way in a live process (this one included).
     public func isRebuilding(_ projection: String) throws -> Bool {
         try store.rebuildMarker(projection, transaction)?.builderIsAlive ?? false
     }

@@ -19,9 +19,19 @@ struct AsOfOption: ParsableArguments {
         guard let asOf else { return nil }
         if let position = UInt64(asOf) { return .position(position) }
         if let date = LocalDate(asOf) {
-            // The last microsecond of that local day.
-            let nextMidnight = Timestamp.parse("\(LocalDate(dayNumber: date.dayNumber + 1)) 00:00", in: timeZone)!
-            return .instant(Timestamp(microsecondsSinceEpoch: nextMidnight.microsecondsSinceEpoch - 1))
+            // The last microsecond of that local day; the calendar knows days that start later than midnight.
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = timeZone
+            guard
+                let noon = calendar.date(
+                    from: DateComponents(year: date.year, month: date.month, day: date.day, hour: 12)),
+                let day = calendar.dateInterval(of: .day, for: noon)
+            else {
+                throw CLIError(
+                    message: "cannot find the end of \(asOf) in \(timeZone.identifier)",
+                    remedy: "give an RFC 3339 instant instead, such as \(asOf)T23:59:59Z")
+            }
+            return .instant(Timestamp(microsecondsSinceEpoch: Timestamp(day.end).microsecondsSinceEpoch - 1))
         }
         if let instant = Timestamp(rfc3339: asOf) { return .instant(instant) }
         throw CLIError(
@@ -34,7 +44,8 @@ struct AsOfOption: ParsableArguments {
 /// answer is for.
 struct QueryContext {
     let snapshot: TrainingSnapshot
-    /// Today, or the day of the `--as-of` instant, in the rules' time zone.
+    /// Today, or the day of the `--as-of` instant or of the record at the `--as-of` position, in the rules' time
+    /// zone.
     let today: LocalDate
     let catalog: ExerciseCatalog
 
@@ -61,7 +72,8 @@ struct QueryContext {
 extension JournalLocation {
     /// Runs `body` on the read models (as of `asOf`, when given), with a progress bar on a terminal for long work.
     func query<T>(asOf: AsOfOption, _ body: (QueryContext) throws -> T) throws -> T {
-        let models = try TrainingReadModels(journal: try open())
+        let journal = try open()
+        let models = try TrainingReadModels(journal: journal)
         var bar = ProgressBar(label: "catching up")
         let rules = try models.catchUp { _, done, total in bar.update(done, of: total) }
         bar.finish()
@@ -73,16 +85,19 @@ extension JournalLocation {
                 try body(context(snapshot, today: LocalDate(Date(), in: rules.timeZone)))
             }
         }
+        // The day the answer is for: the instant's, or the day the record at the position was written.
+        let then: Timestamp
+        switch point {
+        case .instant(let instant): then = instant
+        case .position(let position):
+            let record = try journal.record(at: min(position, try journal.head().position))
+            then = record?.recordedAt ?? Timestamp(Date())
+        }
         var replaying = ProgressBar(label: "replaying")
         let replayed = try models.asOf(point) { _, done, total in replaying.update(done, of: total) }
         replaying.finish()
         return try replayed.read { snapshot in
-            let today: LocalDate
-            switch point {
-            case .instant(let instant): today = LocalDate(instant.date, in: snapshot.rules.timeZone)
-            case .position: today = LocalDate(Date(), in: snapshot.rules.timeZone)
-            }
-            return try body(context(snapshot, today: today))
+            try body(context(snapshot, today: LocalDate(then.date, in: snapshot.rules.timeZone)))
         }
     }
 }

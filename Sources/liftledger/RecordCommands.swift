@@ -97,7 +97,7 @@ struct RecordsCommand: AsyncParsableCommand {
         return made + ", \(context.date(record.achievedAt))"
     }
 
-    /// The value for tables: kilograms to one decimal for weights and volumes.
+    /// The value for tables: kilograms to two decimals for weights and volumes.
     static func displayValue(_ record: RecordEntry) -> String {
         switch record.kind {
         case .heaviestWeight, .repMaximum, .bestSetVolume, .bestSessionVolume:
@@ -168,7 +168,7 @@ struct WhyCommand: AsyncParsableCommand {
                 "\(exercise.name), \(chosen) (\(RecordsCommand.unit(chosen))): \(chain.count) "
                     + "record\(chain.count == 1 ? "" : "s"), oldest first"
             ]
-            for record in chain {
+            for (index, record) in chain.enumerated() {
                 let workout = try context.snapshot.workout(record.workoutId)
                 var positions = [record.position]
                 if let finished = workout?.finishedPosition, finished != record.position { positions.append(finished) }
@@ -183,7 +183,7 @@ struct WhyCommand: AsyncParsableCommand {
                 }
                 entries.append(
                     .object([
-                        ("record", RecordsCommand.json(record, previous: nil, context)),
+                        ("record", RecordsCommand.json(record, previous: index > 0 ? chain[index - 1] : nil, context)),
                         (
                             "events",
                             .array(

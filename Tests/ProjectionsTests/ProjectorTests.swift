@@ -126,6 +126,49 @@ struct ProjectorTests {
         }
     }
 
+    /// Keys worked out by hand: a table of streams "a", "ab", "b", "ba", "c" in byte order.
+    @Test func scansKeepToTheirPrefixInBothDirections() async throws {
+        for stream in ["c", "ab", "b", "ba", "a"] { try await append(["E"], to: stream) }
+        let counts = Counts()
+        let projector = try projector([counts])
+        try projector.catchUp([counts])
+        func keys(prefix: String, from start: String? = nil, reverse: Bool = false) throws -> [String] {
+            try projector.store.read { snapshot in
+                var keys: [String] = []
+                try #require(try snapshot.model(counts.name)).table(0).scan(
+                    prefix: Array(prefix.utf8), from: start.map { Array($0.utf8) }, reverse: reverse
+                ) { key, _ in
+                    keys.append(String(decoding: key, as: UTF8.self))
+                    return true
+                }
+                return keys
+            }
+        }
+        #expect(try keys(prefix: "") == ["a", "ab", "b", "ba", "c"])
+        #expect(try keys(prefix: "b") == ["b", "ba"])
+        #expect(try keys(prefix: "b", from: "b0") == ["ba"])
+        #expect(try keys(prefix: "b", from: "bb") == [])
+        #expect(try keys(prefix: "", reverse: true) == ["c", "ba", "b", "ab", "a"])
+        #expect(try keys(prefix: "b", reverse: true) == ["ba", "b"])
+        #expect(try keys(prefix: "b", from: "ba", reverse: true) == ["b"])
+        // A start past every key of the prefix begins at the prefix's last key, not at the table's.
+        #expect(try keys(prefix: "b", from: "z", reverse: true) == ["ba", "b"])
+        #expect(try keys(prefix: "a", from: "", reverse: true) == [])
+    }
+
+    @Test func misuseIsRefusedBeforeAnythingIsWritten() async throws {
+        try await append(["A"], to: "one")
+        let counts = Counts()
+        let projector = try projector([counts])
+        #expect(throws: ProjectionError.self) { try projector.catchUp([counts], chunkSize: 0) }
+        #expect(throws: ProjectionError.self) { try projector.rebuild([counts], chunkSize: 0) }
+        #expect(throws: ProjectionError.self) { try projector.catchUp([counts, counts]) }
+        var other = Counts()
+        other.name = "other"
+        #expect(throws: ProjectionError.self) { try projector.catchUp([other]) }
+        #expect(try projector.store.read { try $0.model(counts.name) } == nil)
+    }
+
     // MARK: Helpers
 
     struct Contents {

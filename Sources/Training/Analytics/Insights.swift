@@ -71,8 +71,8 @@ extension TrainingSnapshot {
         for exerciseId in try exercisesTrained().sorted() {
             let progress = try progress(of: exerciseId)
             let estimated = progress.estimated
-            guard let last = estimated.last, date(last).dayNumber >= recentCutoff else { continue }
-            if let plateau = progress.plateau(window: Int(rules.plateauSessions)) {
+            let trainedRecently = progress.sessions.last.map { date($0).dayNumber >= recentCutoff } ?? false
+            if trainedRecently, let plateau = progress.plateau(window: Int(rules.plateauSessions)) {
                 insights.append(
                     Insight(
                         kind: .plateau, exerciseId: exerciseId,
@@ -90,8 +90,8 @@ extension TrainingSnapshot {
                             }))
             }
             let window = estimated.filter { date($0).dayNumber >= gainCutoff }
-            if window.count >= 2, let start = window.first, let from = start.bestEstimate, let to = last.bestEstimate,
-                from < to
+            if window.count >= 2, let start = window.first, let last = window.last, let from = start.bestEstimate,
+                let to = last.bestEstimate, from < to
             {
                 let change = to.doubleValue - from.doubleValue
                 insights.append(

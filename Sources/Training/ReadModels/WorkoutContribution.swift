@@ -69,12 +69,14 @@ struct WorkoutContribution {
                 line.reps += fact.details.reps
                 line.volume = line.volume.addingClamped(volume)
                 session.volume = session.volume.addingClamped(volume)
+                // The week's volume is the history's (warm-ups as the rules say); its sets and the muscles' counters
+                // are working sets only.
+                total.milliVolume = total.milliVolume.addingClamped(volume.multipliedClamped(by: 1_000))
                 guard fact.details.kind != .warmup else { continue }
                 session.workingSets += 1
                 session.reps += fact.details.reps
                 guard !fact.isExcluded else { continue }
                 total.milliSets += 1_000
-                total.milliVolume = total.milliVolume.addingClamped(volume.multipliedClamped(by: 1_000))
                 for (muscles, weight) in [(info.primaryMuscles, primary), (info.secondaryMuscles, secondary)] {
                     for muscle in muscles where weight > 0 {
                         weeks[Key().signed(week).text(muscle).bytes, default: WeekCounter()].add(
@@ -121,9 +123,9 @@ struct WorkoutContribution {
     }
 }
 
-/// What the fold needs to know of an exercise: its name, muscles and force, from the catalog or a custom exercise.
+/// What the fold needs to know of an exercise: its muscles, its force and whether it is assisted, from the catalog or
+/// a custom exercise.
 struct ExerciseFacts: Sendable {
-    let name: String
     let primaryMuscles: [String]
     let secondaryMuscles: [String]
     let force: String?
@@ -142,7 +144,6 @@ struct ExerciseFacts: Sendable {
     }
 
     private init(name: String, primaryMuscles: [String], secondaryMuscles: [String], force: String?) {
-        self.name = name
         self.primaryMuscles = primaryMuscles
         self.secondaryMuscles = secondaryMuscles
         self.force = force
