@@ -190,6 +190,24 @@ struct AnalyticsTests {
         #expect(streak.longest == 4 && streak.current == 4)
     }
 
+    @Test func theWeeksVolumeFollowsTheWarmUpRuleAsTheHistoryDoes() async throws {
+        try await log.updateProfile(ProfileUpdated(timeZone: "UTC"))
+        // Wednesday 2026-01-07, in the week from Monday 2026-01-05: a 60×10 warm-up and 100×5. Warm-ups left out:
+        // 500 kg and one working set; included: 600 + 500 = 1,100 kg, and still one working set.
+        try await workout(
+            at: "2026-01-07T18:00:00Z", [set("bench press", "60", 10, .warmup), set("bench press", "100", 5)])
+        let week = LocalDate("2026-01-05")!.dayNumber
+        func figures() throws -> [Int64] {
+            try log.query { snapshot in
+                let total = try snapshot.weekCounters()[week]?[""] ?? WeekCounter()
+                return [try snapshot.history().first?.volume ?? -1, total.milliVolume / 1_000, total.milliSets / 1_000]
+            }
+        }
+        #expect(try figures() == [500_000_000, 500_000_000, 1])  // volumes in milligrams
+        try await log.changeRule("volume.warmups", to: "include")
+        #expect(try figures() == [1_100_000_000, 1_100_000_000, 1])
+    }
+
     @Test func secondaryMusclesCountHalf() async throws {
         try await log.updateProfile(ProfileUpdated(timeZone: "UTC"))
         // Bench press works the chest (primary), shoulders and triceps (secondary): 100×10 is one set and 1000 kg
