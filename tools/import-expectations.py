@@ -28,7 +28,7 @@ COLUMNS = {  # meaning -> accepted header names (trimmed, lowercased)
         "weight": ["weight", "gewicht", "重量", "weight (kg)", "weight (lbs)"], "unit": ["weight unit"],
         "reps": ["reps", "wiederh.", "次"], "rpe": ["rpe"],
         "distance": ["distance", "entfernung", "距离", "distance (meters)"],
-        "seconds": ["seconds", "sekunden", "秒"], "number": ["workout #"]},
+        "seconds": ["seconds", "sekunden", "秒"]},
     "hevy": {
         "date": ["start_time"], "end": ["end_time"], "name": ["title"], "exercise": ["exercise_title"],
         "kind": ["set_type"], "weight": ["weight_kg", "weight_lbs"], "reps": ["reps"], "rpe": ["rpe"],
@@ -121,8 +121,6 @@ def main():
         found = [i for i, h in enumerate(header) if h in names]
         if found:
             col[meaning] = found[0]
-    if layout == "strong" and "number" not in col:
-        REQUIRED["strong"].append("name")
     missing = [m for m in REQUIRED[layout] if m not in col]
     if missing:
         raise Refused(f"the {layout} header has no column for: {', '.join(missing)}")
@@ -132,13 +130,16 @@ def main():
 
     workouts, sets, warmups, volume, exercises = {}, 0, 0, Decimal(0), {}
     noisy = wrong = 0
+    needed = max(col.values()) + 1
     for line, row in rows:
-        get = lambda m: (row[col[m]].strip() if m in col and col[m] < len(row) else "")
+        if len(row) < needed:
+            raise Refused(f"line {line}: {len(row)} fields where the header has {needed}")
+        get = lambda m: (row[col[m]].strip() if m in col else "")
         try:
             start = datetime.strptime(get("date"), DATE_FORMAT[layout])
         except ValueError:
             raise Refused(f"line {line}: date {get('date')!r} does not parse")
-        key = (get("number"),) if "number" in col else (get("date"), get("name"))
+        key = (get("date"), get("name"))
         workout_start = workouts.setdefault(key, start)
         try:
             if get("end"):

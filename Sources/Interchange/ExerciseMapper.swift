@@ -33,7 +33,7 @@ struct ExerciseMapper {
 
     init(catalog: ExerciseCatalog, mappingFile: String?) throws(ImportError) {
         self.catalog = catalog
-        table = Self.shipped
+        table = try Self.shipped.get()
         var overrides: [String: Exercise] = [:]
         if let mappingFile {
             for (name, target) in try Self.readMapping(mappingFile) {
@@ -79,15 +79,22 @@ struct ExerciseMapper {
         "abs": (["abdominals"], []),
     ]
 
-    /// The shipped table of app names: `Resources/app-exercise-names.json`, names normalised.
-    private static let shipped: [String: String] = {
+    /// The shipped table of app names: `Resources/app-exercise-names.json`, names normalised. Without it every app
+    /// name would become a custom exercise for good, so an installation that lacks it imports nothing.
+    private static let shipped: Result<[String: String], ImportError> = {
         guard
             let url = Bundle.module.url(
                 forResource: "app-exercise-names", withExtension: "json", subdirectory: "Resources"),
             let data = try? Data(contentsOf: url),
             let table = try? JSONSerialization.jsonObject(with: data) as? [String: String]
-        else { return [:] }
-        return Dictionary(table.map { (ExerciseCatalog.normalized($0.key), $0.value) }, uniquingKeysWith: min)
+        else {
+            return .failure(
+                ImportError(
+                    .file, "the table of app exercise names (Resources/app-exercise-names.json) is missing or damaged",
+                    remedy: "reinstall liftledger, or build it again with tools/liftledger"))
+        }
+        return .success(
+            Dictionary(table.map { (ExerciseCatalog.normalized($0.key), $0.value) }, uniquingKeysWith: min))
     }()
 
     /// A mapping file: a JSON object from app names to exercise names or ids.

@@ -14,7 +14,7 @@ struct ExportLayout {
     enum Column: Hashable {
         case date, workoutName, duration, durationSeconds, exercise, setOrder, weight, weightUnit, reps, rpe
         case distance, distanceUnit, seconds, notes, workoutNotes, workoutNumber
-        case title, startTime, endTime, workoutDescription, supersetID, exerciseNotes, setIndex, setType
+        case title, startTime, endTime, workoutDescription, supersetID, exerciseNotes, setType
         case category, time, comment
     }
 
@@ -51,7 +51,7 @@ struct ExportLayout {
         // Hevy.
         "title": (.title, nil), "start_time": (.startTime, nil), "end_time": (.endTime, nil),
         "description": (.workoutDescription, nil), "exercise_title": (.exercise, nil),
-        "superset_id": (.supersetID, nil), "exercise_notes": (.exerciseNotes, nil), "set_index": (.setIndex, nil),
+        "superset_id": (.supersetID, nil), "exercise_notes": (.exerciseNotes, nil),
         "set_type": (.setType, nil), "weight_kg": (.weight, "kg"), "weight_lbs": (.weight, "lb"),
         "distance_km": (.distance, "km"), "distance_miles": (.distance, "mi"), "duration_seconds": (.seconds, nil),
         // FitNotes.
@@ -64,6 +64,25 @@ struct ExportLayout {
         "mi": ExactDecimal(significand: 1_609_344, scale: 3)!, "miles": ExactDecimal(significand: 1_609_344, scale: 3)!,
         "ft": ExactDecimal(significand: 3_048, scale: 4)!, "yd": ExactDecimal(significand: 9_144, scale: 4)!,
     ]
+
+    /// How the app's English export names a column that every export of `format` has.
+    static func headerName(_ column: Column, _ format: ExportFormat) -> String {
+        switch (format, column) {
+        case (.hevy, .title): "title"
+        case (.hevy, .startTime): "start_time"
+        case (.hevy, .exercise): "exercise_title"
+        case (.hevy, .setType): "set_type"
+        case (.hevy, .weight): "weight_kg (or weight_lbs)"
+        case (.hevy, .reps): "reps"
+        case (.fitnotes, .exercise): "Exercise"
+        case (_, .date): "Date"
+        case (_, .exercise): "Exercise Name"
+        case (_, .setOrder): "Set Order"
+        case (_, .weight): "Weight"
+        case (_, .reps): "Reps"
+        default: "\(column)"
+        }
+    }
 
     /// The layout of `header`, or an error naming what was expected. `format` overrides the detection.
     init(header: [String], format requested: ExportFormat?) throws(ImportError) {
@@ -100,7 +119,8 @@ struct ExportLayout {
             }
         if let missing = required.first(where: { columns[$0] == nil }) {
             throw ImportError(
-                .unknownLayout, "the header lacks a \(missing) column for a \(format.rawValue) export",
+                .unknownLayout,
+                "the header lacks the \(Self.headerName(missing, format)) column of a \(format.rawValue) export",
                 remedy: requested == nil
                     ? "export your workouts from the app as CSV and import that file, unchanged"
                     : "check --format; leave it out to detect the layout from the header")

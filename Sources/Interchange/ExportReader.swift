@@ -16,7 +16,7 @@ struct ImportedWorkout {
     enum Item {
         case set(ImportedSet)
         /// A rest timer of that many seconds, after the set before it.
-        case rest(line: Int, seconds: UInt32)
+        case rest(seconds: UInt32)
     }
 
     var sets: [ImportedSet] {
@@ -60,10 +60,22 @@ struct ExportReader {
         var workouts: [ImportedWorkout] = []
         var index: [String: Int] = [:]
         let columns = layout.columns
+        // Without a unit, weights cannot be read, nor distances (kilometres or miles by the file's unit).
+        guard unit != nil || layout.weightUnit != nil || columns[.weightUnit] != nil else {
+            throw ImportError(
+                .unit, "the file gives its weights and distances no unit",
+                remedy: "say which with --unit kg or --unit lb")
+        }
+        let needed = (columns.values.max() ?? 0) + 1
         for (line, fields) in rows {
+            // A row cut short (a file truncated in transfer, say) would read its missing fields as empty.
+            guard fields.count >= needed else {
+                throw ImportError(
+                    .malformed, "line \(line) has \(fields.count) fields where the header has \(needed)",
+                    remedy: "the file looks cut short or edited: export it from the app again")
+            }
             func field(_ column: ExportLayout.Column) -> String {
-                guard let position = columns[column], position < fields.count else { return "" }
-                return fields[position]
+                columns[column].map { fields[$0] } ?? ""
             }
             let (key, start, end, name, note) = try workoutFields(field, line: line)
             let slot: Int
@@ -78,7 +90,7 @@ struct ExportReader {
             }
             if workouts[slot].note == nil, let note { workouts[slot].note = note }
             if let rest = try restSeconds(field, line: line) {
-                workouts[slot].items.append(.rest(line: line, seconds: rest))
+                workouts[slot].items.append(.rest(seconds: rest))
                 continue
             }
             workouts[slot].items.append(.set(try set(field, line: line, workout: workouts[slot])))
@@ -96,8 +108,8 @@ struct ExportReader {
             var seconds = try FieldParser.duration(field(.duration), line: line)
             if seconds == nil { seconds = try FieldParser.duration(field(.durationSeconds), line: line) }
             let name = field(.workoutName)
-            let number = field(.workoutNumber)
-            let key = number.isEmpty ? "\(field(.date))\u{0}\(name)" : "#\(number)"
+            // Not the `;` layout's `Workout #`: a running count, which deleting an older workout in the app shifts.
+            let key = "\(field(.date))\u{0}\(name)"
             return (
                 key, start, start.adding(seconds: seconds ?? 0), name.isEmpty ? "Workout" : name,
                 Self.text(field(.workoutNotes))
@@ -128,19 +140,25 @@ struct ExportReader {
         _ field: (ExportLayout.Column) -> String, line: Int, workout: ImportedWorkout
     ) throws(ImportError) -> ImportedSet {
         let exercise = field(.exercise).trimmingCharacters(in: .whitespaces)
-        guard !exercise.isEmpty else { throw FieldParser.malformed(line, "exercise", exercise) }
+        guard !exercise.isEmpty else {
+            throw ImportError(
+                .malformed, "line \(line) names no exercise",
+                remedy: "fix that row in the file (or remove it), then import again")
+        }
         var set = ImportedSet(
             line: line, exercise: exercise, kind: try kind(field, line: line), weight: nil,
             reps: try FieldParser.reps(field(.reps), line: line), rpe: try FieldParser.rpe(field(.rpe), line: line))
         if let value = try FieldParser.decimal(field(.weight), line: line, "weight") {
             guard !value.isNegative else { throw FieldParser.malformed(line, "weight", field(.weight)) }
             let unit = try weightUnit(field(.weightUnit), line: line)
-            if value.scale > 4 {
+            let mayBeNoise = FieldParser.decimalsWritten(field(.weight)) > 4
+            // Only weights that take their unit from --unit tell whether --unit is right.
+            if mayBeNoise, layout.weightUnit == nil, field(.weightUnit).trimmingCharacters(in: .whitespaces).isEmpty {
                 let other: MassUnit = unit == .kilograms ? .pounds : .kilograms
                 noisyWeights.append(
                     (line, value, FieldParser.cleanConversion(value, from: unit, to: other) != nil))
             }
-            set.weight = FieldParser.weight(value, unit)
+            set.weight = mayBeNoise ? FieldParser.weight(value, unit) : Weight(value, unit)
         }
         switch layout.format {
         case .strong, .hevy:

@@ -107,15 +107,20 @@ struct FieldParser {
         return total
     }
 
-    /// A weight entered in `unit`. A value with more than four decimals that is, within a millionth, a value of at
-    /// most two decimals in the other unit is that value: the app converted what the user entered and wrote it with
-    /// binary noise (`44.09245243697551` lb is 20 kg).
+    /// A weight written with more than four decimals in `unit`: within a millionth of a value of at most two
+    /// decimals, that value; else, when it is such a value in the other unit, that value in the other unit (the app
+    /// converted what the user entered and wrote it with binary noise: `44.09245243697551` lb is 20 kg).
     static func weight(_ value: ExactDecimal, _ unit: MassUnit) -> Weight {
-        guard value.scale > 4 else { return Weight(value, unit) }
         if let clean = plain(value.doubleValue) { return Weight(clean, unit) }
         let other: MassUnit = unit == .kilograms ? .pounds : .kilograms
         if let clean = cleanConversion(value, from: unit, to: other) { return Weight(clean, other) }
         return Weight(value, unit)
+    }
+
+    /// The digits after the point in `text`, as written (`40.50` has two).
+    static func decimalsWritten(_ text: String) -> Int {
+        guard let point = text.firstIndex(of: ".") else { return 0 }
+        return text[text.index(after: point)...].prefix { $0.isASCII && $0.isNumber }.count
     }
 
     /// `value` as a number of at most two decimals, when it is one within a millionth.

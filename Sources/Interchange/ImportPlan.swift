@@ -6,6 +6,9 @@ import Training
 /// yet, as new workout streams; corrections to those imported before that now read differently; and the custom
 /// exercises for names that map to nothing.
 struct ImportPlan {
+    /// The snapshot has not folded a workout the journal holds: another writer appended meanwhile; decide again.
+    struct SnapshotBehind: Error {}
+
     let workouts: [ImportedWorkout]
     let format: ExportFormat
     let digest: String
@@ -53,9 +56,11 @@ struct ImportPlan {
             }
             guard let stream = try journal.record(at: position)?.streamID, let stored = try snapshot.workout(stream)
             else {
-                continue
+                throw SnapshotBehind()
             }
-            let corrections = Self.corrections(of: stored, to: details, names: { outcomes[$0]?.name ?? $0 })
+            let names = Dictionary(
+                outcomes.values.map { ($0.exerciseId, $0.name) }, uniquingKeysWith: { first, _ in first })
+            let corrections = Self.corrections(of: stored, to: details, names: { names[$0] ?? $0 })
             if corrections.isEmpty {
                 report.alreadyImported += 1
             } else {
@@ -141,7 +146,7 @@ struct ImportPlan {
                             distanceMeters: set.distanceMeters)),
                     at: time)
                 last = time
-            case .rest(_, let seconds):
+            case .rest(let seconds):
                 let end = last.adding(seconds: Int64(seconds))
                 add(
                     RestTimerStarted(durationSeconds: seconds, endsAt: end, afterSet: number == 0 ? nil : number),
@@ -153,8 +158,9 @@ struct ImportPlan {
         return events
     }
 
-    /// The events that make a stored workout's sets read as `details` (set 1 first): corrections, late sets and
-    /// removals, with the exercises they need.
+    /// The events that make a stored workout's sets read as `details`: the file's sets in order against the sets
+    /// still there in number order, corrected where they differ; sets beyond them logged under new numbers (never one
+    /// a removed set had), and sets the file no longer has removed; with the exercises they need.
     static func corrections(
         of stored: Workout, to details: [SetDetails], names: (String) -> String
     ) -> [any TrainingEventPayload] {
@@ -165,22 +171,20 @@ struct ImportPlan {
                 events.append(ExerciseAdded(exerciseId: exerciseId, exerciseName: names(exerciseId)))
             }
         }
-        let current = Dictionary(
-            stored.sets.filter { !$0.isRemoved }.map { ($0.number, $0.details) }, uniquingKeysWith: { $1 })
+        let live = stored.sets.filter { !$0.isRemoved }.sorted { $0.number < $1.number }
+        var next = (stored.sets.map(\.number).max() ?? 0) + 1
         for (index, wanted) in details.enumerated() {
-            let number = UInt32(index + 1)
-            if let have = current[number] {
-                guard have != wanted else { continue }
+            if index < live.count {
+                guard live[index].details != wanted else { continue }
                 ensure(wanted.exerciseId)
-                events.append(SetCorrected(setNumber: number, set: wanted))
+                events.append(SetCorrected(setNumber: live[index].number, set: wanted))
             } else {
                 ensure(wanted.exerciseId)
-                events.append(SetLogged(setNumber: number, set: wanted))
+                events.append(SetLogged(setNumber: next, set: wanted))
+                next += 1
             }
         }
-        for number in current.keys.sorted() where number > UInt32(details.count) {
-            events.append(SetRemoved(setNumber: number))
-        }
+        for set in live.dropFirst(details.count) { events.append(SetRemoved(setNumber: set.number)) }
         return events
     }
 }
@@ -205,7 +209,9 @@ struct PlanReport {
         sets += 1
         if set.kind == .warmup { warmupSets += 1 }
         if let weight = set.weight {
-            volume = volume &+ weight.milligrams &* Int64(set.reps)
+            let (setVolume, overflow) = weight.milligrams.multipliedReportingOverflow(by: Int64(set.reps))
+            let (sum, overflowAgain) = volume.addingReportingOverflow(setVolume)
+            volume = overflow || overflowAgain ? .max : sum
             if weight.milligrams > 1_000_000_000 {
                 implausible.append((set.line, "a weight of \(weight), over 1,000 kg"))
             }

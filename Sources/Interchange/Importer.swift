@@ -42,12 +42,15 @@ public struct Importer: Sendable {
     public func importFile(at path: String, options: ImportOptions = ImportOptions()) async throws -> ImportReport {
         // The header decides whether the file is an export at all, before the rest of it is read.
         let start = try Self.read(path, upTo: Self.maximumHeaderBytes)
+        // Blank lines before the header are passed over, as blank lines anywhere are.
+        let headerStart = start.drop { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }
+        let delimiter = CSVReader.delimiter(ofHeader: headerStart)
         var headerReader = CSVReader(
-            Array(start.prefix(while: { $0 != UInt8(ascii: "\n") })), delimiter: CSVReader.delimiter(ofHeader: start))
+            Array(headerStart.prefix(while: { $0 != UInt8(ascii: "\n") })), delimiter: delimiter)
         guard let header = try headerReader.next() else {
             throw ImportError(.empty, "\(path) is empty", remedy: "export your workouts from the app again")
         }
-        guard start.contains(UInt8(ascii: "\n")) || start.count < Self.maximumHeaderBytes else {
+        guard headerStart.contains(UInt8(ascii: "\n")) || start.count < Self.maximumHeaderBytes else {
             throw ImportError(
                 .unknownLayout, "\(path) has no header line in its first \(Self.maximumHeaderBytes / 1_024) KB",
                 remedy: "export your workouts from the app as CSV and import that file, unchanged")
@@ -60,7 +63,7 @@ public struct Importer: Sendable {
                 remedy: "import the CSV file the app exported, unchanged")
         }
         let digest = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
-        var reader = CSVReader(bytes, delimiter: CSVReader.delimiter(ofHeader: start))
+        var reader = CSVReader(bytes, delimiter: delimiter)
         _ = try reader.next()
         var rows: [(line: Int, fields: [String])] = []
         while let row = try reader.next() { rows.append(row) }
@@ -79,15 +82,24 @@ public struct Importer: Sendable {
             source: "import:\(layout.format.rawValue):\(digest.prefix(16))")
         for _ in 0..<8 {
             let headBefore = try log.journal.head().position
-            let (appends, report) = try log.query { snapshot in
-                try plan.appends(
-                    snapshot: snapshot, journal: log.journal,
-                    mapper: ExerciseMapper(catalog: snapshot.catalog(), mappingFile: options.mappingFile))
+            let planned = try log.query { snapshot -> ([StreamAppend], PlanReport)? in
+                // Decide only on read models that have folded every record, as the training commands do.
+                guard try snapshot.isCaughtUp else { return nil }
+                do {
+                    return try plan.appends(
+                        snapshot: snapshot, journal: log.journal,
+                        mapper: ExerciseMapper(catalog: snapshot.catalog(), mappingFile: options.mappingFile))
+                } catch is ImportPlan.SnapshotBehind {
+                    return nil
+                }
             }
+            guard let (appends, report) = planned else { continue }
             do {
                 _ = try await log.journal.append(appends)
-            } catch let error as JournalError where error.code == .wrongExpectedVersion {
-                continue  // another writer changed a stream in between: decide again
+            } catch let error as JournalError
+                where error.code == .wrongExpectedVersion || error.code == .duplicateEventID
+            {
+                continue  // another writer (another import of the same workouts, say) got in between: decide again
             }
             return ImportReport(
                 file: path, layout: layout.description, digest: digest, rows: rows.count, plan: report,

@@ -161,36 +161,65 @@ struct ExportCommand: AsyncParsableCommand {
     }
 }
 
-/// Where an export goes: a new file (mode 0600, personal data) or standard output, written in blocks.
+/// Where an export goes: a file (mode 0600, personal data; written beside it and renamed into place when complete,
+/// so that a failed export leaves no partial file and an earlier export stays as it was) or standard output, written
+/// in blocks.
 final class OutputSink {
     private let handle: FileHandle
+    /// The file being written and the path it is renamed to, when the output is a file.
+    private let file: (partial: String, final: String)?
+    private var finished = false
     private var buffer: [UInt8] = []
 
     init(path: String?) throws {
         guard let path else {
             handle = FileHandle.standardOutput
+            file = nil
             return
         }
-        guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]),
-            let file = FileHandle(forWritingAtPath: path)
+        let partial = path + ".partial-\(getpid())"
+        guard FileManager.default.createFile(atPath: partial, contents: nil, attributes: [.posixPermissions: 0o600]),
+            let opened = FileHandle(forWritingAtPath: partial)
         else {
-            throw CLIError(message: "cannot create \(path)", remedy: "check the path and that you may write there")
+            throw CLIError(message: "cannot create \(partial)", remedy: "check the path and that you may write there")
         }
-        handle = file
+        handle = opened
+        file = (partial, path)
     }
 
-    func write(_ text: String) {
+    deinit {
+        if let file, !finished {
+            try? handle.close()
+            unlink(file.partial)
+        }
+    }
+
+    func write(_ text: String) throws {
         buffer.append(contentsOf: text.utf8)
-        if buffer.count >= 1 << 20 { flush() }
+        if buffer.count >= 1 << 20 { try flush() }
     }
 
     func finish() throws {
-        flush()
-        if handle !== FileHandle.standardOutput { try handle.close() }
+        try flush()
+        guard let file else { return }
+        try handle.synchronize()
+        try handle.close()
+        finished = true
+        guard rename(file.partial, file.final) == 0 else {
+            throw CLIError(
+                message: "cannot move the export to \(file.final): \(String(cString: strerror(errno)))",
+                remedy: "check that you may write there; the export is in \(file.partial)")
+        }
     }
 
-    private func flush() {
-        handle.write(Data(buffer))
+    private func flush() throws {
+        do {
+            try handle.write(contentsOf: buffer)
+        } catch {
+            throw CLIError(
+                message: "cannot write the export: \(error)",
+                remedy: "check the free space and the path, then export again")
+        }
         buffer.removeAll(keepingCapacity: true)
     }
 }

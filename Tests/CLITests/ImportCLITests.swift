@@ -72,6 +72,35 @@ struct ImportCLITests {
         #expect(withRecords.count > 10)
     }
 
+    /// A row cut short is refused with its line; an export to a file lands whole (no partial file beside it), with
+    /// mode 0600, and restores into an empty journal with the same head.
+    @Test func aFileCutShortIsRefusedAndAnExportFileLandsWhole() throws {
+        let journal = directory.child("journal")
+        #expect(try liftledger(["init"], journal: journal).status == 0)
+        let source = repositoryRoot + "/Fixtures/synthetic/strong-2019.csv"
+        let text = try String(contentsOfFile: source, encoding: .utf8)
+        // Line 3 keeps its first four fields only, as a download that stopped there would.
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        lines[2] = lines[2].split(separator: ",", omittingEmptySubsequences: false).prefix(4).joined(separator: ",")
+        let cut = directory.child("cut.csv")
+        try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: cut))
+        let refused = try liftledger(["import", cut, "--unit", "lb"], journal: journal)
+        #expect(refused.status != 0 && refused.standardError.contains("line 3 has 4 fields"))
+        #expect(try liftledger(["import", source, "--unit", "lb"], journal: journal).status == 0)
+
+        let exported = directory.child("all.jsonl")
+        #expect(try liftledger(["export", "--format", "jsonl", "--output", exported], journal: journal).status == 0)
+        let attributes = try FileManager.default.attributesOfItem(atPath: exported)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains("partial") } == [])
+        let restored = directory.child("restored")
+        #expect(try liftledger(["init"], journal: restored).status == 0)
+        #expect(try liftledger(["import-journal", exported], journal: restored).status == 0)
+        let heads = try [journal, restored].map { try liftledger(["verify", "--json"], journal: $0).standardOutput }
+        #expect(heads[0] == heads[1] && !heads[0].isEmpty)
+    }
+
     func object(_ line: String) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
     }

@@ -187,10 +187,37 @@ struct ImportTests {
         #expect(try journal.head().position > head)
         let types = try journal.readStream("workout-1").map(\.type)
         #expect(types.contains(SetCorrected.typeName) && types.filter { $0 == SetLogged.typeName }.count == 3)
+        // The exercise the correction brings in is named as the catalog names it.
+        let added = try journal.readStream("workout-1").compactMap { record -> ExerciseAdded? in
+            if case .exerciseAdded(let added) = try TrainingEvent.decode(record) { return added }
+            return nil
+        }
+        #expect(added.last?.exerciseName == "One-Arm Kettlebell Swings")
         // Once more with the same mapping: nothing.
         let again = try journal.head()
         _ = try await importing("fitnotes-old.csv", map: mapping)
         #expect(try journal.head() == again)
+    }
+
+    @Test func aSetRemovedHereIsRestoredUnderANewNumberAndOnceOnly() async throws {
+        _ = try await importing("fitnotes-old.csv")
+        // Workout 1 holds bench 135 lb × 8, bench 155 lb × 5 and swings 35 lb × 20 as sets 1 to 3. Without set 1,
+        // the file's three sets meet sets 2 and 3 (both corrected) and a new set 4, not a second set 1.
+        try await log.removeSet(1, in: "workout-1")
+        let report = try await importing("fitnotes-old.csv")
+        #expect(report.workoutsCorrected == 1 && report.workoutsAdded == 0)
+        let restored = try sets("workout-1")
+        #expect(restored.map(\.number) == [2, 3, 4])
+        #expect(
+            restored.map { "\($0.details.weight!) × \($0.details.reps)" } == ["135 lb × 8", "155 lb × 5", "35 lb × 20"])
+        let logged = try journal.readStream("workout-1").compactMap { record -> UInt32? in
+            if case .setLogged(let logged) = try TrainingEvent.decode(record) { return logged.setNumber }
+            return nil
+        }
+        #expect(logged == [1, 2, 3, 4])
+        let head = try journal.head()
+        _ = try await importing("fitnotes-old.csv")
+        #expect(try journal.head() == head)
     }
 
     @Test func aMalformedRowIsRefusedWithItsLineAndNothingIsWritten() async throws {

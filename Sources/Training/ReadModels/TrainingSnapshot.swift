@@ -28,7 +28,7 @@ public struct TrainingSnapshot {
 
     /// Whether the read models have folded every record the journal holds in this snapshot: commands decide only
     /// on such a snapshot, so that the expected versions they append with match the state they checked.
-    var isCaughtUp: Bool {
+    public var isCaughtUp: Bool {
         get throws {
             guard let journal else { return true }
             return try journal.headPosition(in: snapshot.transaction) == position
