@@ -45,9 +45,10 @@ HEADER_UNIT = {"weight (kg)": "kg", "weight_kg": "kg", "weight (kgs)": "kg",
                "weight (lbs)": "lb", "weight_lbs": "lb"}
 ROW_UNIT = {"kgs": "kg", "kg": "kg", "lbs": "lb", "lb": "lb"}
 DATE_FORMAT = {"strong": "%Y-%m-%d %H:%M:%S", "hevy": "%d %b %Y, %H:%M", "fitnotes": "%Y-%m-%d"}
-STRONG_KIND = {"W": "warmup", "WARM_UP": "warmup", "D": "dropset", "DROP_SET": "dropset",
-               "F": "failure", "FAILURE": "failure", "Rest Timer": "rest", "Ruhezeit": "rest"}
-HEVY_KIND = {"normal": "normal", "warmup": "warmup", "dropset": "dropset", "failure": "failure"}
+STRONG_KIND = {"w": "warmup", "warm_up": "warmup", "warmup": "warmup", "d": "dropset", "drop_set": "dropset",
+               "dropset": "dropset", "f": "failure", "failure": "failure",
+               "rest timer": "rest", "ruhezeit": "rest", "休息计时器": "rest", "rest_timer": "rest"}
+HEVY_KIND = {"normal": "normal", "": "normal", "warmup": "warmup", "dropset": "dropset", "failure": "failure"}
 NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)")
 DURATION = [re.compile(r"(?=\S)(\d+h)?\s*(\d+m)?\s*(\d+s)?"), re.compile(r"(?=\S)(\d+小时)?(\d+分钟)?(\d+秒)?")]
 
@@ -150,15 +151,15 @@ def main():
             for m in ("distance", "seconds"):
                 if get(m):
                     number(get(m), m)
-            if get("distance_unit") not in ("", "m", "km", "mi", "ft"):
+            if get("distance_unit").lower() not in ("", "m", "meters", "metres", "km", "mi", "miles", "ft", "yd"):
                 raise Refused(f"distance unit {get('distance_unit')!r} does not parse")
-            if get("time") and not re.fullmatch(r"\d+:\d\d:\d\d", get("time")):
+            if get("time") and not re.fullmatch(r"\d+(:\d\d){1,2}|\d+(\.\d+)?", get("time")):
                 raise Refused(f"time {get('time')!r} does not parse")
             kind = get("kind")
             if layout == "strong":
-                kind = "normal" if re.fullmatch(r"\d+", kind) else STRONG_KIND.get(kind)
+                kind = "normal" if re.fullmatch(r"\d+", kind) else STRONG_KIND.get(kind.lower())
             elif layout == "hevy":
-                kind = HEVY_KIND.get(kind)
+                kind = HEVY_KIND.get(kind.lower())
             else:
                 kind = "normal"
             if kind is None:
@@ -175,6 +176,8 @@ def main():
             kilograms = None
             if get("weight"):
                 value = number(get("weight"), "weight")
+                if value < 0:
+                    raise Refused(f"weight {get('weight')!r} does not parse")
                 unit, given = ROW_UNIT.get(get("unit").lower()), False
                 if get("unit") and unit is None:
                     raise Refused(f"weight unit {get('unit')!r} does not parse")
