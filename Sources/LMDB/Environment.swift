@@ -60,6 +60,8 @@ public final class Environment: @unchecked Sendable {
     /// The data file's page size.
     public let pageSize: Int
     private let registryKey: String?
+    /// The data file, as `/proc/self/maps` names its mapping (resolved at open, so a later `chdir` cannot change it).
+    private let dataFile: String
     private let gate = ReadWriteLock()
     /// Serialises `mdb_dbi_open`, which LMDB forbids in concurrent transactions.
     private let databaseOpening = Mutex(())
@@ -131,6 +133,7 @@ public final class Environment: @unchecked Sendable {
         self.pageSize = Int(stat.ms_psize)
         self.handle = env
         self.path = path
+        self.dataFile = canonicalPath(path) + "/data.mdb"
         self.options = options
         self.registryKey = registryKey
     }
@@ -259,14 +262,26 @@ public final class Environment: @unchecked Sendable {
     /// Drops the pages of the data file's map from this process's resident memory: they stay in the page cache and
     /// come back, without reading the disk, on the next access. A long scan of a large environment otherwise keeps
     /// every page it has read resident in the process. Safe at any time: the map is a shared mapping of the file, so
-    /// nothing in it is private to the process.
+    /// nothing in it is private to the process. LMDB does not tell where its map is (`mdb_env_info`'s address is
+    /// set only with `MDB_FIXEDMAP`), so the mapping is found in `/proc/self/maps`; where there is none, nothing
+    /// happens.
     public func releaseResidentPages() {
         gate.lockShared()
         defer { gate.unlock() }
-        var info = MDB_envinfo()
-        mdb_env_info(handle, &info)
-        guard let address = info.me_mapaddr, info.me_mapsize > 0 else { return }
-        madvise(address, info.me_mapsize, MADV_DONTNEED)
+        guard let maps = fopen("/proc/self/maps", "r") else { return }
+        defer { fclose(maps) }
+        var line: UnsafeMutablePointer<CChar>?
+        var capacity = 0
+        defer { free(line) }
+        while getline(&line, &capacity, maps) > 0, let line {
+            let text = String(cString: line)
+            guard text.hasSuffix(" " + dataFile + "\n") else { continue }
+            let range = text.prefix { $0 != " " }.split(separator: "-")
+            guard range.count == 2, let start = UInt(range[0], radix: 16), let end = UInt(range[1], radix: 16),
+                end > start, let address = UnsafeMutableRawPointer(bitPattern: start)
+            else { continue }
+            madvise(address, Int(end - start), MADV_DONTNEED)
+        }
     }
 
     public func info() -> EnvironmentInfo {
