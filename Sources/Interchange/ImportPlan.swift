@@ -160,7 +160,8 @@ struct ImportPlan {
 
     /// The events that make a stored workout's sets read as `details`: the file's sets in order against the sets
     /// still there in number order, corrected where they differ; sets beyond them logged under new numbers (never one
-    /// a removed set had), and sets the file no longer has removed; with the exercises they need.
+    /// a removed set had), and sets the file no longer has removed; with the exercises they need, and without those
+    /// left with no set.
     static func corrections(
         of stored: Workout, to details: [SetDetails], names: (String) -> String
     ) -> [any TrainingEventPayload] {
@@ -185,6 +186,12 @@ struct ImportPlan {
             }
         }
         for set in live.dropFirst(details.count) { events.append(SetRemoved(setNumber: set.number)) }
+        // An exercise whose sets all went elsewhere leaves the workout; one that never had a set stays.
+        let keptExercises = Set(details.map(\.exerciseId))
+        var emptied = Set(live.map(\.details.exerciseId)).subtracting(keptExercises)
+        for exercise in stored.exercises where emptied.remove(exercise.exerciseId) != nil {
+            events.append(ExerciseRemoved(exerciseId: exercise.exerciseId))
+        }
         return events
     }
 }

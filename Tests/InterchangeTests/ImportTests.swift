@@ -193,6 +193,9 @@ struct ImportTests {
             return nil
         }
         #expect(added.last?.exerciseName == "One-Arm Kettlebell Swings")
+        // The custom exercise lost its only set, so it left the workout; the others stay in their order.
+        let exercises = try #require(try log.query { try $0.workout("workout-1") }).exercises.map(\.exerciseId)
+        #expect(exercises == ["Barbell_Bench_Press_-_Medium_Grip", "One-Arm_Kettlebell_Swings"])
         // Once more with the same mapping: nothing.
         let again = try journal.head()
         _ = try await importing("fitnotes-old.csv", map: mapping)
