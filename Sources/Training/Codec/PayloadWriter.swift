@@ -3,7 +3,12 @@ import EventJournal
 /// Writes a payload in the binary encoding of docs/FORMAT.md: a sequence of fields, each a varint key
 /// (`field number << 3 | wire type`) and a value. Absent optional values are simply not written.
 public struct PayloadWriter: Sendable {
-    public private(set) var bytes: [UInt8] = []
+    /// The bytes written; a nested message's writer (see ``message(_:_:)``) shares its parent's buffer from `start`.
+    private var buffer: [UInt8] = []
+    private var start = 0
+
+    /// What this writer has written.
+    public var bytes: [UInt8] { start == 0 ? buffer : Array(buffer[start...]) }
 
     public init() {}
 
@@ -33,11 +38,16 @@ public struct PayloadWriter: Sendable {
     /// An IEEE 754 binary64, 8 bytes big-endian.
     public mutating func double(_ field: UInt32, _ value: Double) {
         key(field, .fixed64)
-        withUnsafeBytes(of: value.bitPattern.bigEndian) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: value.bitPattern.bigEndian) { buffer.append(contentsOf: $0) }
     }
 
     public mutating func string(_ field: UInt32, _ value: String) {
-        bytes(field, Array(value.utf8))
+        key(field, .lengthDelimited)
+        var value = value
+        value.withUTF8 { utf8 in
+            varint(UInt64(utf8.count))
+            buffer.append(contentsOf: utf8)
+        }
     }
 
     public mutating func string(_ field: UInt32, _ value: String?) {
@@ -52,7 +62,7 @@ public struct PayloadWriter: Sendable {
     public mutating func bytes(_ field: UInt32, _ value: [UInt8]) {
         key(field, .lengthDelimited)
         varint(UInt64(value.count))
-        bytes.append(contentsOf: value)
+        buffer.append(contentsOf: value)
     }
 
     /// An instant as zigzag microseconds since 1970-01-01T00:00:00Z.
@@ -62,9 +72,24 @@ public struct PayloadWriter: Sendable {
 
     /// A nested message: its own fields, length-delimited.
     public mutating func message(_ field: UInt32, _ write: (inout PayloadWriter) -> Void) {
+        key(field, .lengthDelimited)
+        // The nested fields go straight into this buffer after a one-byte length, which most messages fit; a longer
+        // length takes the room it needs afterwards. No buffer of its own, no copy.
+        let lengthAt = buffer.count
+        buffer.append(0)
         var nested = PayloadWriter()
+        nested.start = buffer.count
+        swap(&nested.buffer, &buffer)
         write(&nested)
-        bytes(field, nested.bytes)
+        swap(&nested.buffer, &buffer)
+        let length = buffer.count - lengthAt - 1
+        if length < 0x80 {
+            buffer[lengthAt] = UInt8(length)
+        } else {
+            var prefix = PayloadWriter()
+            prefix.varint(UInt64(length))
+            buffer.replaceSubrange(lengthAt..<(lengthAt + 1), with: prefix.buffer)
+        }
     }
 
     private mutating func key(_ field: UInt32, _ type: WireType) {
@@ -75,10 +100,10 @@ public struct PayloadWriter: Sendable {
     private mutating func varint(_ value: UInt64) {
         var value = value
         while value >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            buffer.append(UInt8(truncatingIfNeeded: value) | 0x80)
             value >>= 7
         }
-        bytes.append(UInt8(value))
+        buffer.append(UInt8(value))
     }
 }
 

@@ -74,6 +74,9 @@ struct TrainingFold {
     let model: ReadModel
     let rules: Rules
     private var workouts: [String: Workout] = [:]
+    /// The workout the last event changed, kept apart from `workouts` (and already among `changedWorkouts` and
+    /// `unsettled`): a workout's events mostly come one after another, and each then costs no lookup.
+    private var current: Workout?
     private var changedWorkouts: Set<String> = []
     /// Workouts this fold changed, with what they contributed before it did.
     private var unsettled: [String: Unsettled] = [:]
@@ -113,6 +116,12 @@ struct TrainingFold {
                 highestChanged = true
             }
         case _ where recorded.event.isWorkoutEvent:
+            if current?.id == stream {
+                let wasActive = current!.isActive
+                current!.apply(recorded.event, at: recorded.occurredAt, position: recorded.position)
+                if wasActive && !current!.isActive { try table(.meta).delete(Array(("active/" + stream).utf8)) }
+                return
+            }
             guard var workout = try takeWorkout(stream) else { return }
             try noteBefore(workout)
             let wasActive = workout.isActive
@@ -139,13 +148,22 @@ struct TrainingFold {
         } else if wasActive && !workout.isActive {
             try table(.meta).delete(Array(("active/" + workout.id).utf8))
         }
-        workouts[workout.id] = workout
         changedWorkouts.insert(workout.id)
+        parkCurrent()
+        current = workout
+    }
+
+    /// Puts the workout last changed back among the others.
+    private mutating func parkCurrent() {
+        guard let workout = current else { return }
+        workouts[workout.id] = workout
+        current = nil
     }
 
     /// Moves the read model, for each workout changed since the last settling, from what it contributed then to what
     /// it contributes now: in the order they started, so that records mostly add on rather than count again.
     private mutating func settle() throws {
+        parkCurrent()
         let order = unsettled.keys.sorted { (workouts[$0]!.startedAt, $0) < (workouts[$1]!.startedAt, $1) }
         for stream in order {
             let before = unsettled[stream]!.before
@@ -187,7 +205,7 @@ struct TrainingFold {
         let sets = table(.sets)
         var oldSets = Dictionary(uniqueKeysWithValues: (old?.sets ?? []).map { ($0.key, $0.fact) })
         for (key, fact) in new?.sets ?? [] {
-            if let previous = oldSets.removeValue(forKey: key) {
+            if !oldSets.isEmpty, let previous = oldSets.removeValue(forKey: key) {
                 guard previous != fact else { continue }
                 changes[fact.details.exerciseId, default: .init()].mustRecount = true
             } else {
@@ -202,7 +220,7 @@ struct TrainingFold {
         let sessions = table(.sessions)
         var oldSessions = Dictionary(uniqueKeysWithValues: (old?.sessions ?? []).map { ($0.key, $0) })
         for (key, exerciseId, fact) in new?.sessions ?? [] {
-            if let previous = oldSessions.removeValue(forKey: key) {
+            if !oldSessions.isEmpty, let previous = oldSessions.removeValue(forKey: key) {
                 guard previous.fact != fact else { continue }
                 changes[exerciseId, default: .init()].mustRecount = true
             } else {
@@ -300,6 +318,10 @@ struct TrainingFold {
 
     /// The workout's state, taken out of the cache so that changing it copies nothing, or read from its table.
     private mutating func takeWorkout(_ stream: String) throws -> Workout? {
+        if current?.id == stream {
+            defer { current = nil }
+            return current
+        }
         if let cached = workouts.removeValue(forKey: stream) { return cached }
         return try table(.workouts).withValue(forKey: Array(stream.utf8)) { raw in
             try ReadModelRow.decode(raw, table: "workouts", Workout.init(decoding:))
