@@ -10,7 +10,7 @@ import LMDB
 ///
 /// Every fold commits with its checkpoint in one write transaction, which also read the events it folds, so after a
 /// crash a read model and its checkpoint always agree, and no event is folded twice or skipped.
-public final class Projector<Event>: Sendable {
+public final class Projector<Event: Sendable>: Sendable {
     public let journal: Journal
     public let store: ReadModelStore
     private let decode: @Sendable (EventRecord) throws -> Event?
@@ -141,6 +141,7 @@ public final class Projector<Event>: Sendable {
         var remaining = projections
         var notBuilt: [String] = []
         var pages = ResidentPages(store.environment)
+        var ahead: ChunkPrefetch<Event>?
         while !remaining.isEmpty {
             let step = try store.environment.write {
                 transaction -> (
@@ -166,12 +167,14 @@ public final class Projector<Event>: Sendable {
                     due.append((projection, marker.checkpoint))
                 }
                 guard let from = due.map(\.1.position).min() else { return (head, head, done, [], lost) }
-                let records = try journal.records(from: from + 1, limit: chunkSize, in: transaction)
-                let batch = try Batch(records, decode: decode)
-                let last = records.last?.position ?? from
+                let chunk = try ahead?.take(from: from + 1) ?? read(from: from + 1, chunkSize, transaction)
+                let last = chunk.last ?? from
+                // The next chunk is read on another thread while this one folds.
+                ahead = last < head ? ChunkPrefetch(journal, from: last + 1, limit: chunkSize, decode: decode) : nil
                 for (projection, checkpoint) in due {
-                    let moved = try fold(projection, batch, after: checkpoint, through: last, transaction)
-                    guard records.count < chunkSize else {
+                    let moved = try fold(projection, chunk.batch, after: checkpoint, through: last, transaction)
+                    // Every record up to the head is folded when the chunk ends there.
+                    guard last >= head else {
                         try store.putRebuildMarker(RebuildMarker(checkpoint: moved), for: projection.name, transaction)
                         continue
                     }
@@ -303,6 +306,14 @@ public final class Projector<Event>: Sendable {
 
     // MARK: Folding
 
+    private typealias Chunk = ChunkPrefetch<Event>.Chunk
+
+    /// Up to `limit` records from `position` on, as `transaction` sees them, and their events.
+    private func read(from position: UInt64, _ limit: Int, _ transaction: Transaction) throws -> Chunk {
+        let records = try journal.records(from: position, limit: limit, in: transaction)
+        return .init(last: records.last?.position, batch: try Batch(records, decode: decode))
+    }
+
     /// Folds the events of `batch` after `checkpoint` into the read model in the checkpoint's slot, in
     /// `transaction`; returns the checkpoint moved to `last`, for the caller to store.
     private func fold(
@@ -318,7 +329,7 @@ public final class Projector<Event>: Sendable {
     }
 
     /// A chunk of records decoded once for every projection that folds it.
-    private struct Batch {
+    struct Batch {
         /// The records' positions, for those that decoded to an event.
         var positions: [UInt64] = []
         var events: [Event] = []

@@ -106,6 +106,42 @@ struct ProjectorTests {
         #expect(after.streams == ["s1": 8] && after.checkpoint.slot == 1)  // streams s1: events 2, 6, ..., 30
     }
 
+    /// A rebuild reads each next chunk while it folds the current one; a chunk read short of a head that has moved on
+    /// since must not end the rebuild. Six events in chunks of 4: the read of events 5 and 6 begins while events 1
+    /// to 4 fold; ten events then come in (7 to 16, all to stream s1), before the second chunk folds. The swap must
+    /// wait for them: s1 then holds events 2 and 6 of the first six, and the ten.
+    @Test func eventsAppendedDuringARebuildAreFoldedBeforeItSwaps() async throws {
+        for index in 0..<6 { try await append(["T"], to: "s\(index % 4)") }
+        let old = Counts()
+        let projector = try projector([old])
+        try projector.catchUp([old])
+        let rebuilt = Counts(onlyStream: "s1")
+        let journal = journal
+        let appended = Counts.Seen()
+        // The rebuild runs on a thread of its own, which may block while the appends (async) complete.
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
+            Thread {
+                continuation.resume(
+                    with: Result {
+                        try projector.rebuild(rebuilt, chunkSize: 4) { _, _, _ in
+                            guard appended.value == 0 else { return }
+                            appended.value = 1
+                            let done = DispatchSemaphore(value: 0)
+                            Task.detached {
+                                _ = try await journal.append(
+                                    (0..<10).map { _ in ProposedEvent(type: "T", encoding: .opaque, payload: []) },
+                                    to: "s1")
+                                done.signal()
+                            }
+                            done.wait()
+                        }
+                    })
+            }.start()
+        }
+        let after = try contents(projector, rebuilt)
+        #expect(after.streams == ["s1": 12] && after.checkpoint.position == 16 && after.checkpoint.slot == 1)
+    }
+
     @Test func aReplayIntoAScratchStoreStopsAtThePositionGiven() async throws {
         try await append(["A", "B", "C"], to: "one")
         try await append(["D"], to: "two")
