@@ -46,6 +46,11 @@ public final class TrainingReadModels: Sendable {
         chunkSize: Int = 16_384, progress: Projector<RecordedTrainingEvent>.Progress? = nil
     ) throws -> Rules {
         try projector.catchUp([PlanProjection()], chunkSize: chunkSize, progress: progress)
+        return try storedRules()
+    }
+
+    /// The `rules` stream's rules, with the time zone of the profile as the plan read model holds it.
+    private func storedRules() throws -> Rules {
         var rules = try Rules.recorded(in: journal)
         let zone = try read(rules: rules) { try $0.profileFields().timeZone }
         if let zone, TimeZone(identifier: zone) != nil { rules.timeZoneIdentifier = zone }
@@ -83,7 +88,9 @@ public final class TrainingReadModels: Sendable {
     /// Each projection's checkpoint, code version, rules digest and lag behind the journal, read without catching up
     /// or writing anything.
     public func status() throws -> [ProjectionStatus] {
-        let rules = try Rules.load(from: journal)
+        // The plan read model's time zone, as it stands: reading the profile stream instead would read every body
+        // weight ever recorded, a cost that grows with the journal.
+        let rules = try storedRules()
         return try projector.store.read { snapshot in
             let head = try journal.headPosition(in: snapshot.transaction)
             return try Self.projections(rules).map { projection in
