@@ -190,7 +190,7 @@ enum RecordFormat {
         // The five text fields and their lengths lie together: when all those bytes are ASCII, so is every field.
         let text = UnsafeRawBufferPointer(
             rebasing: raw[Int(fields.streamID.lowerBound)..<Int(fields.source.upperBound)])
-        if !text.allSatisfy({ $0 < 0x80 }) {
+        if !isASCII(text) {
             func requireUTF8(_ range: Range<UInt32>, _ name: StaticString) throws(JournalError) {
                 let bytes = UnsafeRawBufferPointer(rebasing: raw[Int(range.lowerBound)..<Int(range.upperBound)])
                 if String(validating: bytes, as: UTF8.self) == nil {
@@ -208,6 +208,18 @@ enum RecordFormat {
             recordedAt: Timestamp(microsecondsSinceEpoch: Int64(bitPattern: raw.bigEndian(UInt64.self, at: 24))),
             occurredAt: Timestamp(microsecondsSinceEpoch: Int64(bitPattern: raw.bigEndian(UInt64.self, at: 32))),
             schemaVersion: raw.bigEndian(UInt32.self, at: 40), encoding: encoding, fields: fields)
+    }
+
+    /// Whether every byte is below 0x80, read eight at a time.
+    private static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var index = 0
+        while index + 8 <= bytes.count {
+            guard bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 else {
+                return false
+            }
+            index += 8
+        }
+        return bytes[index...].allSatisfy { $0 < 0x80 }
     }
 
     private static func hex(_ value: UInt32) -> String {

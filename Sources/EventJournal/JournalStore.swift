@@ -120,26 +120,32 @@ final class JournalStore: Sendable {
 
     func records(from position: UInt64, limit: Int, _ txn: Transaction) throws -> [EventRecord] {
         guard limit > 0 else { return [] }
-        // Copy the records into one buffer (one allocation for the chunk, not one per record); decode them after.
-        var buffer: [UInt8] = []
-        var spans: [(position: UInt64, end: Int)] = []
-        buffer.reserveCapacity(min(limit, 4_096) * 320)
-        spans.reserveCapacity(min(limit, 4_096))
+        // The records are copied into one buffer of the exact size (one allocation for the chunk, not one per record,
+        // and no regrowth), from where the cursor found them in the map: valid until the transaction writes or ends.
+        var found: [(position: UInt64, value: UnsafeRawBufferPointer)] = []
+        found.reserveCapacity(min(limit, 4_096))
         try txn.withCursor(on: events) { cursor in
             var entry = try cursor.seek(atLeast: BigEndianKey.encode(max(position, 1)))
-            while let current = entry, spans.count < limit {
+            while let current = entry, found.count < limit {
                 guard let key = BigEndianKey.decode(current.key) else {
                     throw JournalError.corrupt(0, "an events key of \(current.key.count) bytes")
                 }
-                buffer.append(contentsOf: current.value)
-                spans.append((key, buffer.count))
+                found.append((key, current.value))
                 entry = try cursor.next()
             }
         }
+        let buffer = [UInt8](unsafeUninitializedCapacity: found.reduce(0) { $0 + $1.value.count }) { bytes, count in
+            let destination = UnsafeMutableRawBufferPointer(bytes)
+            for (_, value) in found {
+                let end = count + value.count
+                UnsafeMutableRawBufferPointer(rebasing: destination[count..<end]).copyMemory(from: value)
+                count = end
+            }
+        }
         var start = 0
-        return try spans.map { span in
-            defer { start = span.end }
-            return try EventRecord(decoding: buffer[start..<span.end], at: span.position)
+        return try found.map { record in
+            defer { start += record.value.count }
+            return try EventRecord(decoding: buffer[start..<(start + record.value.count)], at: record.position)
         }
     }
 
