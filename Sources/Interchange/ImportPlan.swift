@@ -161,7 +161,7 @@ struct ImportPlan {
     /// The events that make a stored workout's sets read as `details`: the file's sets in order against the sets
     /// still there in number order, corrected where they differ; sets beyond them logged under new numbers (never one
     /// a removed set had), and sets the file no longer has removed; with the exercises they need, and without those
-    /// left with no set.
+    /// the correction leaves with no set.
     static func corrections(
         of stored: Workout, to details: [SetDetails], names: (String) -> String
     ) -> [any TrainingEventPayload] {
@@ -186,7 +186,8 @@ struct ImportPlan {
             }
         }
         for set in live.dropFirst(details.count) { events.append(SetRemoved(setNumber: set.number)) }
-        // An exercise whose sets all went elsewhere leaves the workout; one that never had a set stays.
+        // An exercise that had sets and has none after the correction leaves the workout; one that had none before
+        // (added, or emptied, by hand) is left as it is.
         let keptExercises = Set(details.map(\.exerciseId))
         var emptied = Set(live.map(\.details.exerciseId)).subtracting(keptExercises)
         for exercise in stored.exercises where emptied.remove(exercise.exerciseId) != nil {

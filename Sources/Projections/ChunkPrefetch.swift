@@ -2,7 +2,7 @@ import Dispatch
 import EventJournal
 
 /// A chunk of the journal read and decoded on another thread, so that a rebuild reads the next chunk while it folds
-/// the current one: on a machine with two cores, reading and decoding then cost the rebuild almost nothing.
+/// the current one, and reading and decoding move off the folding thread.
 ///
 /// `@unchecked Sendable`: `chunk` is written once, by the reading thread, before it signals `finished`, and read only
 /// after waiting on `finished`; the semaphore orders the write before the read.
@@ -34,10 +34,9 @@ final class ChunkPrefetch<Event: Sendable>: @unchecked Sendable {
         }
     }
 
-    /// The chunk from `position`, waiting for it; nil when this read began elsewhere or failed.
-    func take(from position: UInt64) -> Chunk? {
-        guard position == from else { return nil }
+    /// Waits for the read to end; returns where it began and the chunk, which is nil when the read failed.
+    func result() -> (from: UInt64, chunk: Chunk?) {
         finished.wait()
-        return chunk
+        return (from, chunk)
     }
 }

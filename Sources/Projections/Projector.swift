@@ -8,8 +8,9 @@ import LMDB
 /// Keeps read models in step with a journal: folds the events they have not seen, rebuilds them when their code or
 /// their rules change, and replays them up to a point of the journal's past.
 ///
-/// Every fold commits with its checkpoint in one write transaction, which also read the events it folds, so after a
-/// crash a read model and its checkpoint always agree, and no event is folded twice or skipped.
+/// Every fold commits with its checkpoint in one write transaction, so after a crash a read model and its checkpoint
+/// always agree, and no event is folded twice or skipped. A catch-up reads its events in that transaction; a rebuild
+/// may read them ahead in another, which sees the same records, since the journal only ever appends.
 public final class Projector<Event: Sendable>: Sendable {
     public let journal: Journal
     public let store: ReadModelStore
@@ -143,6 +144,8 @@ public final class Projector<Event: Sendable>: Sendable {
         var pages = ResidentPages(store.environment)
         var ahead: ChunkPrefetch<Event>?
         while !remaining.isEmpty {
+            // Waited for before the transaction begins, so that no transaction waits on another thread's.
+            let prefetched = ahead?.result()
             let step = try store.environment.write {
                 transaction -> (
                     position: UInt64, head: UInt64, done: [String], replaced: [(String, UInt8)], lost: [String]
@@ -167,7 +170,9 @@ public final class Projector<Event: Sendable>: Sendable {
                     due.append((projection, marker.checkpoint))
                 }
                 guard let from = due.map(\.1.position).min() else { return (head, head, done, [], lost) }
-                let chunk = try ahead?.take(from: from + 1) ?? read(from: from + 1, chunkSize, transaction)
+                let chunk =
+                    try prefetched.flatMap { $0.from == from + 1 ? $0.chunk : nil }
+                    ?? read(from: from + 1, chunkSize, transaction)
                 let last = chunk.last ?? from
                 // The next chunk is read on another thread while this one folds.
                 ahead = last < head ? ChunkPrefetch(journal, from: last + 1, limit: chunkSize, decode: decode) : nil

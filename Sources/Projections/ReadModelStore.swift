@@ -114,9 +114,10 @@ public final class ReadModelStore: Sendable {
 
     // MARK: Emptying a slot
 
-    /// How many entries, and how many bytes of keys and values, one transaction deletes at most. Deleting makes many
-    /// times the bytes it deletes resident (the pages LMDB copies and rebalances), so the bytes bound what a step
-    /// adds to the process's memory: tables of large rows are emptied in more steps.
+    /// How many entries one transaction deletes at most, and how many bytes of keys and values it deletes before it
+    /// stops (the last entry may take it past). Deleting makes many times the bytes it deletes resident (the pages
+    /// LMDB copies and rebalances), so the bytes bound what a step adds to the process's memory: tables of large rows
+    /// are emptied in more steps.
     static let deletionsPerTransaction = 16_384
     static let deletedBytesPerTransaction = 1 << 20
 

@@ -169,7 +169,8 @@ public final class ReplayedReadModels: Sendable {
 public struct ProjectionStatus: Sendable {
     public let name: String
     public let codeVersion: UInt32
-    /// The digest of the rules in force now, which the read model must have been built under.
+    /// The digest of the rules in force now, which the read model must have been built under; the time zone in it is
+    /// the plan read model's as it stands (a profile change it has not folded yet shows after the next catch-up).
     public let rulesDigest: [UInt8]
     /// Nil when it was never built.
     public let checkpoint: Checkpoint?
