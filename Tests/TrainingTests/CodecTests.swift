@@ -106,6 +106,27 @@ struct CodecTests {
         #expect(throws: PayloadError.self) { try overlong.next() }
     }
 
+    /// Nested messages are written into their parent's buffer with a one-byte length that grows when it must; bytes
+    /// worked out by hand. Innermost: key 3 << 3 | 2 = 0x1A, length 200 = 0xC8 0x01, 200 × "a": 203 bytes. Around
+    /// it: key 0x12, length 203 = 0xCB 0x01: 206 bytes. Outermost: key 0x0A, length 206 = 0xCE 0x01. Then a
+    /// short nested message after it (key 0x22, length 2, field 1 = 7) keeps its one-byte length.
+    @Test func nestedMessagesOfEveryLengthAreLaidOutAsDocumented() throws {
+        var writer = PayloadWriter()
+        var innermost: [UInt8] = []
+        writer.message(1) { middle in
+            middle.message(2) { inner in
+                inner.string(3, String(repeating: "a", count: 200))
+                innermost = inner.bytes
+            }
+        }
+        writer.message(4) { $0.unsigned(1, 7) }
+        let header: [UInt8] = [0x0A, 0xCE, 0x01, 0x12, 0xCB, 0x01, 0x1A, 0xC8, 0x01]
+        let expected = header + [UInt8](repeating: 0x61, count: 200) + [0x22, 0x02, 0x08, 0x07]
+        #expect(writer.bytes == expected)
+        // A nested writer's bytes are its own fields only, not its parent's.
+        #expect(innermost == [0x1A, 0xC8, 0x01] + [UInt8](repeating: 0x61, count: 200))
+    }
+
     /// Read-model rows keep decimals as a significand and a scale; bytes worked out by hand from docs/FORMAT.md.
     @Test func readModelRowsNestDecimalsAsDocumented() throws {
         // 102.5 lb: weight { 1: decimal { 1: sint 1025 → zigzag 2050 = 0x82 0x10, 2: scale 1 }, 2: unit 2 }.
