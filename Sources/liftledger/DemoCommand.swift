@@ -45,7 +45,6 @@ struct DemoCommand: AsyncParsableCommand {
                     + "(\(report.warmupSets) warm-ups), \(roundedKilograms(report.volumeMilligrams)) kg; "
                     + "\(report.exercises.count - custom) exercise names mapped to the catalog, \(custom) custom\n")
         }
-        try log.readModels.catchUp()
         try log.query { snapshot in
             let history = try snapshot.history()
             guard let last = history.last else { return }

@@ -119,7 +119,7 @@ struct TrainingFold {
             if current?.id == stream {
                 let wasActive = current!.isActive
                 current!.apply(recorded.event, at: recorded.occurredAt, position: recorded.position)
-                if wasActive && !current!.isActive { try table(.meta).delete(Array(("active/" + stream).utf8)) }
+                try updateActiveRow(of: current!, wasActive: wasActive, startPosition: nil)
                 return
             }
             guard var workout = try takeWorkout(stream) else { return }
@@ -141,6 +141,14 @@ struct TrainingFold {
     /// Keeps the changed `workout`, and its place among the workouts in progress.
     private mutating func keep(_ workout: Workout, wasActive: Bool, startPosition: UInt64?) throws {
         if unsettled[workout.id] == nil { unsettled[workout.id] = Unsettled(before: nil) }
+        try updateActiveRow(of: workout, wasActive: wasActive, startPosition: startPosition)
+        changedWorkouts.insert(workout.id)
+        parkCurrent()
+        current = workout
+    }
+
+    /// Records a workout that has just started as in progress, and forgets one that has just ended.
+    private func updateActiveRow(of workout: Workout, wasActive: Bool, startPosition: UInt64?) throws {
         if let startPosition, workout.isActive {
             var value: [UInt8] = []
             value.appendBigEndian(startPosition)
@@ -148,9 +156,6 @@ struct TrainingFold {
         } else if wasActive && !workout.isActive {
             try table(.meta).delete(Array(("active/" + workout.id).utf8))
         }
-        changedWorkouts.insert(workout.id)
-        parkCurrent()
-        current = workout
     }
 
     /// Puts the workout last changed back among the others.
