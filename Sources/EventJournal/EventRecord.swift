@@ -107,7 +107,7 @@ enum RecordFormat {
         var hasher = SHA256()
         hasher.update(data: previous)
         hasher.update(data: record)
-        return Array(hasher.finalize())
+        return hasher.finalize().withUnsafeBytes { Array($0) }
     }
 
     static func encode(
@@ -129,7 +129,7 @@ enum RecordFormat {
         bytes.appendBigEndian(UInt64(bitPattern: recordedAt.microsecondsSinceEpoch))
         bytes.appendBigEndian(UInt64(bitPattern: (event.occurredAt ?? recordedAt).microsecondsSinceEpoch))
         bytes.appendBigEndian(event.schemaVersion)
-        bytes.append(contentsOf: event.id.bytes)
+        withUnsafeBytes(of: event.id.uuid) { bytes.append(contentsOf: $0) }
         bytes.append(contentsOf: previousHash)
         for string in strings {
             bytes.appendBigEndian(UInt16(string.utf8.count))

@@ -197,6 +197,7 @@ final class JournalStore: Sendable {
                 }
                 if head.position != headBefore {
                     try txn.put(BigEndianKey.encode(head.position) + head.hash, forKey: MetaKey.head, in: meta)
+                    try environment.reserveFileSpace(in: txn)
                 }
                 return results
             }
@@ -222,6 +223,7 @@ final class JournalStore: Sendable {
                 }
                 if head.position != headBefore {
                     try txn.put(BigEndianKey.encode(head.position) + head.hash, forKey: MetaKey.head, in: meta)
+                    try environment.reserveFileSpace(in: txn)
                 }
                 return results
             }
@@ -280,6 +282,7 @@ final class JournalStore: Sendable {
                     head = (exported.position, hash)
                 }
                 try txn.put(BigEndianKey.encode(head.position) + head.hash, forKey: MetaKey.head, in: meta)
+                try environment.reserveFileSpace(in: txn)
             }
         }
     }

@@ -65,6 +65,7 @@ public final class Environment: @unchecked Sendable {
     private let gate = ReadWriteLock()
     /// Serialises `mdb_dbi_open`, which LMDB forbids in concurrent transactions.
     private let databaseOpening = Mutex(())
+    private let fileSpaceReserve = FileSpaceReserve()
 
     /// Opens (creating files if needed, unless read-only) the environment in the directory `path`.
     public static func open(path: String, options: EnvironmentOptions = .init()) throws(LMDBError) -> Environment {
@@ -251,6 +252,25 @@ public final class Environment: @unchecked Sendable {
         if rc == MDB_MAP_RESIZED { return }  // the next transaction adopts the new size and the commit with it
         try check(rc, "mdb_txn_begin", path: path)
         mdb_txn_abort(txn)
+    }
+
+    /// Keeps zero-filled space, written and synced, at the end of the data file past the pages in use, so that the
+    /// commits that follow need not make the file longer: a durable commit's sync then flushes pages only, not a new
+    /// file size as well (see ``FileSpaceReserve``). Call it inside `write`, after the transaction's writes, and
+    /// only in a transaction that wrote something. Does nothing in an environment opened with `noSync`, or while
+    /// enough space remains. A failure to write the space is not an error: the file is left as it was, and this
+    /// environment keeps no reserve from then on.
+    public func reserveFileSpace(in txn: Transaction) throws(LMDBError) {
+        guard !txn.isReadOnly else {
+            throw LMDBError(
+                code: .misuse, operation: "reserveFileSpace", path: path,
+                remedy: "reserve file space inside Environment.write, which holds the write lock")
+        }
+        guard !options.noSync else { return }
+        var file: Int32 = -1
+        try check(mdb_env_get_fd(handle, &file), "mdb_env_get_fd", path: path)
+        // The transaction holds `gate` shared, as `unguardedInfo` needs.
+        fileSpaceReserve.extendIfLow(file: file, usedBytes: (unguardedInfo().lastPage + 1) * pageSize)
     }
 
     /// Flushes committed data to disk (`mdb_env_sync`, forced). Used by relaxed durability.

@@ -97,9 +97,10 @@ public struct Transaction {
         }
     }
 
-    private func requireWritable(_ operation: String) throws(LMDBError) {
+    /// `operation` is built only on failure: formatting it for every put would cost more than the put.
+    private func requireWritable(_ operation: @autoclosure () -> String) throws(LMDBError) {
         if isReadOnly {
-            throw LMDBError(code: .misuse, operation: operation, remedy: "write inside Environment.write, not read")
+            throw LMDBError(code: .misuse, operation: operation(), remedy: "write inside Environment.write, not read")
         }
     }
 }

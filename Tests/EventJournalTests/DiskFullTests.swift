@@ -46,4 +46,22 @@ struct DiskFullTests {
         #expect(acknowledged == Array(1...UInt64(acknowledged.count)))
         #expect(try journal.record(at: acknowledged.last!)?.payload.count == payload.count)
     }
+
+    @Test(.enabled(if: canMount, "needs root to mount a tmpfs; skipped"))
+    func aReserveThatDoesNotFitIsCutOffAndAppendsGoOn() async throws {
+        // A durable journal keeps at least 1 MiB of zeros past its pages; on a 1 MiB tmpfs that cannot fit, so the
+        // zeros written before the disk filled must be cut off again, leaving the file as LMDB made it.
+        let directory = try TemporaryDirectory()
+        try #require(try run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", directory.path]).status == 0)
+        defer { _ = try? run("/bin/umount", ["-l", directory.path]) }
+        let journal = try Journal.open(at: directory.child("journal"), create: true)
+        for index in 0..<20 {
+            let proposed = ProposedEvent(type: "Filler", encoding: .opaque, payload: [UInt8](repeating: 1, count: 500))
+            _ = try await journal.append([proposed], to: "filler-\(index % 4)")
+        }
+        let statistics = try journal.statistics()
+        #expect(statistics.events == 20)
+        #expect(statistics.fileBytes == statistics.usedBytes)
+        #expect(try journal.verify().isValid)
+    }
 }

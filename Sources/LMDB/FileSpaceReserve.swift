@@ -1,0 +1,67 @@
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Zero-filled, synced space at the end of a data file, past the pages in use.
+///
+/// LMDB writes a new page past the end of its file, so a commit that needs a new page also makes the file longer,
+/// and the `fdatasync` of a durable commit must then flush the new file size as well as the pages: on ext4 that is a
+/// journal commit, which costs about as much as the sync itself. Pages written into space the file already has, and
+/// that is written and synced already (space from `fallocate` would still change metadata when first written),
+/// leave the file's metadata alone. The reserve is extended in large steps, each paid for once.
+///
+/// LMDB ignores what lies past its last page, so the reserve changes nothing LMDB reads, and a copy (which is
+/// compacted) leaves it out.
+final class FileSpaceReserve: Sendable {
+    /// The least space the reserve extends by.
+    static let minimumStep = 1 << 20
+    /// The most: a large environment does not keep more than this in zeros.
+    static let maximumStep = 16 << 20
+
+    /// Set when extending the reserve failed (most likely a full disk): then commits go on as LMDB alone would
+    /// make them, and no more zeros are written.
+    private let abandoned = Atomic<Bool>(false)
+
+    /// Extends the reserve if less than half a step remains past `usedBytes`. The caller holds the environment's
+    /// write lock, so that no other writer (in any process) writes past the end of the file meanwhile: everything
+    /// past the end is then free, and a failed extension can be cut off again.
+    func extendIfLow(file: Int32, usedBytes: Int) {
+        guard !abandoned.load(ordering: .relaxed) else { return }
+        var status = stat()
+        guard fstat(file, &status) == 0 else { return }
+        let size = Int(status.st_size)
+        let step = min(max(usedBytes / 8, Self.minimumStep), Self.maximumStep)
+        guard size - usedBytes < step / 2 else { return }
+        let target = (usedBytes + step + Self.minimumStep - 1) / Self.minimumStep * Self.minimumStep
+        guard target > size else { return }
+        if !Self.writeZeros(file, from: size, to: target) || Self.dataSync(file) != 0 {
+            // Leave the file as LMDB made it; the commit reports a full disk itself if its own pages do not fit.
+            _ = ftruncate(file, off_t(size))
+            abandoned.store(true, ordering: .relaxed)
+        }
+    }
+
+    /// Writes zeros over `start..<end` of `file`, retrying short and interrupted writes; false on any other error.
+    private static func writeZeros(_ file: Int32, from start: Int, to end: Int) -> Bool {
+        let zeros = [UInt8](repeating: 0, count: min(end - start, minimumStep))
+        var offset = start
+        return zeros.withUnsafeBytes { buffer in
+            while offset < end {
+                let written = pwrite(file, buffer.baseAddress, min(buffer.count, end - offset), off_t(offset))
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { return false }
+                offset += written
+            }
+            return true
+        }
+    }
+
+    private static func dataSync(_ file: Int32) -> Int32 {
+        while true {
+            let rc = fdatasync(file)
+            if rc == 0 || errno != EINTR { return rc }
+        }
+    }
+}

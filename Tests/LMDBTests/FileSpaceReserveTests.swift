@@ -1,0 +1,82 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import LMDB
+
+/// The zero-filled reserve at the end of a data file: commits after it write inside the file instead of growing it,
+/// and nothing LMDB reads changes.
+struct FileSpaceReserveTests {
+    /// The data file's size in bytes.
+    private func fileSize(_ environment: Environment) throws -> Int {
+        let attributes = try FileManager.default.attributesOfItem(atPath: environment.path + "/data.mdb")
+        return try #require(attributes[.size] as? Int)
+    }
+
+    private func usedBytes(_ environment: Environment) -> Int {
+        (environment.info().lastPage + 1) * environment.pageSize
+    }
+
+    /// Commits one 1,000-byte value under `key`, reserving space after it when `reserve` is true.
+    private func put(_ key: Int, in environment: Environment, _ database: Database, reserve: Bool) throws {
+        try environment.write { txn in
+            try txn.put(
+                [UInt8](repeating: UInt8(key % 251), count: 1_000), forKey: BigEndianKey.encode(UInt64(key)),
+                in: database)
+            if reserve { try environment.reserveFileSpace(in: txn) }
+        }
+    }
+
+    @Test func commitsAfterAReserveWriteInsideTheFileWithoutGrowingIt() throws {
+        let directory = try TemporaryDirectory()
+        let environment = try Environment.open(path: directory.path)
+        let database = try environment.openDatabases(["test"], create: true)[0]
+        try put(0, in: environment, database, reserve: true)
+        let reserved = try fileSize(environment)
+        // The least step is 1 MiB past the pages in use, rounded up to whole MiB.
+        #expect(reserved >= usedBytes(environment) + FileSpaceReserve.minimumStep)
+        #expect(reserved % FileSpaceReserve.minimumStep == 0)
+        let past = try Data(contentsOf: URL(fileURLWithPath: directory.path + "/data.mdb"))[usedBytes(environment)...]
+        #expect(past.allSatisfy { $0 == 0 })
+        // 200 commits of 1,000 bytes each use about 200 KB more pages: less than half the step, so the file keeps
+        // its size, while the pages in use grow.
+        let usedBefore = usedBytes(environment)
+        for key in 1...200 { try put(key, in: environment, database, reserve: true) }
+        #expect(usedBytes(environment) > usedBefore + 100_000)
+        #expect(try fileSize(environment) == reserved)
+        // LMDB reads back all it wrote into the reserve.
+        let count = try environment.read { try $0.statistics(of: database).entries }
+        #expect(count == 201)
+    }
+
+    @Test func withoutAReserveCommitsGrowTheFile() throws {
+        // The counterpart of the test above: the same commits, no reserve, and the file grows with the pages.
+        let directory = try TemporaryDirectory()
+        let environment = try Environment.open(path: directory.path)
+        let database = try environment.openDatabases(["test"], create: true)[0]
+        try put(0, in: environment, database, reserve: false)
+        let before = try fileSize(environment)
+        for key in 1...200 { try put(key, in: environment, database, reserve: false) }
+        #expect(try fileSize(environment) > before + 100_000)
+    }
+
+    @Test func anEnvironmentThatDoesNotSyncKeepsNoReserve() throws {
+        let directory = try TemporaryDirectory()
+        let environment = try Environment.open(path: directory.path, options: EnvironmentOptions(noSync: true))
+        let database = try environment.openDatabases(["test"], create: true)[0]
+        try put(0, in: environment, database, reserve: false)
+        let before = try fileSize(environment)
+        try put(1, in: environment, database, reserve: true)
+        #expect(try fileSize(environment) < before + FileSpaceReserve.minimumStep / 2)
+    }
+
+    @Test func reservingInAReadTransactionIsMisuse() throws {
+        let directory = try TemporaryDirectory()
+        let environment = try Environment.open(path: directory.path)
+        #expect {
+            try environment.read { try environment.reserveFileSpace(in: $0) }
+        } throws: { error in
+            (error as? LMDBError)?.code == .misuse
+        }
+    }
+}
