@@ -71,7 +71,7 @@ public final class Projector<Event: Sendable>: Sendable {
                 toRebuild.append(projection)  // rebuilt, or a rebuild cut short (or under way, by these rules) joined
             }
         }
-        if !toRebuild.isEmpty { leftStale += try rebuild(toRebuild, progress: progress) }
+        if !toRebuild.isEmpty { leftStale += try rebuild(toRebuild, progress: progress, onlyIfStale: true) }
         // Read models at the head need no write transaction (which would wait for any writer).
         if toRebuild.isEmpty,
             zip(projections, found).allSatisfy({ projection, stored in
@@ -132,14 +132,17 @@ public final class Projector<Event: Sendable>: Sendable {
     /// see an old read model or a new one, never a mix. A rebuild cut short resumes where it stopped, in whichever
     /// process runs it next. Returns the projections left by other code or rules: another process took their rebuild
     /// over, or swapped in its own.
+    ///
+    /// With `onlyIfStale`, a projection whose live read model is built by its code and rules already (another process
+    /// may have swapped one in since the caller looked) is left as it is, as catch-up wants.
     @discardableResult
     public func rebuild(
-        _ projections: [any Projection<Event>], chunkSize: Int = 65_536, progress: Progress? = nil
+        _ projections: [any Projection<Event>], chunkSize: Int = 65_536, progress: Progress? = nil,
+        onlyIfStale: Bool = false
     ) throws -> [String] {
         try requireBesideJournal("rebuild")
         try validate(projections, chunkSize: chunkSize)
-        for projection in projections { try beginRebuild(projection) }
-        var remaining = projections
+        var remaining = try projections.filter { try beginRebuild($0, onlyIfStale: onlyIfStale) }
         var notBuilt: [String] = []
         var pages = ResidentPages(store.environment)
         var ahead: ChunkPrefetch<Event>?
@@ -222,30 +225,36 @@ public final class Projector<Event: Sendable>: Sendable {
     /// Begins a rebuild into the spare slot, or resumes one by the same code under the same rules. A rebuild by other
     /// code or rules is taken over (its marker removed, so its builder stops at its next step), and the spare slot is
     /// emptied before a marker claims it; the emptying stops when the slot is claimed meanwhile (by another process
-    /// that emptied it first), and the claim is then looked at again.
-    private func beginRebuild(_ projection: any Projection<Event>) throws {
+    /// that emptied it first), and the claim is then looked at again. Returns false, having changed nothing, when
+    /// `onlyIfStale` and the live read model is built by this code under these rules.
+    private func beginRebuild(_ projection: any Projection<Event>, onlyIfStale: Bool) throws -> Bool {
         let name = projection.name
         let descriptor = ProjectionDescriptor(projection)
         while true {
-            let begun = try store.environment.write { transaction -> UInt8? in
+            let step = try store.environment.write { transaction -> RebuildStart in
                 let live = try store.checkpoint(name, transaction)
+                if onlyIfStale, let live, descriptor.isBuilt(by: live) { return .notNeeded }
                 if let marker = try store.rebuildMarker(name, transaction) {
                     if descriptor.isBuilt(by: marker.checkpoint), marker.checkpoint.slot != live?.slot {
                         try store.putRebuildMarker(
                             RebuildMarker(checkpoint: marker.checkpoint), for: name, transaction)
-                        return nil
+                        return .begun
                     }
                     try store.removeRebuildMarker(name, transaction)
                 }
                 let spare: UInt8 = live.map { 1 - $0.slot } ?? 0
-                guard try store.slotIsEmpty(name, slot: spare, transaction) else { return spare }
+                guard try store.slotIsEmpty(name, slot: spare, transaction) else { return .emptyFirst(slot: spare) }
                 let start = Checkpoint(
                     position: 0, version: projection.version, rulesDigest: projection.rulesDigest, slot: spare)
                 try store.putRebuildMarker(RebuildMarker(checkpoint: start), for: name, transaction)
-                return nil
+                return .begun
             }
-            guard let spare = begun else { return }
-            try store.emptySlot(name, slot: spare) { try !self.isClaimed(name, slot: spare, $0) }
+            switch step {
+            case .begun: return true
+            case .notNeeded: return false
+            case .emptyFirst(let spare):
+                try store.emptySlot(name, slot: spare) { try !self.isClaimed(name, slot: spare, $0) }
+            }
         }
     }
 
@@ -392,4 +401,14 @@ private struct ResidentPages {
         environment.releaseResidentPages()
         releasedAt = position
     }
+}
+
+/// What one attempt to begin a rebuild came to.
+private enum RebuildStart {
+    /// The rebuild has begun, or a rebuild under way by the same code and rules is joined.
+    case begun
+    /// The live read model is built by this code under these rules already.
+    case notNeeded
+    /// The spare slot holds rows still: it is emptied, and the attempt made again.
+    case emptyFirst(slot: UInt8)
 }

@@ -84,6 +84,26 @@ struct ProjectorTests {
         #expect(after.checkpoint.slot == 1 && after.checkpoint.rulesDigest == onlyOne.rulesDigest)
     }
 
+    /// Catch-up rebuilds a read model it found stale with `onlyIfStale`: if another process has swapped in one built
+    /// by the same code and rules since, nothing is folded and the live slot stays. A rebuild asked for by name
+    /// rebuilds anyway, into the other slot.
+    @Test func aRebuildOnlyIfStaleLeavesACurrentReadModel() async throws {
+        try await append(["A", "B"], to: "one")
+        try await append(["A"], to: "two")
+        let built = Counts(onlyStream: "one")
+        let projector = try projector([built])
+        try projector.catchUp([built])
+        let skipped = Counts(onlyStream: "one")
+        #expect(try projector.rebuild([skipped], onlyIfStale: true).isEmpty)
+        #expect(skipped.seen.value == 0)
+        #expect(try contents(projector, skipped).checkpoint.slot == 0)
+        let asked = Counts(onlyStream: "one")
+        try projector.rebuild([asked])
+        #expect(asked.seen.value == 3)
+        let after = try contents(projector, asked)
+        #expect(after.checkpoint.slot == 1 && after.streams == ["one": 2])
+    }
+
     /// A rebuild whose process dies between chunks leaves the old read model answering and a marker; the next
     /// process resumes it, and the result is what one uninterrupted rebuild writes.
     @Test func anInterruptedRebuildResumesAndQueriesReadTheOldModelMeanwhile() async throws {
