@@ -187,7 +187,8 @@ public final class Environment: @unchecked Sendable {
     /// Runs `body` in a write transaction that commits when `body` returns and aborts when it throws.
     ///
     /// If the map fills up, the transaction is aborted, the map grows, and `body` runs again from the start, so
-    /// `body` must not have effects outside the transaction. Write transactions never cross an `await`: `body` is
+    /// `body` must not have effects outside the transaction (``reserveFileSpace(in:)`` has one, harmless to repeat:
+    /// zeros past the pages in use). Write transactions never cross an `await`: `body` is
     /// synchronous and runs on the calling thread.
     @discardableResult
     public func write<T>(_ body: (Transaction) throws -> T) throws -> T {
@@ -256,21 +257,24 @@ public final class Environment: @unchecked Sendable {
 
     /// Keeps zero-filled space, written and synced, at the end of the data file past the pages in use, so that the
     /// commits that follow need not make the file longer: a durable commit's sync then flushes pages only, not a new
-    /// file size as well (see ``FileSpaceReserve``). Call it inside `write`, after the transaction's writes, and
-    /// only in a transaction that wrote something. Does nothing in an environment opened with `noSync`, or while
-    /// enough space remains. A failure to write the space is not an error: the file is left as it was, and this
-    /// environment keeps no reserve from then on.
+    /// file size as well (see ``FileSpaceReserve``). Call it inside `write` on this environment, after the
+    /// transaction's writes, and only in a transaction that wrote something. Does nothing in an environment opened
+    /// with `noSync`, or while enough space remains. Space that does not fit on the disk is not an error: the file
+    /// is left as it was, and this instance keeps no reserve from then on. Any other failure (a failed sync) is
+    /// thrown, so that the transaction aborts.
     public func reserveFileSpace(in txn: Transaction) throws(LMDBError) {
-        guard !txn.isReadOnly else {
+        // Only this environment's write transaction holds the write lock that makes the end of the file free.
+        guard !txn.isReadOnly, mdb_txn_env(txn.txn) == handle else {
             throw LMDBError(
                 code: .misuse, operation: "reserveFileSpace", path: path,
-                remedy: "reserve file space inside Environment.write, which holds the write lock")
+                remedy: "reserve file space inside this environment's write transaction, which holds its write lock")
         }
         guard !options.noSync else { return }
         var file: Int32 = -1
         try check(mdb_env_get_fd(handle, &file), "mdb_env_get_fd", path: path)
         // The transaction holds `gate` shared, as `unguardedInfo` needs.
-        fileSpaceReserve.extendIfLow(file: file, usedBytes: (unguardedInfo().lastPage + 1) * pageSize)
+        try fileSpaceReserve.extendIfLow(
+            file: file, usedBytes: (unguardedInfo().lastPage + 1) * pageSize, path: path)
     }
 
     /// Flushes committed data to disk (`mdb_env_sync`, forced). Used by relaxed durability.

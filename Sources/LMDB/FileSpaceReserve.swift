@@ -20,48 +20,61 @@ final class FileSpaceReserve: Sendable {
     /// The most: a large environment does not keep more than this in zeros.
     static let maximumStep = 16 << 20
 
-    /// Set when extending the reserve failed (most likely a full disk): then commits go on as LMDB alone would
-    /// make them, and no more zeros are written.
+    /// Set when the reserve did not fit (a full disk, a quota, a file-size limit): then commits go on as LMDB alone
+    /// would make them, and no more zeros are written.
     private let abandoned = Atomic<Bool>(false)
 
-    /// Extends the reserve if less than half a step remains past `usedBytes`. The caller holds the environment's
-    /// write lock, so that no other writer (in any process) writes past the end of the file meanwhile: everything
-    /// past the end is then free, and a failed extension can be cut off again.
-    func extendIfLow(file: Int32, usedBytes: Int) {
+    /// Extends the reserve if less than half a step remains past `usedBytes` (the last committed page: pages of the
+    /// transaction under way are not counted, so a large transaction still makes the file longer when it commits).
+    /// The caller holds the environment's write lock, so that no other writer (in any process) writes past the end of
+    /// the file meanwhile: everything past the end is then free, and an extension that fails can be cut off again.
+    ///
+    /// Zeros that do not fit are cut off and the reserve abandoned, without an error: the commit reports a full disk
+    /// itself if its own pages do not fit. Any other failure is thrown, after the cut: a failed sync may be reporting
+    /// a write of LMDB's own pages on this file, which the commit's sync would then not see.
+    func extendIfLow(file: Int32, usedBytes: Int, path: String) throws(LMDBError) {
         guard !abandoned.load(ordering: .relaxed) else { return }
         var status = stat()
-        guard fstat(file, &status) == 0 else { return }
+        guard fstat(file, &status) == 0 else { throw LMDBError(code: .init(errno), operation: "fstat", path: path) }
         let size = Int(status.st_size)
         let step = min(max(usedBytes / 8, Self.minimumStep), Self.maximumStep)
         guard size - usedBytes < step / 2 else { return }
         let target = (usedBytes + step + Self.minimumStep - 1) / Self.minimumStep * Self.minimumStep
         guard target > size else { return }
-        if !Self.writeZeros(file, from: size, to: target) || Self.dataSync(file) != 0 {
-            // Leave the file as LMDB made it; the commit reports a full disk itself if its own pages do not fit.
+        if let code = Self.writeZeros(file, from: size, to: target) {
             _ = ftruncate(file, off_t(size))
+            let error = LMDBError(code: code, operation: "pwrite", path: path)
+            guard error.isOutOfSpace else { throw error }
             abandoned.store(true, ordering: .relaxed)
+            return
+        }
+        if let code = Self.dataSync(file) {
+            _ = ftruncate(file, off_t(size))
+            throw LMDBError(code: code, operation: "fdatasync", path: path)
         }
     }
 
-    /// Writes zeros over `start..<end` of `file`, retrying short and interrupted writes; false on any other error.
-    private static func writeZeros(_ file: Int32, from start: Int, to end: Int) -> Bool {
+    /// Writes zeros over `start..<end` of `file`, retrying short and interrupted writes; the `errno` of any other
+    /// failure.
+    private static func writeZeros(_ file: Int32, from start: Int, to end: Int) -> LMDBError.Code? {
         let zeros = [UInt8](repeating: 0, count: min(end - start, minimumStep))
         var offset = start
         return zeros.withUnsafeBytes { buffer in
             while offset < end {
                 let written = pwrite(file, buffer.baseAddress, min(buffer.count, end - offset), off_t(offset))
                 if written < 0 && errno == EINTR { continue }
-                guard written > 0 else { return false }
+                guard written > 0 else { return LMDBError.Code(written < 0 ? errno : EIO) }
                 offset += written
             }
-            return true
+            return nil
         }
     }
 
-    private static func dataSync(_ file: Int32) -> Int32 {
+    /// Syncs `file`'s data, retrying when interrupted; the `errno` of a failure.
+    private static func dataSync(_ file: Int32) -> LMDBError.Code? {
         while true {
-            let rc = fdatasync(file)
-            if rc == 0 || errno != EINTR { return rc }
+            if fdatasync(file) == 0 { return nil }
+            if errno != EINTR { return LMDBError.Code(errno) }
         }
     }
 }

@@ -70,13 +70,18 @@ struct FileSpaceReserveTests {
         #expect(try fileSize(environment) < before + FileSpaceReserve.minimumStep / 2)
     }
 
-    @Test func reservingInAReadTransactionIsMisuse() throws {
+    @Test func reservingOutsideTheEnvironmentsOwnWriteTransactionIsMisuse() throws {
+        // Only the environment's own write transaction holds the write lock that keeps other writers off the end of
+        // its file.
         let directory = try TemporaryDirectory()
+        let other = try TemporaryDirectory()
         let environment = try Environment.open(path: directory.path)
-        #expect {
-            try environment.read { try environment.reserveFileSpace(in: $0) }
-        } throws: { error in
-            (error as? LMDBError)?.code == .misuse
-        }
+        let otherEnvironment = try Environment.open(path: other.path)
+        let before = try fileSize(environment)
+        func isMisuse(_ error: any Error) -> Bool { (error as? LMDBError)?.code == .misuse }
+        #expect(performing: { try environment.read { try environment.reserveFileSpace(in: $0) } }, throws: isMisuse)
+        #expect(
+            performing: { try otherEnvironment.write { try environment.reserveFileSpace(in: $0) } }, throws: isMisuse)
+        #expect(try fileSize(environment) == before)
     }
 }
