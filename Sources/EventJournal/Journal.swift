@@ -25,10 +25,14 @@ public struct JournalOptions: Sendable {
     public var durability: Durability
     /// The initial memory map; it grows as the journal does.
     public var initialMapSize: Int
+    /// In durable mode, keep zero-filled space past the last page, so that commits write inside the file instead
+    /// of making it longer (docs/FORMAT.md). Off, the file holds its pages only.
+    public var reservesFileSpace: Bool
 
-    public init(durability: Durability = .durable, initialMapSize: Int = 64 << 20) {
+    public init(durability: Durability = .durable, initialMapSize: Int = 64 << 20, reservesFileSpace: Bool = true) {
         self.durability = durability
         self.initialMapSize = initialMapSize
+        self.reservesFileSpace = reservesFileSpace
     }
 }
 
@@ -77,7 +81,8 @@ public final class Journal: Sendable {
         if case .relaxed = options.durability { environmentOptions.noSync = true }
         let environment = try mappingStorageErrors { try Environment.open(path: path, options: environmentOptions) }
         if existing { try JournalDirectory.checkIsJournal(environment) }
-        let store = try JournalStore(environment: environment, create: !existing)
+        let store = try JournalStore(
+            environment: environment, create: !existing, reservesFileSpace: options.reservesFileSpace)
         self.path = path
         self.id = store.journalID
         self.durability = options.durability

@@ -23,10 +23,12 @@ final class JournalStore: Sendable {
     let streamHeads: Database
     let eventIDs: Database
     let journalID: UUID
+    /// Whether appends keep zero-filled space past the last page (``Environment/reserveFileSpace(in:)``).
+    let reservesFileSpace: Bool
 
     /// Opens the databases of a journal; with `create`, makes them (and the journal's identity) first. An existing
     /// journal is opened without `create`, so that nothing is written to a directory that turns out not to be one.
-    init(environment: Environment, create: Bool) throws {
+    init(environment: Environment, create: Bool, reservesFileSpace: Bool) throws {
         let names = [Self.metaName, Self.eventsName, Self.streamsName, Self.streamHeadsName, Self.eventIDsName]
         let databases: [Database]
         do {
@@ -41,6 +43,7 @@ final class JournalStore: Sendable {
             throw JournalError.storage(error)
         }
         self.environment = environment
+        self.reservesFileSpace = reservesFileSpace
         (meta, events, streams, streamHeads, eventIDs) = (
             databases[0], databases[1], databases[2], databases[3], databases[4]
         )
@@ -197,7 +200,7 @@ final class JournalStore: Sendable {
                 }
                 if head.position != headBefore {
                     try txn.put(BigEndianKey.encode(head.position) + head.hash, forKey: MetaKey.head, in: meta)
-                    try environment.reserveFileSpace(in: txn)
+                    if reservesFileSpace { try environment.reserveFileSpace(in: txn) }
                 }
                 return results
             }
@@ -223,7 +226,7 @@ final class JournalStore: Sendable {
                 }
                 if head.position != headBefore {
                     try txn.put(BigEndianKey.encode(head.position) + head.hash, forKey: MetaKey.head, in: meta)
-                    try environment.reserveFileSpace(in: txn)
+                    if reservesFileSpace { try environment.reserveFileSpace(in: txn) }
                 }
                 return results
             }
@@ -282,7 +285,7 @@ final class JournalStore: Sendable {
                     head = (exported.position, hash)
                 }
                 try txn.put(BigEndianKey.encode(head.position) + head.hash, forKey: MetaKey.head, in: meta)
-                try environment.reserveFileSpace(in: txn)
+                if reservesFileSpace { try environment.reserveFileSpace(in: txn) }
             }
         }
     }

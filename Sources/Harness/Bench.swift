@@ -37,7 +37,7 @@ struct JournalBench: AsyncParsableCommand {
             return "\(root)/\(counter)"
         }
         precondition(!Self.payloads.isEmpty)  // made now, outside the timings
-        for _ in 0..<repetitions {
+        for repetition in 0..<repetitions {
             // One event per append, one writer, durable: each append waits for its own fsync.
             let singleJournal = try Journal.open(at: fresh(), options: Self.options, create: true)
             let singleRate = try await Self.rate(events: single) {
@@ -53,21 +53,18 @@ struct JournalBench: AsyncParsableCommand {
             try Self.requireSameContents(singleJournal.path, rawSinglePath)
 
             // 32 writers, one event per append each: the writer thread commits what queued during the last fsync.
+            // Beside it, the same without the zero-filled space past the last page (each commit that needs a new page
+            // then makes the file longer, and its sync flushes the new size too); the two take turns going first.
             let sharedJournal = try Journal.open(at: fresh(), options: Self.options, create: true)
-            let concurrentRate = try await Self.rate(events: 32 * perWriter) {
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    for writer in 0..<32 {
-                        let stream = "bench-writer-\(writer)"
-                        group.addTask {
-                            for index in 0..<perWriter {
-                                _ = try await sharedJournal.append([Self.event(index)], to: stream)
-                            }
-                        }
-                    }
-                    try await group.waitForAll()
+            let unreservedJournal = try Journal.open(at: fresh(), options: Self.unreserved, create: true)
+            let turns = repetition % 2 == 0 ? [sharedJournal, unreservedJournal] : [unreservedJournal, sharedJournal]
+            for journal in turns {
+                let rate = try await Self.rate(events: 32 * perWriter) {
+                    try await Self.appendFrom32Writers(perWriter, to: journal)
                 }
+                runs[journal === sharedJournal ? "durable32Writers" : "durable32WritersUnreserved", default: []]
+                    .append(rate)
             }
-            runs["durable32Writers", default: []].append(concurrentRate)
             // The ceiling for 32 writers: raw LMDB doing the same puts, 32 events per commit.
             let concurrentRecords = try Self.allRecords(sharedJournal)
             runs["rawCommitsOf32", default: []].append(try Self.rawPuts(concurrentRecords, perCommit: 32, at: fresh()))
@@ -106,6 +103,7 @@ struct JournalBench: AsyncParsableCommand {
             ("durableSingleWriterVsRaw", ratio("durableSingleWriter", "rawSingleCommits"), 0.8),
             ("durable32WritersVsSingleWriter", ratio("durable32Writers", "durableSingleWriter"), 20),
             ("rawCommitsOf32VsRawSingleCommits", ratio("rawCommitsOf32", "rawSingleCommits"), nil),
+            ("durable32WritersVsUnreserved", ratio("durable32Writers", "durable32WritersUnreserved"), nil),
             ("batchesVsRawBatchedPuts", ratio("durableBatches10000", "rawBatchedPuts"), 0.4),
             ("fullReadVsRawScan", ratio("fullRead", "rawScan"), 0.25),
         ]
@@ -128,6 +126,20 @@ struct JournalBench: AsyncParsableCommand {
     }
 
     static let options = JournalOptions(durability: .durable, initialMapSize: 1 << 30)
+    static let unreserved = JournalOptions(durability: .durable, initialMapSize: 1 << 30, reservesFileSpace: false)
+
+    /// 32 concurrent writers, each appending `perWriter` events one at a time to a stream of its own.
+    static func appendFrom32Writers(_ perWriter: Int, to journal: Journal) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for writer in 0..<32 {
+                let stream = "bench-writer-\(writer)"
+                group.addTask {
+                    for index in 0..<perWriter { _ = try await journal.append([Self.event(index)], to: stream) }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
 
     /// A set-logged event of a realistic size (about 150 bytes of JSON), with a new id. Its payload is one of
     /// ``payloads``, made before any timing starts: the timed loops measure appends, not string formatting.

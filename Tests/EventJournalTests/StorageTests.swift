@@ -19,6 +19,25 @@ struct StorageTests {
         #expect(try test.journal.verify().isValid)
     }
 
+    /// A durable journal keeps at least 1 MiB of zeros past its pages (docs/FORMAT.md); with the reserve turned off,
+    /// or in relaxed mode, its file holds its pages only.
+    @Test func onlyADurableJournalWithTheReserveOnKeepsSpacePastItsPages() async throws {
+        let cases: [(JournalOptions, reserves: Bool)] = [
+            (JournalOptions(), true), (JournalOptions(reservesFileSpace: false), false),
+            (JournalOptions(durability: .relaxed), false),
+        ]
+        for (options, reserves) in cases {
+            let test = try TestJournal(options: options)
+            _ = try await test.journal.append([event("one")], to: "s")
+            let statistics = try test.journal.statistics()
+            if reserves {
+                #expect(statistics.fileBytes >= statistics.usedBytes + (1 << 20))
+            } else {
+                #expect(statistics.fileBytes <= statistics.usedBytes)
+            }
+        }
+    }
+
     @Test func aFlippedByteFailsVerifyAtItsPositionAndReadingItThrows() async throws {
         let test = try TestJournal()
         var ids: [UUID] = []
