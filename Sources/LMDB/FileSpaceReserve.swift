@@ -7,10 +7,10 @@ import Synchronization
 /// Zero-filled, synced space at the end of a data file, past the pages in use.
 ///
 /// LMDB writes a new page past the end of its file, so a commit that needs a new page also makes the file longer,
-/// and the `fdatasync` of a durable commit must then flush the new file size as well as the pages: on ext4 that is a
-/// journal commit, which costs about as much as the sync itself. Pages written into space the file already has, and
-/// that is written and synced already (space from `fallocate` would still change metadata when first written),
-/// leave the file's metadata alone. The reserve is extended in large steps, each paid for once.
+/// and the `fdatasync` of a durable commit must then write the file's metadata (its new size) as well as the pages:
+/// one more write to wait for, or a journal commit on a journalling file system. Pages written into space the file
+/// already has, written and synced (space from `fallocate` would still change metadata when first written), leave
+/// the metadata alone. The reserve is extended in large steps, each paid for once.
 ///
 /// LMDB ignores what lies past its last page, so the reserve changes nothing LMDB reads, and a copy (which is
 /// compacted) leaves it out.
