@@ -54,10 +54,14 @@ struct ProjectionsBench: AsyncParsableCommand {
         var scan: [Double] = []
         var peer: [Double] = []
         var peerStore: ReadModelStore?
-        for _ in 0..<repetitions {
+        for repetition in 0..<repetitions {
             rebuild.append(Double(events) / (try Self.seconds { try models.rebuild() }))
             scan.append(try JournalBench.rawScan(main.path, expected: Int(events)))
-            let store = try ReadModelStore.scratch(projections: TrainingReadModels.descriptors)
+            // The peer's read models are synced at each commit, as the rebuild's are beside the journal.
+            let peerPath = root + "/peer-models-\(repetition)"
+            try FileManager.default.createDirectory(atPath: peerPath, withIntermediateDirectories: false)
+            let store = try ReadModelStore(
+                environment: Environment.open(path: peerPath), projections: TrainingReadModels.descriptors)
             peer.append(
                 Double(events) / (try Self.seconds { try Self.foldFromSQLite(sqlitePath, into: store, rules: rules) }))
             peerStore = store
