@@ -198,10 +198,7 @@ final class JournalStore: Sendable {
                         results.append(.failure(error))
                     }
                 }
-                if head.position != headBefore {
-                    try txn.put(BigEndianKey.encode(head.position) + head.hash, forKey: MetaKey.head, in: meta)
-                    if reservesFileSpace { try environment.reserveFileSpace(in: txn) }
-                }
+                if head.position != headBefore { try finishAppending(at: head, txn) }
                 return results
             }
         } catch let error as LMDBError {
@@ -224,10 +221,7 @@ final class JournalStore: Sendable {
                 for request in requests {
                     results.append(try write(request, plan: try check(request, txn), head: &head, at: recordedAt, txn))
                 }
-                if head.position != headBefore {
-                    try txn.put(BigEndianKey.encode(head.position) + head.hash, forKey: MetaKey.head, in: meta)
-                    if reservesFileSpace { try environment.reserveFileSpace(in: txn) }
-                }
+                if head.position != headBefore { try finishAppending(at: head, txn) }
                 return results
             }
         }
@@ -284,10 +278,15 @@ final class JournalStore: Sendable {
                     versions[exported.streamID] = exported.streamVersion
                     head = (exported.position, hash)
                 }
-                try txn.put(BigEndianKey.encode(head.position) + head.hash, forKey: MetaKey.head, in: meta)
-                if reservesFileSpace { try environment.reserveFileSpace(in: txn) }
+                try finishAppending(at: head, txn)
             }
         }
+    }
+
+    /// Ends a transaction that appended records: stores the new head, and keeps space past the last page.
+    private func finishAppending(at head: (position: UInt64, hash: [UInt8]), _ txn: Transaction) throws {
+        try txn.put(BigEndianKey.encode(head.position) + head.hash, forKey: MetaKey.head, in: meta)
+        if reservesFileSpace { try environment.reserveFileSpace(in: txn) }
     }
 
     /// The position of the record with event id `id`, if stored.

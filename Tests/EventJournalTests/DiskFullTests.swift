@@ -7,7 +7,7 @@ import Testing
     import Glibc
 #endif
 
-/// A real full disk: a 2 MiB tmpfs, mounted for the test (which needs root).
+/// A real full disk: a small tmpfs, mounted for each test (which needs root).
 struct DiskFullTests {
     static let canMount: Bool = {
         guard getuid() == 0, let directory = try? TemporaryDirectory() else { return false }
@@ -18,50 +18,57 @@ struct DiskFullTests {
         return true
     }()
 
+    /// Runs `body` in a new directory with a tmpfs of `size` (as `mount -o size=` reads it) mounted on it.
+    private func onTmpfs(size: String, _ body: (TemporaryDirectory) async throws -> Void) async throws {
+        let directory = try TemporaryDirectory()
+        try #require(try run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", directory.path]).status == 0)
+        defer { _ = try? run("/bin/umount", ["-l", directory.path]) }
+        try await body(directory)
+    }
+
     @Test(.enabled(if: canMount, "needs root to mount a tmpfs; skipped"))
     func anAppendThatDoesNotFitFailsClearlyAndEarlierEventsStayIntact() async throws {
-        let directory = try TemporaryDirectory()
-        try #require(try run("/bin/mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", directory.path]).status == 0)
-        defer { _ = try? run("/bin/umount", ["-l", directory.path]) }
-        let journal = try Journal.open(at: directory.child("journal"), create: true)
-        let payload = [UInt8](repeating: 0x5A, count: 3_000)
-        var acknowledged: [UInt64] = []
-        var failure: JournalError?
-        for index in 0..<2_000 {
-            do {
-                let proposed = ProposedEvent(type: "Filler", encoding: .opaque, payload: payload)
-                acknowledged += try await journal.append([proposed], to: "filler-\(index % 4)").positions
-            } catch {
-                failure = error as? JournalError
-                break
+        try await onTmpfs(size: "2m") { directory in
+            let journal = try Journal.open(at: directory.child("journal"), create: true)
+            let payload = [UInt8](repeating: 0x5A, count: 3_000)
+            var acknowledged: [UInt64] = []
+            var failure: JournalError?
+            for index in 0..<2_000 {
+                do {
+                    let proposed = ProposedEvent(type: "Filler", encoding: .opaque, payload: payload)
+                    acknowledged += try await journal.append([proposed], to: "filler-\(index % 4)").positions
+                } catch {
+                    failure = error as? JournalError
+                    break
+                }
             }
+            let error = try #require(failure, "2,000 appends of 3 KB fitted in a 2 MiB tmpfs")
+            #expect(error.code == .outOfSpace)
+            #expect(error.description.contains("disk is full"))
+            #expect(acknowledged.count > 100)
+            let report = try journal.verify()
+            #expect(report.isValid)
+            #expect(report.headPosition == UInt64(acknowledged.count))
+            #expect(acknowledged == Array(1...UInt64(acknowledged.count)))
+            #expect(try journal.record(at: acknowledged.last!)?.payload.count == payload.count)
         }
-        let error = try #require(failure, "2,000 appends of 3 KB fitted in a 2 MiB tmpfs")
-        #expect(error.code == .outOfSpace)
-        #expect(error.description.contains("disk is full"))
-        #expect(acknowledged.count > 100)
-        let report = try journal.verify()
-        #expect(report.isValid)
-        #expect(report.headPosition == UInt64(acknowledged.count))
-        #expect(acknowledged == Array(1...UInt64(acknowledged.count)))
-        #expect(try journal.record(at: acknowledged.last!)?.payload.count == payload.count)
     }
 
     @Test(.enabled(if: canMount, "needs root to mount a tmpfs; skipped"))
     func aReserveThatDoesNotFitIsCutOffAndAppendsGoOn() async throws {
         // A durable journal keeps at least 1 MiB of zeros past its pages; on a 1 MiB tmpfs that cannot fit, so the
         // zeros written before the disk filled must be cut off again, leaving the file as LMDB made it.
-        let directory = try TemporaryDirectory()
-        try #require(try run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", directory.path]).status == 0)
-        defer { _ = try? run("/bin/umount", ["-l", directory.path]) }
-        let journal = try Journal.open(at: directory.child("journal"), create: true)
-        for index in 0..<20 {
-            let proposed = ProposedEvent(type: "Filler", encoding: .opaque, payload: [UInt8](repeating: 1, count: 500))
-            _ = try await journal.append([proposed], to: "filler-\(index % 4)")
+        try await onTmpfs(size: "1m") { directory in
+            let journal = try Journal.open(at: directory.child("journal"), create: true)
+            for index in 0..<20 {
+                let proposed = ProposedEvent(
+                    type: "Filler", encoding: .opaque, payload: [UInt8](repeating: 1, count: 500))
+                _ = try await journal.append([proposed], to: "filler-\(index % 4)")
+            }
+            let statistics = try journal.statistics()
+            #expect(statistics.events == 20)
+            #expect(statistics.fileBytes <= statistics.usedBytes)  // LMDB may not have written its last free page
+            #expect(try journal.verify().isValid)
         }
-        let statistics = try journal.statistics()
-        #expect(statistics.events == 20)
-        #expect(statistics.fileBytes <= statistics.usedBytes)  // LMDB may not have written its last free page
-        #expect(try journal.verify().isValid)
     }
 }

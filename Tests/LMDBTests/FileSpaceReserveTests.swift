@@ -17,6 +17,15 @@ struct FileSpaceReserveTests {
         (environment.info().lastPage + 1) * environment.pageSize
     }
 
+    /// A new environment in a directory of its own (kept while the test holds it), with one database.
+    private func opened(
+        _ options: EnvironmentOptions = .init()
+    ) throws -> (directory: TemporaryDirectory, environment: Environment, database: Database) {
+        let directory = try TemporaryDirectory()
+        let environment = try Environment.open(path: directory.path, options: options)
+        return (directory, environment, try environment.openDatabases(["test"], create: true)[0])
+    }
+
     /// Commits one 1,000-byte value under `key`, reserving space after it when `reserve` is true.
     private func put(_ key: Int, in environment: Environment, _ database: Database, reserve: Bool) throws {
         try environment.write { txn in
@@ -28,15 +37,14 @@ struct FileSpaceReserveTests {
     }
 
     @Test func commitsAfterAReserveWriteInsideTheFileWithoutGrowingIt() throws {
-        let directory = try TemporaryDirectory()
-        let environment = try Environment.open(path: directory.path)
-        let database = try environment.openDatabases(["test"], create: true)[0]
+        let test = try opened()
+        let (environment, database) = (test.environment, test.database)
         try put(0, in: environment, database, reserve: true)
         let reserved = try fileSize(environment)
         // The least step is 1 MiB past the pages in use, rounded up to whole MiB.
         #expect(reserved >= usedBytes(environment) + FileSpaceReserve.minimumStep)
         #expect(reserved % FileSpaceReserve.minimumStep == 0)
-        let past = try Data(contentsOf: URL(fileURLWithPath: directory.path + "/data.mdb"))[usedBytes(environment)...]
+        let past = try Data(contentsOf: URL(fileURLWithPath: environment.path + "/data.mdb"))[usedBytes(environment)...]
         #expect(past.allSatisfy { $0 == 0 })
         // 200 commits of 1,000 bytes each use about 200 KB more pages: less than half the step, so the file keeps
         // its size, while the pages in use grow.
@@ -51,9 +59,8 @@ struct FileSpaceReserveTests {
 
     @Test func withoutAReserveCommitsGrowTheFile() throws {
         // The counterpart of the test above: the same commits, no reserve, and the file grows with the pages.
-        let directory = try TemporaryDirectory()
-        let environment = try Environment.open(path: directory.path)
-        let database = try environment.openDatabases(["test"], create: true)[0]
+        let test = try opened()
+        let (environment, database) = (test.environment, test.database)
         try put(0, in: environment, database, reserve: false)
         let before = try fileSize(environment)
         for key in 1...200 { try put(key, in: environment, database, reserve: false) }
@@ -61,9 +68,8 @@ struct FileSpaceReserveTests {
     }
 
     @Test func anEnvironmentThatDoesNotSyncKeepsNoReserve() throws {
-        let directory = try TemporaryDirectory()
-        let environment = try Environment.open(path: directory.path, options: EnvironmentOptions(noSync: true))
-        let database = try environment.openDatabases(["test"], create: true)[0]
+        let test = try opened(EnvironmentOptions(noSync: true))
+        let (environment, database) = (test.environment, test.database)
         try put(0, in: environment, database, reserve: false)
         let before = try fileSize(environment)
         try put(1, in: environment, database, reserve: true)
