@@ -286,36 +286,40 @@ struct RecordTracker {
                 }
             }
         }
-        return candidates.compactMap { kind, value in
-            record(
-                kind, value,
+        var entries: [RecordEntry] = []
+        for (kind, value) in candidates {
+            guard let sequence = record(kind, value) else { continue }
+            entries.append(
                 RecordEntry(
-                    kind: kind, sequence: 0, value: value, workoutId: set.workoutId, setNumber: set.number,
+                    kind: kind, sequence: sequence, value: value, workoutId: set.workoutId, setNumber: set.number,
                     startedAt: set.startedAt, achievedAt: set.loggedAt, position: set.position, weight: details.weight,
                     reps: details.reps, rpe: details.rpe))
         }
+        return entries
     }
 
     /// The session-volume record `session` sets, if any.
     mutating func consider(_ session: SessionFact) -> [RecordEntry] {
         guard !isAssisted, session.recordVolume > 0 else { return [] }
         let value = Score(session.recordVolume)
-        let entry = RecordEntry(
-            kind: .bestSessionVolume, sequence: 0, value: value, workoutId: session.workoutId, setNumber: nil,
-            startedAt: session.startedAt, achievedAt: session.startedAt, position: session.position, weight: nil,
-            reps: session.reps, rpe: nil)
-        return record(.bestSessionVolume, value, entry).map { [$0] } ?? []
+        guard let sequence = record(.bestSessionVolume, value) else { return [] }
+        return [
+            RecordEntry(
+                kind: .bestSessionVolume, sequence: sequence, value: value, workoutId: session.workoutId,
+                setNumber: nil, startedAt: session.startedAt, achievedAt: session.startedAt,
+                position: session.position, weight: nil, reps: session.reps, rpe: nil)
+        ]
     }
 
-    private mutating func record(_ kind: RecordKind, _ value: Score, _ entry: RecordEntry) -> RecordEntry? {
+    /// The sequence number of the record `value` sets for `kind`, with the state moved past it; nil when it sets none.
+    private mutating func record(_ kind: RecordKind, _ value: Score) -> UInt32? {
         let lowerIsBetter = isAssisted && kind.isWeight
-        if let best = state.best[kind] {
+        let best = state.best[kind]
+        if let best {
             guard lowerIsBetter ? value < best.value : best.value < value else { return nil }
         }
-        let count = (state.best[kind]?.count ?? 0) + 1
+        let count = (best?.count ?? 0) + 1
         state.best[kind] = (value, count)
-        var recorded = entry
-        recorded.sequence = count
-        return recorded
+        return count
     }
 }

@@ -4,7 +4,7 @@ import EventJournal
 // their fields). A row holds everything a query or a later fold needs, so that neither replays events.
 
 /// A set that counts (of a finished, not deleted workout, not removed, of an exercise still in it), as the `sets`
-/// table keeps it under its exercise, its workout's start, its workout and its number.
+/// table keeps it under its exercise, its workout's start, its workout and its number; the row holds the rest.
 public struct SetFact: Sendable, Equatable {
     public var workoutId: String
     public var number: UInt32
@@ -31,12 +31,10 @@ public struct SetFact: Sendable, Equatable {
         return milligrams.multipliedClamped(by: Int64(details.reps))
     }
 
+    /// The row, without what its key holds.
     var encoded: [UInt8] {
         var writer = PayloadWriter()
-        writer.unsigned(1, UInt64(number))
-        writer.message(2) { details.writeRow(to: &$0) }
-        writer.string(10, workoutId)
-        writer.timestamp(11, startedAt)
+        writer.message(2) { details.writeRow(to: &$0, withExercise: false) }
         writer.timestamp(12, loggedAt)
         writer.unsigned(13, position)
         if isImplausible { writer.bool(14, true) }
@@ -58,22 +56,26 @@ public struct SetFact: Sendable, Equatable {
         self.isExcluded = isExcluded
     }
 
-    init(decoding bytes: ArraySlice<UInt8>) throws(PayloadError) {
-        var reader = PayloadReader(bytes)
+    /// The set a row of the `sets` table holds under `key`.
+    init(key: UnsafeRawBufferPointer, row bytes: ArraySlice<UInt8>) throws(PayloadError) {
+        var keyReader = Key.Reader(key)
+        let exerciseId = keyReader.text()
         self.init(
-            workoutId: "", number: 0, startedAt: .init(microsecondsSinceEpoch: 0),
-            details: SetDetails(exerciseId: "", weight: nil, reps: 0), loggedAt: .init(microsecondsSinceEpoch: 0),
-            position: 0, isImplausible: false, isExcluded: false)
+            workoutId: "", number: 0, startedAt: keyReader.instant(),
+            details: SetDetails(exerciseId: exerciseId, weight: nil, reps: 0),
+            loggedAt: .init(microsecondsSinceEpoch: 0), position: 0, isImplausible: false, isExcluded: false)
+        workoutId = keyReader.text()
+        number = keyReader.unsigned32()
+        var reader = PayloadReader(bytes)
         while let field = try reader.next() {
             switch field.number {
-            case 1: number = try field.integer()
-            case 10: workoutId = try field.string()
-            case 11: startedAt = try field.timestamp()
             case 12: loggedAt = try field.timestamp()
             case 13: position = try field.unsigned()
             case 14: isImplausible = try field.bool()
             case 15: isExcluded = try field.bool()
-            case 2: details = try SetDetails(row: field.message())
+            case 2:
+                details = try SetDetails(row: field.message())
+                details.exerciseId = exerciseId
             default: continue
             }
         }
@@ -208,7 +210,7 @@ public struct WorkoutSummary: Sendable, Equatable {
         for line in exercises {
             writer.message(12) { nested in
                 nested.string(1, line.exerciseId)
-                nested.string(2, line.name)
+                if line.name != line.exerciseId { nested.string(2, line.name) }
                 nested.unsigned(3, UInt64(line.sets))
                 nested.unsigned(4, UInt64(line.reps))
                 nested.signed(5, line.volume)
@@ -260,16 +262,18 @@ public struct WorkoutSummary: Sendable, Equatable {
             case 12:
                 var nested = try field.message()
                 var line = ExerciseLine(exerciseId: "", name: "", sets: 0, reps: 0, volume: 0)
+                var name: String?
                 while let inner = try nested.next() {
                     switch inner.number {
                     case 1: line.exerciseId = try inner.string()
-                    case 2: line.name = try inner.string()
+                    case 2: name = try inner.string()
                     case 3: line.sets = try inner.integer()
                     case 4: line.reps = try inner.integer()
                     case 5: line.volume = try inner.signed()
                     default: continue
                     }
                 }
+                line.name = name ?? line.exerciseId
                 exercises.append(line)
             case 13: finishedPosition = try field.unsigned()
             default: continue
@@ -337,6 +341,16 @@ extension ReadModelRow {
                 .undecodable, "a row of the read model's \(table) table does not decode: \(error)",
                 remedy: "rebuild the read models with liftledger rebuild")
         }
+    }
+}
+
+extension ReadModelRow {
+    /// Decodes a row read from a table with its key, naming the table when it does not decode.
+    static func decode<Row>(
+        key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, table: String,
+        _ decode: (UnsafeRawBufferPointer, ArraySlice<UInt8>) throws(PayloadError) -> Row
+    ) throws -> Row {
+        try Self.decode(value, table: table) { bytes throws(PayloadError) in try decode(key, bytes) }
     }
 }
 

@@ -9,44 +9,41 @@ struct Key {
 
     init() {}
 
+    // Each builder consumes the key it extends, so that a chain of them appends to one buffer rather than copying it
+    // at each step.
+
     /// `text` and a 0 byte.
-    func text(_ text: String) -> Key {
-        var key = self
-        key.bytes.append(contentsOf: text.utf8)
-        key.bytes.append(0)
-        return key
+    consuming func text(_ text: String) -> Key {
+        bytes.append(contentsOf: text.utf8)
+        bytes.append(0)
+        return self
     }
 
-    func instant(_ time: Timestamp) -> Key { signed(time.microsecondsSinceEpoch) }
+    consuming func instant(_ time: Timestamp) -> Key { signed(time.microsecondsSinceEpoch) }
 
-    func signed(_ value: Int64) -> Key {
-        var key = self
-        key.bytes.appendBigEndian(UInt64(bitPattern: value) ^ (1 << 63))
-        return key
+    consuming func signed(_ value: Int64) -> Key {
+        bytes.appendBigEndian(UInt64(bitPattern: value) ^ (1 << 63))
+        return self
     }
 
-    func signed(_ value: Int32) -> Key {
-        var key = self
-        key.bytes.appendBigEndian(UInt32(bitPattern: value) ^ (1 << 31))
-        return key
+    consuming func signed(_ value: Int32) -> Key {
+        bytes.appendBigEndian(UInt32(bitPattern: value) ^ (1 << 31))
+        return self
     }
 
-    func unsigned(_ value: UInt32) -> Key {
-        var key = self
-        key.bytes.appendBigEndian(value)
-        return key
+    consuming func unsigned(_ value: UInt32) -> Key {
+        bytes.appendBigEndian(value)
+        return self
     }
 
-    func unsigned(_ value: UInt64) -> Key {
-        var key = self
-        key.bytes.appendBigEndian(value)
-        return key
+    consuming func unsigned(_ value: UInt64) -> Key {
+        bytes.appendBigEndian(value)
+        return self
     }
 
-    func byte(_ value: UInt8) -> Key {
-        var key = self
-        key.bytes.append(value)
-        return key
+    consuming func byte(_ value: UInt8) -> Key {
+        bytes.append(value)
+        return self
     }
 
     /// Reads keys built this way, field by field, from the start.
@@ -70,6 +67,11 @@ struct Key {
         mutating func signed32() -> Int32 {
             defer { offset += 4 }
             return Int32(bitPattern: bytes.bigEndian(UInt32.self, at: offset) ^ (1 << 31))
+        }
+
+        mutating func unsigned32() -> UInt32 {
+            defer { offset += 4 }
+            return bytes.bigEndian(UInt32.self, at: offset)
         }
 
         mutating func instant() -> Timestamp { Timestamp(microsecondsSinceEpoch: signed64()) }

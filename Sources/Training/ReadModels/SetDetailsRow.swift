@@ -49,9 +49,9 @@ extension Weight {
 
 extension SetDetails {
     /// 1 exercise id, 2 weight (nested), 3 reps, 4 kind, 5 RPE in half steps, 6 note, 7 duration in seconds,
-    /// 8 distance in metres (a decimal, nested).
-    func writeRow(to writer: inout PayloadWriter) {
-        writer.string(1, exerciseId)
+    /// 8 distance in metres (a decimal, nested). The exercise id is left out when the row's key holds it.
+    func writeRow(to writer: inout PayloadWriter, withExercise: Bool = true) {
+        if withExercise { writer.string(1, exerciseId) }
         if let weight { writer.message(2) { weight.writeRow(to: &$0) } }
         writer.unsigned(3, UInt64(reps))
         writer.unsigned(4, kind.code)

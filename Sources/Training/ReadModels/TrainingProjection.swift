@@ -48,8 +48,9 @@ public struct TrainingProjection: Projection {
 
     public static let name = "training"
     public var name: String { Self.name }
-    /// 1: the first version.
-    public let version: UInt32 = 1
+    /// 1: the first version. 2: smaller rows: `sets` rows leave out what their keys hold, a workout's sets name
+    /// their exercise by its index among the workout's, and exercise names equal to their ids are left out.
+    public let version: UInt32 = 2
     public let rules: Rules
     public var rulesDigest: [UInt8] { rules.foldDigest }
     public let tables = TrainingTable.allCases.map(\.name)
@@ -273,8 +274,8 @@ struct TrainingFold {
             tracker.state = try recordsBefore(changedFrom, prefix: prefix)
             let start = prefix.bytes + changedFrom
             var entries: [RecordEntry] = []
-            try table(.sets).scan(prefix: prefix.bytes, from: start) { _, value in
-                let fact = try ReadModelRow.decode(value, table: "sets", SetFact.init(decoding:))
+            try table(.sets).scan(prefix: prefix.bytes, from: start) { key, value in
+                let fact = try ReadModelRow.decode(key: key, value: value, table: "sets", SetFact.init(key:row:))
                 entries += tracker.consider(fact)
                 return true
             }

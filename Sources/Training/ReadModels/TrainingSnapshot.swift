@@ -258,8 +258,9 @@ public struct TrainingSnapshot {
             return set.details.weight
         }
         var weight: Weight?
-        try table(.sets)?.scan(prefix: Key().text(exerciseId).bytes, reverse: true) { _, value in
-            weight = try ReadModelRow.decode(value, table: "sets", SetFact.init(decoding:)).details.weight
+        try table(.sets)?.scan(prefix: Key().text(exerciseId).bytes, reverse: true) { key, value in
+            weight = try ReadModelRow.decode(key: key, value: value, table: "sets", SetFact.init(key:row:)).details
+                .weight
             return weight == nil
         }
         return weight

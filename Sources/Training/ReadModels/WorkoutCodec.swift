@@ -25,13 +25,16 @@ extension Workout {
         for exercise in exercises {
             writer.message(11) { nested in
                 nested.string(1, exercise.exerciseId)
-                nested.string(2, exercise.name)
+                if exercise.name != exercise.exerciseId { nested.string(2, exercise.name) }
             }
         }
         for set in sets {
             writer.message(12) { nested in
                 nested.unsigned(1, UInt64(set.number))
-                nested.message(2) { set.details.writeRow(to: &$0) }
+                // The set's exercise by its index among the workout's, when it is one of them.
+                let index = exercises.firstIndex { $0.exerciseId == set.details.exerciseId }
+                nested.message(2) { set.details.writeRow(to: &$0, withExercise: index == nil) }
+                nested.unsigned(3, index.map(UInt64.init))
                 nested.timestamp(10, set.loggedAt)
                 nested.timestamp(11, set.correctedAt)
                 if set.isRemoved { nested.bool(12, true) }
@@ -87,7 +90,7 @@ extension Workout {
             case 9: pausedAt = try field.timestamp()
             case 10: pausedMicroseconds = try field.signed()
             case 11: exercises.append(try Self.exercise(field.message()))
-            case 12: sets.append(try Self.set(field.message()))
+            case 12: sets.append(try Self.set(field.message(), exercises: exercises))
             case 13: rest = try Self.rest(field.message())
             case 14: lastActivityAt = try field.timestamp()
             case 15: startRecordedAt = try field.timestamp()
@@ -100,7 +103,7 @@ extension Workout {
     private static func exercise(_ reader: PayloadReader) throws(PayloadError) -> WorkoutExercise {
         var reader = reader
         var id = ""
-        var name = ""
+        var name: String?
         while let field = try reader.next() {
             switch field.number {
             case 1: id = try field.string()
@@ -108,10 +111,11 @@ extension Workout {
             default: continue
             }
         }
-        return WorkoutExercise(exerciseId: id, name: name)
+        return WorkoutExercise(exerciseId: id, name: name ?? id)
     }
 
-    private static func set(_ reader: PayloadReader) throws(PayloadError) -> LoggedSet {
+    /// A set, whose exercise is given by its index among `exercises` or in its fields.
+    private static func set(_ reader: PayloadReader, exercises: [WorkoutExercise]) throws(PayloadError) -> LoggedSet {
         var reader = reader
         var number: UInt32 = 0
         var details = SetDetails(exerciseId: "", weight: nil, reps: 0)
@@ -119,6 +123,7 @@ extension Workout {
         var correctedAt: Timestamp?
         var isRemoved = false
         var position: UInt64 = 0
+        var exerciseIndex: Int?
         while let field = try reader.next() {
             switch field.number {
             case 1: number = try field.integer()
@@ -127,8 +132,15 @@ extension Workout {
             case 12: isRemoved = try field.bool()
             case 13: position = try field.unsigned()
             case 2: details = try SetDetails(row: field.message())
+            case 3: exerciseIndex = try field.integer()
             default: continue
             }
+        }
+        if let exerciseIndex {
+            guard exerciseIndex < exercises.count else {
+                throw PayloadError("a stored set names exercise \(exerciseIndex) of \(exercises.count)")
+            }
+            details.exerciseId = exercises[exerciseIndex].exerciseId
         }
         var set = LoggedSet(number: number, details: details, loggedAt: loggedAt, position: position)
         set.correctedAt = correctedAt

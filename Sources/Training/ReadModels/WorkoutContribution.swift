@@ -54,17 +54,23 @@ struct WorkoutContribution {
         total.workouts = 1
         let primary = rules.primaryMuscleWeight.scaled(toDigits: 3) ?? 1_000
         let secondary = rules.secondaryMuscleWeight.scaled(toDigits: 3) ?? 500
+        // The sets' indices by exercise, in the order they were logged.
+        var setIndices: [String: [Int]] = [:]
+        for (index, fact) in facts.enumerated() { setIndices[fact.details.exerciseId, default: []].append(index) }
         for exercise in workout.exercises {
-            let exerciseSets = facts.filter { $0.details.exerciseId == exercise.exerciseId }
-            guard !exerciseSets.isEmpty else { continue }
+            guard let indices = setIndices[exercise.exerciseId] else { continue }
             let info = exercises(exercise.exerciseId)
             var session = SessionFact(
                 workoutId: workout.id, workoutName: workout.name, startedAt: startedAt,
                 position: workout.finishedPosition ?? 0)
             var line = WorkoutSummary.ExerciseLine(
-                exerciseId: exercise.exerciseId, name: exercise.name, sets: UInt32(exerciseSets.count), reps: 0,
-                volume: 0)
-            for fact in exerciseSets {
+                exerciseId: exercise.exerciseId, name: exercise.name, sets: UInt32(indices.count), reps: 0, volume: 0)
+            // The exercise's share of its muscles' and force's counters, added up over its sets and then added to
+            // each counter once: counters add with wrapping arithmetic, so the order of the additions does not
+            // matter.
+            var muscleShare = (primary: WeekCounter(), secondary: WeekCounter(), force: WeekCounter())
+            for index in indices {
+                let fact = facts[index]
                 let volume = fact.volume(rules)
                 line.reps += fact.details.reps
                 line.volume = line.volume.addingClamped(volume)
@@ -77,16 +83,11 @@ struct WorkoutContribution {
                 session.reps += fact.details.reps
                 guard !fact.isExcluded else { continue }
                 total.milliSets += 1_000
-                for (muscles, weight) in [(info.primaryMuscles, primary), (info.secondaryMuscles, secondary)] {
-                    for muscle in muscles where weight > 0 {
-                        weeks[Key().signed(week).text(muscle).bytes, default: WeekCounter()].add(
-                            WeekCounter(milliSets: weight, milliVolume: volume.multipliedClamped(by: weight)))
-                    }
-                }
-                if let force = info.force, force == "push" || force == "pull" {
-                    weeks[Key().signed(week).text("*" + force).bytes, default: WeekCounter()].add(
-                        WeekCounter(milliSets: 1_000, milliVolume: volume.multipliedClamped(by: 1_000)))
-                }
+                muscleShare.primary.add(
+                    WeekCounter(milliSets: primary, milliVolume: volume.multipliedClamped(by: primary)))
+                muscleShare.secondary.add(
+                    WeekCounter(milliSets: secondary, milliVolume: volume.multipliedClamped(by: secondary)))
+                muscleShare.force.add(WeekCounter(milliSets: 1_000, milliVolume: volume.multipliedClamped(by: 1_000)))
                 guard !info.isAssisted else { continue }
                 if let weight = fact.milligrams {
                     session.recordVolume = session.recordVolume.addingClamped(
@@ -99,6 +100,19 @@ struct WorkoutContribution {
                         session.bestEstimate = estimate
                         session.bestEstimateSet = fact.number
                     }
+                }
+            }
+            if muscleShare.force.milliSets != 0 {
+                for (muscles, weight, share) in [
+                    (info.primaryMuscles, primary, muscleShare.primary),
+                    (info.secondaryMuscles, secondary, muscleShare.secondary),
+                ] where weight > 0 {
+                    for muscle in muscles {
+                        weeks[Key().signed(week).text(muscle).bytes, default: WeekCounter()].add(share)
+                    }
+                }
+                if let force = info.force, force == "push" || force == "pull" {
+                    weeks[Key().signed(week).text("*" + force).bytes, default: WeekCounter()].add(muscleShare.force)
                 }
             }
             lines.append(line)

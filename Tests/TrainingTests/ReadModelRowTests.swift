@@ -1,0 +1,62 @@
+import EventJournal
+import Testing
+
+@testable import Training
+
+/// Rows leave out what their keys or their other fields hold; these check that what is left out comes back.
+struct ReadModelRowTests {
+    let start = Timestamp(rfc3339: "2026-11-22T18:00:00Z")!
+
+    /// A workout's set names its exercise by index when the exercise is among the workout's, and by id when it was
+    /// removed; an exercise's name is stored only when it differs from its id.
+    @Test func aWorkoutComesBackAsItWasStored() throws {
+        var workout = Workout(
+            id: "workout-7", started: WorkoutStarted(name: "Legs"), at: start, recordedAt: start)
+        let time = Timestamp(microsecondsSinceEpoch: start.microsecondsSinceEpoch + 60_000_000)
+        let events: [TrainingEvent] = [
+            .exerciseAdded(ExerciseAdded(exerciseId: "Barbell_Squat", exerciseName: "Barbell_Squat")),
+            .exerciseAdded(ExerciseAdded(exerciseId: "Leg_Press", exerciseName: "Sled press")),
+            .exerciseAdded(ExerciseAdded(exerciseId: "Lunge", exerciseName: "Lunge")),
+            .setLogged(SetLogged(setNumber: 1, set: SetDetails(exerciseId: "Lunge", weight: weight("20"), reps: 10))),
+            .setLogged(
+                SetLogged(setNumber: 2, set: SetDetails(exerciseId: "Leg_Press", weight: weight("140"), reps: 8))),
+            .setLogged(
+                SetLogged(setNumber: 3, set: SetDetails(exerciseId: "Barbell_Squat", weight: weight("100"), reps: 5))),
+            // The lunge is removed: its set keeps its exercise, which is no longer among the workout's.
+            .exerciseRemoved(ExerciseRemoved(exerciseId: "Lunge")),
+        ]
+        for (offset, event) in events.enumerated() { workout.apply(event, at: time, position: UInt64(10 + offset)) }
+
+        let decoded = try Workout(decoding: workout.encoded[...])
+        #expect(decoded.exercises.map(\.exerciseId) == ["Barbell_Squat", "Leg_Press"])
+        #expect(decoded.exercises.map(\.name) == ["Barbell_Squat", "Sled press"])
+        #expect(decoded.sets.map(\.details.exerciseId) == ["Lunge", "Leg_Press", "Barbell_Squat"])
+        #expect(decoded.sets == workout.sets)
+    }
+
+    /// A `sets` row holds no exercise, start, workout or set number: they come from its key.
+    @Test func aSetComesBackFromItsKeyAndRow() throws {
+        let fact = SetFact(
+            workoutId: "workout-12", number: 4, startedAt: start,
+            details: SetDetails(exerciseId: "Deadlift", weight: weight("180"), reps: 3, rpe: RPE(9)),
+            loggedAt: Timestamp(microsecondsSinceEpoch: start.microsecondsSinceEpoch + 1_200_000_000), position: 99,
+            isImplausible: false, isExcluded: false)
+        let key = Key().text("Deadlift").instant(start).text("workout-12").unsigned(UInt32(4)).bytes
+        let decoded = try key.withUnsafeBytes { try SetFact(key: $0, row: fact.encoded[...]) }
+        #expect(decoded == fact)
+        #expect(!fact.encoded.contains(Array("workout-12".utf8)))
+    }
+
+    /// A history line's name is stored only when it differs from the exercise's id.
+    @Test func aHistoryLineKeepsItsNameWhenItDiffers() throws {
+        let lines = [
+            WorkoutSummary.ExerciseLine(exerciseId: "Deadlift", name: "Deadlift", sets: 3, reps: 9, volume: 1),
+            WorkoutSummary.ExerciseLine(exerciseId: "Leg_Press", name: "Sled press", sets: 2, reps: 16, volume: 2),
+        ]
+        let summary = WorkoutSummary(
+            workoutId: "workout-3", name: "Pull", routineId: nil, startedAt: start, finishedAt: start,
+            durationSeconds: 0, note: nil, sets: 5, workingSets: 5, volume: 3, implausibleSets: 0, exercises: lines,
+            finishedPosition: 40)
+        #expect(try WorkoutSummary(decoding: summary.encoded[...]) == summary)
+    }
+}
