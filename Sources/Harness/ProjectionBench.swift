@@ -80,6 +80,7 @@ struct ProjectionsBench: AsyncParsableCommand {
             ("sqliteJSONPeerEventsPerSecond", String(Int(Self.median(peer)))),
             ("rebuildVsSQLitePeer", Self.verdict(Self.median(zip(rebuild, peer).map(/)), target: 10)),
             ("rebuildVsRawScan", Self.verdict(Self.median(zip(rebuild, scan).map(/)), target: 0.1)),
+            ("readModelMebibytes", String(format: "%.1f", Double(ours.map(\.bytes).reduce(0, +)) / 1_048_576)),
         ]
 
         // One append and a records query for one exercise, at both sizes, interleaved.

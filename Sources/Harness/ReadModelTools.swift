@@ -43,14 +43,18 @@ struct ReadModelDigestCommand: AsyncParsableCommand {
                 .joined(separator: ",") + "}")
     }
 
-    /// Each live table's entry count and SHA-256 over its keys and values (each length-prefixed), in key order.
-    static func digests(of store: ReadModelStore) throws -> [(table: String, entries: Int, sha256: String)] {
+    /// Each live table's entry count, the bytes of its pages (which depend on the order of the writes, so the command
+    /// leaves them out), and SHA-256 over its keys and values (each length-prefixed), in key order.
+    static func digests(of store: ReadModelStore) throws -> [(table: String, entries: Int, bytes: Int, sha256: String)]
+    {
         try store.read { snapshot in
             try store.projections.flatMap { descriptor in
                 guard let model = try snapshot.model(descriptor.name) else {
-                    return [(table: String, entries: Int, sha256: String)]()
+                    return [(table: String, entries: Int, bytes: Int, sha256: String)]()
                 }
                 return try descriptor.tables.indices.map { index in
+                    let statistics = try model.table(index).statistics()
+                    let pages = statistics.branchPages + statistics.leafPages + statistics.overflowPages
                     var hash = SHA256()
                     var entries = 0
                     try model.table(index).scan { key, value in
@@ -63,7 +67,9 @@ struct ReadModelDigestCommand: AsyncParsableCommand {
                         return true
                     }
                     let digest = hash.finalize().map { String(format: "%02x", $0) }.joined()
-                    return ("\(descriptor.name).\(descriptor.tables[index])", entries, digest)
+                    return (
+                        "\(descriptor.name).\(descriptor.tables[index])", entries, pages * statistics.pageSize, digest
+                    )
                 }
             }
         }

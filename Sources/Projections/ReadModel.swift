@@ -23,6 +23,9 @@ public struct ReadModelTable {
 
     // MARK: Reading
 
+    /// The table's entry count and pages.
+    public func statistics() throws -> DatabaseStatistics { try transaction.statistics(of: database) }
+
     /// Calls `body` with the value under `key`; nil when there is none.
     public func withValue<R>(forKey key: [UInt8], _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R? {
         try transaction.withValue(forKey: key, in: database, body)
