@@ -34,17 +34,20 @@ struct ReadModelRowTests {
         #expect(decoded.sets == workout.sets)
     }
 
-    /// A `sets` row holds no exercise, start, workout or set number: they come from its key.
-    @Test func aSetComesBackFromItsKeyAndRow() throws {
-        let fact = SetFact(
-            workoutId: "workout-12", number: 4, startedAt: start,
-            details: SetDetails(exerciseId: "Deadlift", weight: weight("180"), reps: 3, rpe: RPE(9)),
-            loggedAt: Timestamp(microsecondsSinceEpoch: start.microsecondsSinceEpoch + 1_200_000_000), position: 99,
-            isImplausible: false, isExcluded: false)
-        let key = Key().text("Deadlift").instant(start).text("workout-12").unsigned(UInt32(4)).bytes
-        let decoded = try key.withUnsafeBytes { try SetFact(key: $0, row: fact.encoded[...]) }
-        #expect(decoded == fact)
-        #expect(!fact.encoded.contains(Array("workout-12".utf8)))
+    /// A `sets` row holds an exercise's sets in one workout, with no exercise, start or workout: they come from its
+    /// key.
+    @Test func setsComeBackFromTheirKeyAndRow() throws {
+        let facts = [(1, "100", nil), (2, "102.5", RPE(9)), (4, "105", RPE(10))].map { number, kilograms, rpe in
+            SetFact(
+                workoutId: "workout-12", number: UInt32(number), startedAt: start,
+                details: SetDetails(exerciseId: "Deadlift", weight: weight(kilograms), reps: 3, rpe: rpe),
+                loggedAt: Timestamp(microsecondsSinceEpoch: start.microsecondsSinceEpoch + Int64(number) * 60_000_000),
+                position: 90 + UInt64(number), isImplausible: false, isExcluded: number == 4)
+        }
+        let row = SetFact.encoded(facts)
+        let key = Key().text("Deadlift").instant(start).text("workout-12").bytes
+        #expect(try key.withUnsafeBytes { try SetFact.decode(key: $0, row: row[...]) } == facts)
+        #expect(!row.contains(Array("workout-12".utf8)) && !row.contains(Array("Deadlift".utf8)))
     }
 
     /// A history line's name is stored only when it differs from the exercise's id.

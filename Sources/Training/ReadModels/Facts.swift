@@ -3,8 +3,9 @@ import EventJournal
 // The rows of the training read model's tables, each in the binary encoding of the events (docs/FORMAT.md lists
 // their fields). A row holds everything a query or a later fold needs, so that neither replays events.
 
-/// A set that counts (of a finished, not deleted workout, not removed, of an exercise still in it), as the `sets`
-/// table keeps it under its exercise, its workout's start, its workout and its number; the row holds the rest.
+/// A set that counts (of a finished, not deleted workout, not removed, of an exercise still in it). The `sets` table
+/// keeps an exercise's counted sets in one workout as one row under the exercise, the workout's start and the
+/// workout, in the order of their numbers.
 public struct SetFact: Sendable, Equatable {
     public var workoutId: String
     public var number: UInt32
@@ -31,14 +32,19 @@ public struct SetFact: Sendable, Equatable {
         return milligrams.multipliedClamped(by: Int64(details.reps))
     }
 
-    /// The row, without what its key holds.
-    var encoded: [UInt8] {
+    /// The `sets` row of `facts`, an exercise's sets in one workout: each set without what the row's key holds.
+    static func encoded(_ facts: [SetFact]) -> [UInt8] {
         var writer = PayloadWriter()
-        writer.message(2) { details.writeRow(to: &$0, withExercise: false) }
-        writer.timestamp(12, loggedAt)
-        writer.unsigned(13, position)
-        if isImplausible { writer.bool(14, true) }
-        if isExcluded { writer.bool(15, true) }
+        for fact in facts {
+            writer.message(1) { nested in
+                nested.unsigned(1, UInt64(fact.number))
+                nested.message(2) { fact.details.writeRow(to: &$0, withExercise: false) }
+                nested.timestamp(12, fact.loggedAt)
+                nested.unsigned(13, fact.position)
+                if fact.isImplausible { nested.bool(14, true) }
+                if fact.isExcluded { nested.bool(15, true) }
+            }
+        }
         return writer.bytes
     }
 
@@ -56,29 +62,37 @@ public struct SetFact: Sendable, Equatable {
         self.isExcluded = isExcluded
     }
 
-    /// The set a row of the `sets` table holds under `key`.
-    init(key: UnsafeRawBufferPointer, row bytes: ArraySlice<UInt8>) throws(PayloadError) {
+    /// The sets a row of the `sets` table holds under `key`.
+    static func decode(key: UnsafeRawBufferPointer, row bytes: ArraySlice<UInt8>) throws(PayloadError) -> [SetFact] {
         var keyReader = Key.Reader(key)
         let exerciseId = keyReader.text()
-        self.init(
-            workoutId: "", number: 0, startedAt: keyReader.instant(),
-            details: SetDetails(exerciseId: exerciseId, weight: nil, reps: 0),
-            loggedAt: .init(microsecondsSinceEpoch: 0), position: 0, isImplausible: false, isExcluded: false)
-        workoutId = keyReader.text()
-        number = keyReader.unsigned32()
+        let startedAt = keyReader.instant()
+        let workoutId = keyReader.text()
+        var facts: [SetFact] = []
         var reader = PayloadReader(bytes)
         while let field = try reader.next() {
-            switch field.number {
-            case 12: loggedAt = try field.timestamp()
-            case 13: position = try field.unsigned()
-            case 14: isImplausible = try field.bool()
-            case 15: isExcluded = try field.bool()
-            case 2:
-                details = try SetDetails(row: field.message())
-                details.exerciseId = exerciseId
-            default: continue
+            guard field.number == 1 else { continue }
+            var fact = SetFact(
+                workoutId: workoutId, number: 0, startedAt: startedAt,
+                details: SetDetails(exerciseId: exerciseId, weight: nil, reps: 0),
+                loggedAt: .init(microsecondsSinceEpoch: 0), position: 0, isImplausible: false, isExcluded: false)
+            var nested = try field.message()
+            while let inner = try nested.next() {
+                switch inner.number {
+                case 1: fact.number = try inner.integer()
+                case 12: fact.loggedAt = try inner.timestamp()
+                case 13: fact.position = try inner.unsigned()
+                case 14: fact.isImplausible = try inner.bool()
+                case 15: fact.isExcluded = try inner.bool()
+                case 2:
+                    fact.details = try SetDetails(row: inner.message())
+                    fact.details.exerciseId = exerciseId
+                default: continue
+                }
             }
+            facts.append(fact)
         }
+        return facts
     }
 }
 

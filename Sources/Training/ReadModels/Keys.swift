@@ -69,11 +69,6 @@ struct Key {
             return Int32(bitPattern: bytes.bigEndian(UInt32.self, at: offset) ^ (1 << 31))
         }
 
-        mutating func unsigned32() -> UInt32 {
-            defer { offset += 4 }
-            return bytes.bigEndian(UInt32.self, at: offset)
-        }
-
         mutating func instant() -> Timestamp { Timestamp(microsecondsSinceEpoch: signed64()) }
     }
 }

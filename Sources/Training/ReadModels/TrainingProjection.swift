@@ -11,7 +11,7 @@ enum TrainingTable: Int, CaseIterable {
     case history
     /// Local day → the number of counted workouts that started on it.
     case days
-    /// Exercise ‖ start ‖ workout ‖ set number → the set, for counted sets.
+    /// Exercise ‖ start ‖ workout → the exercise's counted sets in that workout.
     case sets
     /// Exercise ‖ start ‖ workout → the exercise's figures in that workout.
     case sessions
@@ -48,8 +48,9 @@ public struct TrainingProjection: Projection {
 
     public static let name = "training"
     public var name: String { Self.name }
-    /// 1: the first version. 2: smaller rows: `sets` rows leave out what their keys hold, a workout's sets name
-    /// their exercise by its index among the workout's, and exercise names equal to their ids are left out.
+    /// 1: the first version. 2: fewer, smaller rows: a `sets` row holds an exercise's sets in one workout, without
+    /// what its key holds; a workout's sets name their exercise by its index among the workout's; exercise names
+    /// equal to their ids are left out.
     public let version: UInt32 = 2
     public let rules: Rules
     public var rulesDigest: [UInt8] { rules.foldDigest }
@@ -209,19 +210,19 @@ struct TrainingFold {
 
         var changes: [String: ExerciseChange] = [:]
         let sets = table(.sets)
-        var oldSets = Dictionary(uniqueKeysWithValues: (old?.sets ?? []).map { ($0.key, $0.fact) })
-        for (key, fact) in new?.sets ?? [] {
+        var oldSets = Dictionary(uniqueKeysWithValues: (old?.sets ?? []).map { ($0.key, $0.facts) })
+        for (key, exerciseId, facts) in new?.sets ?? [] {
             if !oldSets.isEmpty, let previous = oldSets.removeValue(forKey: key) {
-                guard previous != fact else { continue }
-                changes[fact.details.exerciseId, default: .init()].mustRecount = true
+                guard previous != facts else { continue }
+                changes[exerciseId, default: .init()].mustRecount = true
             } else {
-                changes[fact.details.exerciseId, default: .init()].addedSets.append(fact)
+                changes[exerciseId, default: .init()].addedSets += facts
             }
-            try sets.put(fact.encoded, forKey: key)
+            try sets.put(SetFact.encoded(facts), forKey: key)
         }
-        for (key, fact) in oldSets {
+        for (key, facts) in oldSets {
             try sets.delete(key)
-            changes[fact.details.exerciseId, default: .init()].mustRecount = true
+            if let first = facts.first { changes[first.details.exerciseId, default: .init()].mustRecount = true }
         }
         let sessions = table(.sessions)
         var oldSessions = Dictionary(uniqueKeysWithValues: (old?.sessions ?? []).map { ($0.key, $0) })
@@ -275,8 +276,9 @@ struct TrainingFold {
             let start = prefix.bytes + changedFrom
             var entries: [RecordEntry] = []
             try table(.sets).scan(prefix: prefix.bytes, from: start) { key, value in
-                let fact = try ReadModelRow.decode(key: key, value: value, table: "sets", SetFact.init(key:row:))
-                entries += tracker.consider(fact)
+                for fact in try ReadModelRow.decode(key: key, value: value, table: "sets", SetFact.decode(key:row:)) {
+                    entries += tracker.consider(fact)
+                }
                 return true
             }
             try table(.sessions).scan(prefix: prefix.bytes, from: start) { key, value in

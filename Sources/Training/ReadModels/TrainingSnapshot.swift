@@ -259,8 +259,8 @@ public struct TrainingSnapshot {
         }
         var weight: Weight?
         try table(.sets)?.scan(prefix: Key().text(exerciseId).bytes, reverse: true) { key, value in
-            weight = try ReadModelRow.decode(key: key, value: value, table: "sets", SetFact.init(key:row:)).details
-                .weight
+            let facts = try ReadModelRow.decode(key: key, value: value, table: "sets", SetFact.decode(key:row:))
+            weight = facts.last { $0.details.weight != nil }?.details.weight
             return weight == nil
         }
         return weight

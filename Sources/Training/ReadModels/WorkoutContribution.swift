@@ -8,8 +8,8 @@ import Foundation
 struct WorkoutContribution {
     var history: WorkoutSummary
     var day: Int
-    /// Keyed rows, sorted by key.
-    var sets: [(key: [UInt8], fact: SetFact)]
+    /// Keyed rows, sorted by key: each exercise's counted sets (by number) and its session, under the same key.
+    var sets: [(key: [UInt8], exerciseId: String, facts: [SetFact])]
     var sessions: [(key: [UInt8], exerciseId: String, fact: SessionFact)]
     var weeks: [[UInt8]: WeekCounter]
     /// The workout's start and id: its `history` key, and its place among an exercise's workouts in the `sets` and
@@ -43,11 +43,8 @@ struct WorkoutContribution {
                     loggedAt: set.loggedAt, position: set.position, isImplausible: implausible,
                     isExcluded: implausible && rules.excludeImplausible))
         }
-        sets = facts.map { fact in
-            (Key().text(fact.details.exerciseId).instant(startedAt).text(workout.id).unsigned(fact.number).bytes, fact)
-        }.sorted { $0.key.lexicographicallyPrecedes($1.key) }
-
         var lines: [WorkoutSummary.ExerciseLine] = []
+        var sets: [(key: [UInt8], exerciseId: String, facts: [SetFact])] = []
         var sessions: [(key: [UInt8], exerciseId: String, fact: SessionFact)] = []
         var weeks: [[UInt8]: WeekCounter] = [:]
         var total = WeekCounter()
@@ -116,13 +113,12 @@ struct WorkoutContribution {
                 }
             }
             lines.append(line)
-            sessions.append(
-                (
-                    Key().text(exercise.exerciseId).instant(startedAt).text(workout.id).bytes, exercise.exerciseId,
-                    session
-                ))
+            let key = Key().text(exercise.exerciseId).instant(startedAt).text(workout.id).bytes
+            sets.append((key, exercise.exerciseId, indices.map { facts[$0] }.sorted { $0.number < $1.number }))
+            sessions.append((key, exercise.exerciseId, session))
         }
         weeks[Key().signed(week).text("").bytes, default: WeekCounter()].add(total)
+        self.sets = sets.sorted { $0.key.lexicographicallyPrecedes($1.key) }
         self.sessions = sessions.sorted { $0.key.lexicographicallyPrecedes($1.key) }
         self.weeks = weeks
         history = WorkoutSummary(
