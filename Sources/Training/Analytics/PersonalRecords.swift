@@ -262,38 +262,35 @@ struct RecordTracker {
     mutating func consider(_ set: SetFact) -> [RecordEntry] {
         guard set.isRecordCandidate else { return [] }
         let details = set.details
-        var candidates: [(RecordKind, Score)] = []
-        if let duration = details.durationSeconds, duration > 0 {
-            candidates.append((.longestDuration, Score(Int64(duration))))
-        }
-        if let distance = details.distanceMeters, let millimetres = distance.scaled(toDigits: 3), millimetres > 0 {
-            candidates.append((.longestDistance, Score(millimetres)))
-        }
-        if details.reps >= 1 {
-            let reps = Int64(details.reps)
-            candidates.append((.mostReps, Score(reps)))
-            if let weight = set.milligrams, weight > 0 || isAssisted {
-                candidates.append((.heaviestWeight, Score(weight)))
-                if details.reps <= 12 { candidates.append((.repMaximum(details.reps), Score(weight))) }
-                if !isAssisted {
-                    if let estimate = OneRepMaximum.estimate(
-                        weight: weight, reps: details.reps, rpe: details.rpe, rules: rules)
-                    {
-                        candidates.append((.estimatedOneRepMax, estimate))
-                    }
-                    let (volume, overflow) = weight.multipliedReportingOverflow(by: reps)
-                    if !overflow { candidates.append((.bestSetVolume, Score(volume))) }
-                }
-            }
-        }
         var entries: [RecordEntry] = []
-        for (kind, value) in candidates {
-            guard let sequence = record(kind, value) else { continue }
+        func offer(_ kind: RecordKind, _ value: Score) {
+            guard let sequence = record(kind, value) else { return }
             entries.append(
                 RecordEntry(
                     kind: kind, sequence: sequence, value: value, workoutId: set.workoutId, setNumber: set.number,
                     startedAt: set.startedAt, achievedAt: set.loggedAt, position: set.position, weight: details.weight,
                     reps: details.reps, rpe: details.rpe))
+        }
+        if let duration = details.durationSeconds, duration > 0 { offer(.longestDuration, Score(Int64(duration))) }
+        if let distance = details.distanceMeters, let millimetres = distance.scaled(toDigits: 3), millimetres > 0 {
+            offer(.longestDistance, Score(millimetres))
+        }
+        if details.reps >= 1 {
+            let reps = Int64(details.reps)
+            offer(.mostReps, Score(reps))
+            if let weight = set.milligrams, weight > 0 || isAssisted {
+                offer(.heaviestWeight, Score(weight))
+                if details.reps <= 12 { offer(.repMaximum(details.reps), Score(weight)) }
+                if !isAssisted {
+                    if let estimate = OneRepMaximum.estimate(
+                        weight: weight, reps: details.reps, rpe: details.rpe, rules: rules)
+                    {
+                        offer(.estimatedOneRepMax, estimate)
+                    }
+                    let (volume, overflow) = weight.multipliedReportingOverflow(by: reps)
+                    if !overflow { offer(.bestSetVolume, Score(volume)) }
+                }
+            }
         }
         return entries
     }

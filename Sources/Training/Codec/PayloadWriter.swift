@@ -98,12 +98,24 @@ public struct PayloadWriter: Sendable {
     }
 
     private mutating func varint(_ value: UInt64) {
-        var value = value
-        while value >= 0x80 {
-            buffer.append(UInt8(truncatingIfNeeded: value) | 0x80)
-            value >>= 7
+        if value < 0x80 {
+            buffer.append(UInt8(truncatingIfNeeded: value))
+            return
         }
-        buffer.append(UInt8(value))
+        // Laid out in a local first, then appended at once: one capacity check rather than one per byte.
+        var bytes: (UInt64, UInt64) = (0, 0)
+        let count = withUnsafeMutableBytes(of: &bytes) { raw in
+            var rest = value
+            var count = 0
+            while rest >= 0x80 {
+                raw[count] = UInt8(truncatingIfNeeded: rest) | 0x80
+                rest >>= 7
+                count += 1
+            }
+            raw[count] = UInt8(rest)
+            return count + 1
+        }
+        withUnsafeBytes(of: &bytes) { buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[..<count])) }
     }
 }
 

@@ -256,7 +256,7 @@ struct TrainingFold {
         _ exerciseId: String, _ change: ExerciseChange, workoutKey: [UInt8]?, changedFrom: [UInt8]
     ) throws {
         var tracker = RecordTracker(
-            isAssisted: try facts(exerciseId).isAssisted, rules: rules, state: try recordState(exerciseId))
+            isAssisted: try facts(exerciseId).isAssisted, rules: rules, state: try takeRecordState(exerciseId))
         let records = table(.records)
         let prefix = Key().text(exerciseId)
         if !change.mustRecount, let workoutKey,
@@ -355,8 +355,9 @@ struct TrainingFold {
         weeks[key] = current
     }
 
-    private mutating func recordState(_ exerciseId: String) throws -> RecordState {
-        if let cached = recordStates[exerciseId] { return cached }
+    /// The exercise's record state, taken out of the cache so that changing it copies nothing, or read from its table.
+    private mutating func takeRecordState(_ exerciseId: String) throws -> RecordState {
+        if let cached = recordStates.removeValue(forKey: exerciseId) { return cached }
         return try table(.recordState).withValue(forKey: Array(exerciseId.utf8)) { raw in
             try ReadModelRow.decode(raw, table: "record-state", RecordState.init(decoding:))
         } ?? RecordState()
