@@ -50,6 +50,17 @@ struct ReadModelRowTests {
         #expect(!row.contains(Array("workout-12".utf8)) && !row.contains(Array("Deadlift".utf8)))
     }
 
+    /// A `sessions` row holds no workout or start: they come from its key.
+    @Test func aSessionComesBackFromItsKeyAndRow() throws {
+        let session = SessionFact(
+            workoutId: "workout-12", workoutName: "Pull", startedAt: start, workingSets: 3, reps: 15,
+            volume: 1_500_000_000, recordVolume: 1_500_000_000, bestEstimate: Score(116_666_667),
+            bestEstimateSet: 2, topWeight: 100_000_000, position: 120)
+        let key = Key().text("Deadlift").instant(start).text("workout-12").bytes
+        #expect(try key.withUnsafeBytes { try SessionFact(key: $0, row: session.encoded[...]) } == session)
+        #expect(!session.encoded.contains(Array("workout-12".utf8)))
+    }
+
     /// A history line's name is stored only when it differs from the exercise's id.
     @Test func aHistoryLineKeepsItsNameWhenItDiffers() throws {
         let lines = [

@@ -97,7 +97,7 @@ public struct SetFact: Sendable, Equatable {
 }
 
 /// One exercise in one counted workout, as the `sessions` table keeps it under its exercise, its workout's start and
-/// its workout: the figures progress, plateaus and "last time" read.
+/// its workout (which the row leaves out): the figures progress, plateaus and "last time" read.
 public struct SessionFact: Sendable, Equatable {
     public var workoutId: String
     public var workoutName: String
@@ -117,11 +117,10 @@ public struct SessionFact: Sendable, Equatable {
     /// The position of the event that finished the workout.
     public var position: UInt64
 
+    /// The row, without what its key holds.
     var encoded: [UInt8] {
         var writer = PayloadWriter()
-        writer.string(1, workoutId)
         writer.string(2, workoutName)
-        writer.timestamp(3, startedAt)
         writer.unsigned(4, UInt64(workingSets))
         writer.unsigned(5, UInt64(reps))
         writer.signed(6, volume)
@@ -154,16 +153,18 @@ public struct SessionFact: Sendable, Equatable {
         self.position = position
     }
 
-    init(decoding bytes: ArraySlice<UInt8>) throws(PayloadError) {
+    /// The session a row of the `sessions` table holds under `key`.
+    init(key: UnsafeRawBufferPointer, row bytes: ArraySlice<UInt8>) throws(PayloadError) {
+        var keyReader = Key.Reader(key)
+        _ = keyReader.text()
+        let startedAt = keyReader.instant()
+        self.init(workoutId: keyReader.text(), workoutName: "", startedAt: startedAt, position: 0)
         var reader = PayloadReader(bytes)
-        self.init(workoutId: "", workoutName: "", startedAt: .init(microsecondsSinceEpoch: 0), position: 0)
         var numerator: Int64?
         var denominator: Int64?
         while let field = try reader.next() {
             switch field.number {
-            case 1: workoutId = try field.string()
             case 2: workoutName = try field.string()
-            case 3: startedAt = try field.timestamp()
             case 4: workingSets = try field.integer()
             case 5: reps = try field.integer()
             case 6: volume = try field.signed()

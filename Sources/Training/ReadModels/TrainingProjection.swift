@@ -48,9 +48,9 @@ public struct TrainingProjection: Projection {
 
     public static let name = "training"
     public var name: String { Self.name }
-    /// 1: the first version. 2: fewer, smaller rows: a `sets` row holds an exercise's sets in one workout, without
-    /// what its key holds; a workout's sets name their exercise by its index among the workout's; exercise names
-    /// equal to their ids are left out.
+    /// 1: the first version. 2: fewer, smaller rows: a `sets` row holds an exercise's sets in one workout; `sets`
+    /// and `sessions` rows leave out what their keys hold; a workout's sets name their exercise by its index among
+    /// the workout's and their time as an offset from its start; exercise names equal to their ids are left out.
     public let version: UInt32 = 2
     public let rules: Rules
     public var rulesDigest: [UInt8] { rules.foldDigest }
@@ -282,7 +282,8 @@ struct TrainingFold {
                 return true
             }
             try table(.sessions).scan(prefix: prefix.bytes, from: start) { key, value in
-                let session = try ReadModelRow.decode(value, table: "sessions", SessionFact.init(decoding:))
+                let session = try ReadModelRow.decode(
+                    key: key, value: value, table: "sessions", SessionFact.init(key:row:))
                 entries += tracker.consider(session)
                 tracker.state.lastWorkoutKey = Array(key[prefix.bytes.count...])
                 return true

@@ -208,8 +208,9 @@ public struct TrainingSnapshot {
     /// The sessions of `exerciseId`: its figures in each counted workout, oldest first.
     public func sessions(of exerciseId: String) throws -> [SessionFact] {
         var sessions: [SessionFact] = []
-        try table(.sessions)?.scan(prefix: Key().text(exerciseId).bytes) { _, value in
-            sessions.append(try ReadModelRow.decode(value, table: "sessions", SessionFact.init(decoding:)))
+        try table(.sessions)?.scan(prefix: Key().text(exerciseId).bytes) { key, value in
+            sessions.append(
+                try ReadModelRow.decode(key: key, value: value, table: "sessions", SessionFact.init(key:row:)))
             return true
         }
         return sessions
@@ -229,8 +230,9 @@ public struct TrainingSnapshot {
     /// than it (on a tie, the higher workout number) and had the exercise.
     public func lastTime(_ exerciseId: String, before current: Workout) throws -> LastTime? {
         var chosen: SessionFact?
-        try table(.sessions)?.scan(prefix: Key().text(exerciseId).bytes, reverse: true) { _, value in
-            let session = try ReadModelRow.decode(value, table: "sessions", SessionFact.init(decoding:))
+        try table(.sessions)?.scan(prefix: Key().text(exerciseId).bytes, reverse: true) { key, value in
+            let session = try ReadModelRow.decode(
+                key: key, value: value, table: "sessions", SessionFact.init(key:row:))
             guard session.workoutId != current.id, session.startedAt <= current.startedAt else { return true }
             if let found = chosen {
                 guard found.startedAt == session.startedAt else { return false }

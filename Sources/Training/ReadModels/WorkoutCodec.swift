@@ -35,7 +35,8 @@ extension Workout {
                 let index = exercises.firstIndex { $0.exerciseId == set.details.exerciseId }
                 nested.message(2) { set.details.writeRow(to: &$0, withExercise: index == nil) }
                 nested.unsigned(3, index.map(UInt64.init))
-                nested.timestamp(10, set.loggedAt)
+                // Wrapping arithmetic both ways gives back any instant exactly.
+                nested.signed(14, set.loggedAt.microsecondsSinceEpoch &- startedAt.microsecondsSinceEpoch)
                 nested.timestamp(11, set.correctedAt)
                 if set.isRemoved { nested.bool(12, true) }
                 nested.unsigned(13, set.position)
@@ -90,7 +91,7 @@ extension Workout {
             case 9: pausedAt = try field.timestamp()
             case 10: pausedMicroseconds = try field.signed()
             case 11: exercises.append(try Self.exercise(field.message()))
-            case 12: sets.append(try Self.set(field.message(), exercises: exercises))
+            case 12: sets.append(try Self.set(field.message(), exercises: exercises, startedAt: startedAt))
             case 13: rest = try Self.rest(field.message())
             case 14: lastActivityAt = try field.timestamp()
             case 15: startRecordedAt = try field.timestamp()
@@ -114,8 +115,11 @@ extension Workout {
         return WorkoutExercise(exerciseId: id, name: name ?? id)
     }
 
-    /// A set, whose exercise is given by its index among `exercises` or in its fields.
-    private static func set(_ reader: PayloadReader, exercises: [WorkoutExercise]) throws(PayloadError) -> LoggedSet {
+    /// A set, whose exercise is given by its index among `exercises` or in its fields, and which was logged at an
+    /// offset from `startedAt`, the workout's start.
+    private static func set(
+        _ reader: PayloadReader, exercises: [WorkoutExercise], startedAt: Timestamp
+    ) throws(PayloadError) -> LoggedSet {
         var reader = reader
         var number: UInt32 = 0
         var details = SetDetails(exerciseId: "", weight: nil, reps: 0)
@@ -127,7 +131,8 @@ extension Workout {
         while let field = try reader.next() {
             switch field.number {
             case 1: number = try field.integer()
-            case 10: loggedAt = try field.timestamp()
+            case 14:
+                loggedAt = Timestamp(microsecondsSinceEpoch: startedAt.microsecondsSinceEpoch &+ (try field.signed()))
             case 11: correctedAt = try field.timestamp()
             case 12: isRemoved = try field.bool()
             case 13: position = try field.unsigned()
