@@ -357,9 +357,7 @@ extension ReadModelRow {
                 remedy: "rebuild the read models with liftledger rebuild")
         }
     }
-}
 
-extension ReadModelRow {
     /// Decodes a row read from a table with its key, naming the table when it does not decode.
     static func decode<Row>(
         key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, table: String,

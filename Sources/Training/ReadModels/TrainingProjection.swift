@@ -210,19 +210,19 @@ struct TrainingFold {
 
         var changes: [String: ExerciseChange] = [:]
         let sets = table(.sets)
-        var oldSets = Dictionary(uniqueKeysWithValues: (old?.sets ?? []).map { ($0.key, $0.facts) })
+        var oldSets = Dictionary(uniqueKeysWithValues: (old?.sets ?? []).map { ($0.key, $0) })
         for (key, exerciseId, facts) in new?.sets ?? [] {
             if !oldSets.isEmpty, let previous = oldSets.removeValue(forKey: key) {
-                guard previous != facts else { continue }
+                guard previous.facts != facts else { continue }
                 changes[exerciseId, default: .init()].mustRecount = true
             } else {
                 changes[exerciseId, default: .init()].addedSets += facts
             }
             try sets.put(SetFact.encoded(facts), forKey: key)
         }
-        for (key, facts) in oldSets {
+        for (key, group) in oldSets {
             try sets.delete(key)
-            if let first = facts.first { changes[first.details.exerciseId, default: .init()].mustRecount = true }
+            changes[group.exerciseId, default: .init()].mustRecount = true
         }
         let sessions = table(.sessions)
         var oldSessions = Dictionary(uniqueKeysWithValues: (old?.sessions ?? []).map { ($0.key, $0) })

@@ -66,6 +66,7 @@ struct WorkoutContribution {
             // each counter once: counters add with wrapping arithmetic, so the order of the additions does not
             // matter.
             var muscleShare = (primary: WeekCounter(), secondary: WeekCounter(), force: WeekCounter())
+            var countsForMuscles = false
             for index in indices {
                 let fact = facts[index]
                 let volume = fact.volume(rules)
@@ -80,6 +81,7 @@ struct WorkoutContribution {
                 session.reps += fact.details.reps
                 guard !fact.isExcluded else { continue }
                 total.milliSets += 1_000
+                countsForMuscles = true
                 muscleShare.primary.add(
                     WeekCounter(milliSets: primary, milliVolume: volume.multipliedClamped(by: primary)))
                 muscleShare.secondary.add(
@@ -99,7 +101,7 @@ struct WorkoutContribution {
                     }
                 }
             }
-            if muscleShare.force.milliSets != 0 {
+            if countsForMuscles {
                 for (muscles, weight, share) in [
                     (info.primaryMuscles, primary, muscleShare.primary),
                     (info.secondaryMuscles, secondary, muscleShare.secondary),
