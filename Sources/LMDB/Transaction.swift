@@ -97,6 +97,13 @@ public struct Transaction {
         }
     }
 
+    /// Deletes every entry of `database`, which stays open (`mdb_drop` without deleting the database). LMDB frees the
+    /// pages from the branch pages alone, unless the database has overflow pages: it then reads every leaf page.
+    public func empty(_ database: Database) throws {
+        try requireWritable("mdb_drop(\(database.name))")
+        try check(mdb_drop(txn, database.dbi, 0), "mdb_drop(\(database.name))")
+    }
+
     /// `operation` is built only on failure: formatting it for every put would cost more than the put.
     private func requireWritable(_ operation: @autoclosure () -> String) throws(LMDBError) {
         if isReadOnly {

@@ -121,14 +121,19 @@ public final class ReadModelStore: Sendable {
     static let deletionsPerTransaction = 16_384
     static let deletedBytesPerTransaction = 1 << 20
 
-    /// Empties the tables of `projection`'s `slot` a bounded number of entries per transaction, releasing the pages
-    /// read between them: LMDB 0.9.24 drops a table by reading every one of its pages, which for a large read model
-    /// would make them all resident at once. Stops as soon as `stillWanted`, asked in each transaction, says no.
+    /// Empties the tables of `projection`'s `slot`, a transaction per table, releasing the pages read between them. A
+    /// table with overflow pages is emptied a bounded number of entries per transaction instead: LMDB (0.9.24) would
+    /// read every one of its pages to empty it at once, which for a large read model would make them all resident.
+    /// Stops as soon as `stillWanted`, asked in each transaction, says no.
     func emptySlot(_ projection: String, slot: UInt8, while stillWanted: (Transaction) throws -> Bool) throws {
         for table in tables(projection, slot: slot) {
             while true {
                 let step = try environment.write { transaction -> (wanted: Bool, done: Bool) in
                     guard try stillWanted(transaction) else { return (false, true) }
+                    if try transaction.statistics(of: table).overflowPages == 0 {
+                        try transaction.empty(table)
+                        return (true, true)
+                    }
                     return try transaction.withCursor(on: table) { cursor in
                         var deleted = 0
                         var bytes = 0

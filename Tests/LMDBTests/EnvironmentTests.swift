@@ -46,6 +46,26 @@ struct EnvironmentTests {
         }
     }
 
+    /// Emptying deletes every entry, leaves the database open for more, and is refused in a read transaction.
+    @Test func emptyDeletesEveryEntryAndKeepsTheDatabase() throws {
+        try environment.write { txn in
+            for key in 0..<3 { try txn.put([UInt8(key)], forKey: [UInt8(key)], in: database) }
+            // A value of two pages needs overflow pages.
+            try txn.put([UInt8](repeating: 7, count: 8_192), forKey: [9], in: database)
+        }
+        #expect(try environment.read { try $0.statistics(of: database) }.entries == 4)
+        #expect {
+            try environment.read { try $0.empty(database) }
+        } throws: { error in
+            (error as? LMDBError)?.code == .misuse
+        }
+        try environment.write { try $0.empty(database) }
+        let emptied = try environment.read { try $0.statistics(of: database) }
+        #expect(emptied.entries == 0 && emptied.leafPages == 0 && emptied.overflowPages == 0)
+        try environment.write { try $0.put([1], forKey: [1], in: database) }
+        #expect(try environment.read { try $0.value(forKey: [1], in: database) } == [1])
+    }
+
     @Test func aWriteInsideAnotherTransactionOnTheSameThreadIsMisuseNotADeadlock() throws {
         for outer in ["read", "write"] {
             #expect(throws: LMDBError.self, "write inside \(outer)") {

@@ -68,6 +68,36 @@ struct ProjectorTests {
         #expect(model.streams == ["one": 2] && model.checkpoint.position == 2)
     }
 
+    /// After a rebuild swaps, the tables of the old slot are emptied: those with overflow pages a bounded number of
+    /// rows at a time, the others at once.
+    @Test func aSwapEmptiesTheOldSlot() async throws {
+        for index in 0..<40 { try await append(["T\(index % 3)"], to: "s\(index % 4)") }
+        let small = Counts(name: "small")
+        let large = Counts(name: "large", rowSize: 3_000)
+        let projector = try projector([small, large])
+        try projector.catchUp([small, large])
+        let names = ["small", "large"].flatMap { name in
+            ["streams", "types"].flatMap { table in (0...1).map { "rm.\(name).\(table).\($0)" } }
+        }
+        let databases = Dictionary(
+            uniqueKeysWithValues: zip(names, try journal.environment.openDatabases(names, create: false)))
+        func statistics(_ name: String) throws -> DatabaseStatistics {
+            try journal.environment.read { try $0.statistics(of: databases[name]!) }
+        }
+        #expect(
+            try statistics("rm.small.streams.0").entries == 4 && statistics("rm.small.streams.0").overflowPages == 0)
+        #expect(try statistics("rm.large.streams.0").entries == 4 && statistics("rm.large.streams.0").overflowPages > 0)
+
+        try projector.rebuild([small, large])
+        for name in names {
+            // Slot 1 now holds the 4 streams and 3 types; slot 0 holds nothing.
+            let expected = name.hasSuffix(".0") ? 0 : (name.contains("streams") ? 4 : 3)
+            #expect(try statistics(name).entries == expected, "\(name)")
+        }
+        #expect(try statistics("rm.large.types.0").overflowPages == 0)
+        #expect(try contents(projector, large).streams == ["s0": 10, "s1": 10, "s2": 10, "s3": 10])
+    }
+
     @Test func otherRulesRebuildIntoTheSpareSlotAndSwap() async throws {
         try await append(["A", "B"], to: "one")
         try await append(["A"], to: "two")
@@ -270,6 +300,8 @@ struct Counts: Projection {
     let version: UInt32 = 1
     var onlyStream: String?
     var failAfter: Int?
+    /// The size of each stored count, padded with zeros: past half a page, rows go to overflow pages.
+    var rowSize = 8
     var seen = Seen()
     let tables = ["streams", "types"]
 
@@ -293,6 +325,7 @@ struct Counts: Projection {
         let current = try table.withValue(forKey: key) { $0.bigEndian(UInt64.self, at: 0) } ?? 0
         var value: [UInt8] = []
         value.appendBigEndian(current + 1)
+        value += [UInt8](repeating: 0, count: max(0, rowSize - value.count))
         try table.put(value, forKey: key)
     }
 }
