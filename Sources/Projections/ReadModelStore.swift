@@ -130,7 +130,9 @@ public final class ReadModelStore: Sendable {
             while true {
                 let step = try environment.write { transaction -> (wanted: Bool, done: Bool) in
                     guard try stillWanted(transaction) else { return (false, true) }
-                    if try transaction.statistics(of: table).overflowPages == 0 {
+                    let statistics = try transaction.statistics(of: table)
+                    if statistics.entries == 0 { return (true, true) }
+                    if statistics.overflowPages == 0 {
                         try transaction.empty(table)
                         return (true, true)
                     }
