@@ -19,7 +19,8 @@ struct ReadModelRowTests {
             .exerciseAdded(ExerciseAdded(exerciseId: "Lunge", exerciseName: "Lunge")),
             .setLogged(SetLogged(setNumber: 1, set: SetDetails(exerciseId: "Lunge", weight: weight("20"), reps: 10))),
             .setLogged(
-                SetLogged(setNumber: 2, set: SetDetails(exerciseId: "Leg_Press", weight: weight("140"), reps: 8))),
+                SetLogged(
+                    setNumber: 2, set: SetDetails(exerciseId: "Leg_Press", weight: weight("312.5", .pounds), reps: 8))),
             .setLogged(
                 SetLogged(setNumber: 3, set: SetDetails(exerciseId: "Barbell_Squat", weight: weight("100"), reps: 5))),
             // The lunge is removed: its set keeps its exercise, which is no longer among the workout's.

@@ -1,10 +1,10 @@
 /// Values as the read models keep them: decimals as a significand and a scale rather than text, which is quicker to
 /// write and read than the events' encoding (docs/FORMAT.md, "Read models").
 extension ExactDecimal {
-    /// 1 significand (sint), 2 scale.
+    /// 1 significand (sint), 2 scale (absent: 0).
     func writeRow(to writer: inout PayloadWriter) {
         writer.signed(1, significand)
-        writer.unsigned(2, UInt64(scale))
+        if scale != 0 { writer.unsigned(2, UInt64(scale)) }
     }
 
     init(row reader: PayloadReader) throws(PayloadError) {
@@ -26,10 +26,10 @@ extension ExactDecimal {
 }
 
 extension Weight {
-    /// 1 value (a decimal, nested), 2 unit.
+    /// 1 value (a decimal, nested), 2 unit (absent: kilograms).
     func writeRow(to writer: inout PayloadWriter) {
         writer.message(1) { value.writeRow(to: &$0) }
-        writer.unsigned(2, unit.code)
+        if unit != .kilograms { writer.unsigned(2, unit.code) }
     }
 
     init(row reader: PayloadReader) throws(PayloadError) {

@@ -50,7 +50,8 @@ public struct TrainingProjection: Projection {
     public var name: String { Self.name }
     /// 1: the first version. 2: fewer, smaller rows: a `sets` row holds an exercise's sets in one workout; `sets`
     /// and `sessions` rows leave out what their keys hold; a workout's sets name their exercise by its index among
-    /// the workout's and their time as an offset from its start; exercise names equal to their ids are left out.
+    /// the workout's and their time as an offset from its start; exercise names equal to their ids, and a weight's
+    /// unit and scale when they are kilograms and 0, are left out.
     public let version: UInt32 = 2
     public let rules: Rules
     public var rulesDigest: [UInt8] { rules.foldDigest }
