@@ -1,9 +1,5 @@
 import LMDB
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// How far a read model has folded the journal, by which code, under which rules, and which of its two table slots
 /// holds it. Stored in the `checkpoints` database under the projection's name (layout in docs/FORMAT.md).
 public struct Checkpoint: Sendable, Equatable {
@@ -47,32 +43,25 @@ public struct Checkpoint: Sendable, Equatable {
 /// A rebuild under way: the checkpoint of the read model being built in the spare slot, and the process building it.
 struct RebuildMarker: Equatable {
     var checkpoint: Checkpoint
-    var processID: Int32
+    var builder: BuilderProcess
 
-    /// The checkpoint's bytes, then the builder's process id (i32).
-    var encoded: [UInt8] {
-        var bytes = checkpoint.encoded
-        bytes.appendBigEndian(UInt32(bitPattern: processID))
-        return bytes
-    }
+    /// The checkpoint's bytes, then the builder's (``BuilderProcess/encoded``).
+    var encoded: [UInt8] { checkpoint.encoded + builder.encoded }
 
-    init(checkpoint: Checkpoint, processID: Int32 = getpid()) {
+    init(checkpoint: Checkpoint, builder: BuilderProcess = .current()) {
         self.checkpoint = checkpoint
-        self.processID = processID
+        self.builder = builder
     }
 
     init?(decoding raw: UnsafeRawBufferPointer) {
-        guard raw.count >= 4, let checkpoint = Checkpoint(decoding: UnsafeRawBufferPointer(rebasing: raw.dropLast(4)))
+        // The checkpoint's length is in its bytes: 16, and the rules digest's length at offset 14.
+        guard raw.count >= 16 else { return nil }
+        let checkpointLength = 16 + Int(raw.bigEndian(UInt16.self, at: 14))
+        guard raw.count >= checkpointLength,
+            let checkpoint = Checkpoint(decoding: UnsafeRawBufferPointer(rebasing: raw[..<checkpointLength])),
+            let builder = BuilderProcess(decoding: UnsafeRawBufferPointer(rebasing: raw[checkpointLength...]))
         else { return nil }
         self.checkpoint = checkpoint
-        processID = Int32(bitPattern: raw.bigEndian(UInt32.self, at: raw.count - 4))
-    }
-
-    /// True while the process that writes this rebuild is alive (another process may then go on answering from the
-    /// old read model); a builder that died leaves the rebuild to be resumed by the next process that needs it. The
-    /// process is known by its id alone: processes sharing a journal must share a PID namespace, and a dead builder
-    /// whose id was reused counts as alive until `liftledger rebuild` takes its rebuild over.
-    var builderIsAlive: Bool {
-        processID == getpid() || kill(processID, 0) == 0 || errno == EPERM
+        self.builder = builder
     }
 }

@@ -63,7 +63,7 @@ public final class Projector<Event: Sendable>: Sendable {
             case nil where checkpoint == nil:
                 continue  // a first build: folded from the first event below
             case let marker?
-            where marker.processID != getpid() && marker.builderIsAlive
+            where marker.builder.processID != getpid() && marker.builder.isAlive
                 && (checkpoint != nil || !descriptor.isBuilt(by: marker.checkpoint)):
                 // Another live process is rebuilding it (or building it first under other rules): left to it.
                 leftStale.append(projection.name)

@@ -248,7 +248,7 @@ public struct ReadModelSnapshot {
 
     /// Whether a rebuild of `projection` is under way in a live process (this one included).
     public func isRebuilding(_ projection: String) throws -> Bool {
-        try store.rebuildMarker(projection, transaction)?.builderIsAlive ?? false
+        try store.rebuildMarker(projection, transaction)?.builder.isAlive ?? false
     }
 
     /// The position a rebuild of `projection` has folded to, while one is under way or cut short; nil otherwise.
