@@ -129,23 +129,41 @@ struct RecordsCommand: AsyncParsableCommand {
 
 struct WhyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "why", abstract: "Show the events behind a personal record, and the records it beat.",
+        commandName: "why",
+        abstract: "Show the events behind a personal record, or the sets behind a muscle's balance figure.",
         discussion: """
-            For each record of the kind, oldest first: its value, the set that made it and the journal events that \
-            gave that set its values and finished its workout (positions and times). Kinds: heaviest, e1rm, \
-            set-volume, most-reps, session-volume, duration, distance, 1rm to 12rm.
+            why EXERCISE [KIND]: for each record of the kind, oldest first, its value, the set that made it and the \
+            journal events that gave that set its values and finished its workout (positions and times). Kinds: \
+            heaviest, e1rm, set-volume, most-reps, session-volume, duration, distance, 1rm to 12rm.
+
+            why balance MUSCLE [--weeks N]: the working sets that make the muscle's figure in balance --weeks N, \
+            workout by workout, each exercise with the weight its role gives a set (balance.primary for a primary \
+            muscle, balance.secondary for a secondary one), and each set's journal position.
             """)
 
     @OptionGroup var location: JournalLocation
     @OptionGroup var asOf: AsOfOption
 
-    @Argument(help: "The exercise, then optionally the record kind (default: e1rm, else the first it has).")
+    @Argument(
+        help: "The exercise, then optionally the record kind (default: e1rm, else the first it has); or balance MUSCLE."
+    )
     var words: [String]
+
+    @Option(help: "With balance MUSCLE: how many weeks, up to and including this one, as balance --weeks takes them.")
+    var weeks = 4
 
     @Flag(help: "Print JSON (fields documented in docs/JSON.md).")
     var json = false
 
+    func validate() throws {
+        guard (1...520).contains(weeks) else { throw ValidationError("--weeks takes 1 to 520") }
+    }
+
     func run() async throws {
+        if let muscle = balanceMuscle {
+            try location.query(asOf: asOf) { try explainBalance(of: muscle, $0) }
+            return
+        }
         var words = words
         let kind = words.last.flatMap(RecordKind.init(name:))
         if kind != nil { words.removeLast() }
@@ -160,7 +178,7 @@ struct WhyCommand: AsyncParsableCommand {
                 let chain = records[chosen]
             else {
                 throw TrainingError(
-                    .notFound, "\(exercise.name) has no \(kind?.description ?? "") record",
+                    .notFound, "\(exercise.name) has no \(kind.map { "\($0) record" } ?? "records")",
                     remedy: "see its records with liftledger prs \(exercise.name)")
             }
             var entries: [JSON] = []

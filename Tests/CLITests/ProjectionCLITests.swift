@@ -113,6 +113,48 @@ struct ProjectionCLITests {
         #expect(asOf == before)
     }
 
+    /// On a real export, `why balance MUSCLE` (read from the workouts' rows at query time) adds up, for every muscle,
+    /// to what `balance` shows (read from the weekly counters the fold keeps); each line is its sets times its
+    /// role's weight.
+    @Test func whyBalanceAddsUpToBalanceOnARealExport() throws {
+        let journal = directory.child("journal")
+        _ = try ok(["init"], journal: journal)
+        _ = try ok(["profile", "set", "--time-zone", "Europe/Berlin"], journal: journal)
+        _ = try ok(["import", repositoryRoot + "/Fixtures/exports/hevy-kg-2022-2026.csv"], journal: journal)
+        // The export's last workout is in 2026-04; 520 weeks reach back past its first.
+        for weeks in ["4", "520"] {
+            let arguments = ["--weeks", weeks, "--as-of", "2026-04-30", "--json"]
+            let balance = try #require(
+                try JSONSerialization.jsonObject(
+                    with: Data(try ok(["balance"] + arguments, journal: journal).standardOutput.utf8))
+                    as? [String: Any])
+            let muscles = try #require(balance["muscles"] as? [[String: Any]])
+            #expect(muscles.count == 17)
+            var listed = 0
+            for muscle in muscles {
+                let name = try #require(muscle["muscle"] as? String)
+                let output = try ok(
+                    ["why", "balance"] + name.split(separator: " ").map(String.init) + arguments,
+                    journal: journal
+                ).standardOutput
+                let why = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+                let lines = try #require(why["lines"] as? [[String: Any]])
+                var total = 0.0
+                for line in lines {
+                    let weight = try #require(line["weight"] as? Double)
+                    let sets = try #require(line["sets"] as? [[String: Any]])
+                    #expect(weight == (line["role"] as? String == "primary" ? 1 : 0.5))
+                    #expect(line["weighedSets"] as? Double == weight * Double(sets.count))
+                    total += weight * Double(sets.count)
+                }
+                listed += lines.count
+                #expect(why["sets"] as? Double == total, "\(name)")
+                #expect(muscle["sets"] as? Double == total, "\(name), \(weeks) weeks: balance against why")
+            }
+            #expect(listed > 0)
+        }
+    }
+
     /// Every record's value by exercise and kind (`records/ID/KIND`), from `prs --json`.
     func figures(_ journal: String, asOf: String? = nil) throws -> [String: String] {
         var figures: [String: String] = [:]

@@ -225,6 +225,39 @@ struct AnalyticsTests {
         #expect(muscle("chest")?.sets == 1 && muscle("shoulders")?.sets == 0)
     }
 
+    /// `why balance MUSCLE` lists the working sets behind a muscle's figure, each weighed by its exercise's role.
+    @Test func theSetsBehindAMuscleAreItsWorkingSetsWeighedByRole() async throws {
+        try await log.updateProfile(ProfileUpdated(timeZone: "UTC"))
+        // Weeks start on Monday: 2026-01-05 and 2026-01-12. Workout 1 (Wednesday): a bench press warm-up (set 1),
+        // two working sets (2, 3), and a squat (4). Workout 2 (the next Monday): one bench press set (1).
+        try await workout(
+            at: "2026-01-07T18:00:00Z",
+            [
+                set("bench press", "60", 10, .warmup), set("bench press", "100", 10), set("bench press", "100", 8),
+                set("squat", "140", 5),
+            ])
+        try await workout(at: "2026-01-12T18:00:00Z", [set("bench press", "100", 5)])
+        let bench = try log.query { try $0.catalog().lookup("bench press")!.id }
+        // The first week, for the triceps: bench press is secondary, so its two working sets count 0.5 each.
+        let triceps = try log.query { try $0.setsBehind(muscle: "triceps", weeks: 1, today: LocalDate("2026-01-07")!) }
+        #expect(triceps.weeks == [LocalDate("2026-01-05")!])
+        #expect(triceps.lines.count == 1 && triceps.sets == 1)
+        let line = try #require(triceps.lines.first)
+        #expect(line.exerciseId == bench && !line.isPrimary && line.milliWeight == 500)
+        #expect(line.workout.workoutId == "workout-1" && line.sets.map(\.number) == [2, 3])
+        // Both weeks, for the chest (primary): 2 sets in workout 1 and 1 in workout 2; the squat has no chest.
+        let chest = try log.query { try $0.setsBehind(muscle: "chest", weeks: 2, today: LocalDate("2026-01-12")!) }
+        #expect(chest.lines.map(\.workout.workoutId) == ["workout-1", "workout-2"])
+        #expect(chest.lines.map(\.weighedSets) == [2, 1] && chest.sets == 3)
+        let balance = try log.query { try $0.balance(weeks: 2, today: LocalDate("2026-01-12")!) }
+        #expect(balance.muscles.first { $0.name == "chest" }?.sets == 3)
+        // Secondary muscles at 0: the triceps have nothing behind them.
+        try await log.changeRule("balance.secondary", to: "0")
+        #expect(
+            try log.query { try $0.setsBehind(muscle: "triceps", weeks: 1, today: LocalDate("2026-01-07")!) }
+                .lines.isEmpty)
+    }
+
     @Test func aPlateauAfterFourFlatSessions() async throws {
         try await log.updateProfile(ProfileUpdated(timeZone: "UTC"))
         // e1RM (Epley): 100×5 = 116.67, 110×5 = 128.33, then 105×5 = 122.5 four times.

@@ -1,0 +1,87 @@
+/// The sets behind one muscle's figure in ``MuscleBalance``: every working set, in the weeks given, of an exercise
+/// that works the muscle, with the weight its role there gives it. Read from the workouts' `history` and `sets` rows,
+/// not from the weekly counters that `balance` reads, so the two can be held against each other.
+public struct MuscleSets: Sendable {
+    /// One exercise of one workout, in one role for the muscle.
+    public struct Line: Sendable {
+        public let workout: WorkoutSummary
+        public let exerciseId: String
+        public let isPrimary: Bool
+        /// What each set counts for the muscle, in thousandths: the rule `balance.primary` or `balance.secondary`.
+        public let milliWeight: Int64
+        /// The working sets that count (warm-ups and sets kept out as implausible do not), by number.
+        public let sets: [SetFact]
+
+        /// The sets, weighed.
+        public var weighedSets: Double { Double(milliWeight * Int64(sets.count)) / 1_000 }
+    }
+
+    public let muscle: String
+    /// Week starts, oldest first.
+    public let weeks: [LocalDate]
+    /// By workout start, then the workout's exercise order.
+    public let lines: [Line]
+
+    /// The weighed sets of all lines: what `balance` shows for the muscle, when its counters were made from the
+    /// exercises' present muscles.
+    public var sets: Double { Double(lines.reduce(0) { $0 + $1.milliWeight * Int64($1.sets.count) }) / 1_000 }
+}
+
+extension TrainingSnapshot {
+    /// The sets behind `muscle`'s figure in ``balance(weeks:today:)`` with the same weeks.
+    public func setsBehind(muscle: String, weeks count: Int, today: LocalDate) throws -> MuscleSets {
+        let last = today.weekStart(rules.weekStart)
+        let weeks = (0..<max(1, count)).reversed().map { LocalDate(dayNumber: last.dayNumber - 7 * $0) }
+        let primary = rules.primaryMuscleWeight.scaled(toDigits: 3) ?? 1_000
+        let secondary = rules.secondaryMuscleWeight.scaled(toDigits: 3) ?? 500
+        var facts: [String: ExerciseFacts] = [:]
+        var lines: [MuscleSets.Line] = []
+        let filter = HistoryFilter(from: weeks.first, to: LocalDate(dayNumber: last.dayNumber + 6))
+        for workout in try history(filter) {
+            for exercise in workout.exercises {
+                let exerciseId = exercise.exerciseId
+                if facts[exerciseId] == nil { facts[exerciseId] = try foldedFacts(exerciseId) }
+                let roles = [
+                    (true, primary, facts[exerciseId]!.primaryMuscles),
+                    (false, secondary, facts[exerciseId]!.secondaryMuscles),
+                ]
+                for (isPrimary, weight, muscles) in roles where weight > 0 && muscles.contains(muscle) {
+                    let sets = try countedSets(exerciseId, in: workout).filter {
+                        $0.details.kind != .warmup && !$0.isExcluded
+                    }
+                    guard !sets.isEmpty else { continue }
+                    lines.append(
+                        MuscleSets.Line(
+                            workout: workout, exerciseId: exerciseId, isPrimary: isPrimary, milliWeight: weight,
+                            sets: sets))
+                }
+            }
+        }
+        return MuscleSets(muscle: muscle, weeks: weeks, lines: lines)
+    }
+
+    /// The counted sets of `exerciseId` in `workout`, by number, from its `sets` row.
+    private func countedSets(_ exerciseId: String, in workout: WorkoutSummary) throws -> [SetFact] {
+        var sets: [SetFact] = []
+        let key = Key().text(exerciseId).instant(workout.startedAt).text(workout.workoutId).bytes
+        try table(.sets)?.scan(prefix: key) { key, value in
+            sets = try ReadModelRow.decode(key: key, value: value, table: "sets", SetFact.decode(key:row:))
+            return false
+        }
+        return sets
+    }
+
+    /// An exercise's muscles as the training fold takes them: a custom exercise as that read model holds it, else
+    /// the catalog's.
+    private func foldedFacts(_ exerciseId: String) throws -> ExerciseFacts {
+        let custom = try table(TrainingTable.exercises)?.withValue(forKey: Array(exerciseId.utf8)) { raw in
+            try ReadModelRow.decode(raw, table: "exercises") { bytes throws(PayloadError) in
+                var reader = PayloadReader(bytes)
+                return try CustomExerciseAdded(reading: &reader)
+            }
+        }
+        if let custom { return ExerciseFacts(custom.exercise) }
+        return try ExerciseCatalog.bundled().exercise(id: exerciseId).map(ExerciseFacts.init)
+            ?? ExerciseFacts(unknown: exerciseId)
+    }
+}

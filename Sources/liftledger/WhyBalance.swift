@@ -1,0 +1,75 @@
+import Interchange
+import Training
+
+/// `why balance MUSCLE`: the sets behind a muscle's figure in `balance`.
+extension WhyCommand {
+    /// The muscle `why balance MUSCLE` names; nil when the words name something else (the exercise Balance Board, say).
+    var balanceMuscle: String? {
+        guard words.count > 1, words[0].lowercased() == "balance" else { return nil }
+        let muscle = words.dropFirst().joined(separator: " ").lowercased()
+        return ExerciseCatalog.muscleNames.contains(muscle) ? muscle : nil
+    }
+
+    func explainBalance(of muscle: String, _ context: QueryContext) throws {
+        let behind = try context.snapshot.setsBehind(muscle: muscle, weeks: weeks, today: context.today)
+        let balance = try context.snapshot.balance(weeks: weeks, today: context.today)
+        let shown = balance.muscles.first { $0.name == muscle }?.sets ?? 0
+        func number(_ value: Double) -> String { String((value * 1_000).rounded() / 1_000) }
+        if json {
+            Terminal.write(
+                JSON.object([
+                    ("muscle", .string(muscle)), ("weeks", .array(behind.weeks.map { .string($0.description) })),
+                    ("sets", .verbatim(number(behind.sets))), ("balanceSets", .verbatim(number(shown))),
+                    ("lines", .array(behind.lines.map { Self.json($0, context) })),
+                ]).rendered + "\n")
+            return
+        }
+        let rules = context.snapshot.rules
+        var lines = [
+            "\(muscle), \(weeks) week\(weeks == 1 ? "" : "s") from \(behind.weeks.first?.description ?? ""): "
+                + "\(number(behind.sets)) sets weighed (balance.primary \(rules.primaryMuscleWeight), "
+                + "balance.secondary \(rules.secondaryMuscleWeight))"
+        ]
+        for line in behind.lines {
+            let role = line.isPrimary ? "primary" : "secondary"
+            let weight = line.isPrimary ? rules.primaryMuscleWeight : rules.secondaryMuscleWeight
+            lines.append(
+                "  \(context.date(line.workout.startedAt)) \(line.workout.name) (\(line.workout.workoutId)): "
+                    + "\(context.name(line.exerciseId)), \(role) × \(weight): "
+                    + "\(line.sets.count) set\(line.sets.count == 1 ? "" : "s") = \(number(line.weighedSets))")
+            for set in line.sets {
+                lines.append(
+                    "      set \(set.number): \(TrainingFormat.weight(set.details.weight)) × \(set.details.reps), "
+                        + "position \(set.position)")
+            }
+        }
+        if shown != behind.sets {
+            lines.append(
+                "balance counts \(number(shown)): some of these workouts were folded while an exercise of theirs had "
+                    + "other muscles")
+        }
+        Terminal.write(lines.joined(separator: "\n") + "\n")
+    }
+
+    private static func json(_ line: MuscleSets.Line, _ context: QueryContext) -> JSON {
+        .object([
+            ("date", .string(context.date(line.workout.startedAt).description)),
+            ("workoutId", .string(line.workout.workoutId)), ("workoutName", .string(line.workout.name)),
+            ("exerciseId", .string(line.exerciseId)), ("name", .string(context.name(line.exerciseId))),
+            ("role", .string(line.isPrimary ? "primary" : "secondary")),
+            ("weight", .verbatim(String(Double(line.milliWeight) / 1_000))),
+            ("weighedSets", .verbatim(String(line.weighedSets))),
+            (
+                "sets",
+                .array(
+                    line.sets.map { set in
+                        .object([
+                            ("set", .unsigned(UInt64(set.number))), ("weight", TrainingFormat.json(set.details.weight)),
+                            ("reps", .unsigned(UInt64(set.details.reps))), ("kind", .string(set.details.kind.rawValue)),
+                            ("position", .unsigned(set.position)), ("loggedAt", .string(set.loggedAt.description)),
+                        ])
+                    })
+            ),
+        ])
+    }
+}
