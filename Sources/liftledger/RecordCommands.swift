@@ -130,11 +130,14 @@ struct RecordsCommand: AsyncParsableCommand {
 struct WhyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "why",
-        abstract: "Show the events behind a personal record, or the sets behind a muscle's balance figure.",
+        abstract: "Show the events behind a record, the days behind the streak, or the sets behind a balance figure.",
         discussion: """
             why EXERCISE [KIND]: for each record of the kind, oldest first, its value, the set that made it and the \
             journal events that gave that set its values and finished its workout (positions and times). Kinds: \
             heaviest, e1rm, set-volume, most-reps, session-volume, duration, distance, 1rm to 12rm.
+
+            why streak: the days (or weeks) of the current streak, each with its workouts, the rest days that do \
+            not break it, and the day (or week) that ended the run before it.
 
             why balance MUSCLE [--weeks N]: the working sets that make the muscle's figure in balance --weeks N, \
             workout by workout, each exercise with the weight its role gives a set (balance.primary for a primary \
@@ -145,7 +148,8 @@ struct WhyCommand: AsyncParsableCommand {
     @OptionGroup var asOf: AsOfOption
 
     @Argument(
-        help: "The exercise, then optionally the record kind (default: e1rm, else the first it has); or balance MUSCLE."
+        help:
+            "The exercise, then optionally the record kind (default: e1rm, else the first it has); or streak; or balance MUSCLE."
     )
     var words: [String]
 
@@ -162,6 +166,10 @@ struct WhyCommand: AsyncParsableCommand {
     func run() async throws {
         if let muscle = balanceMuscle {
             try location.query(asOf: asOf) { try explainBalance(of: muscle, $0) }
+            return
+        }
+        if asksForStreak {
+            try location.query(asOf: asOf) { try explainStreak($0) }
             return
         }
         var words = words

@@ -115,8 +115,8 @@ struct ProjectionCLITests {
 
     /// On a real export, `why balance MUSCLE` (read from the workouts' rows at query time) adds up, for every muscle,
     /// to what `balance` shows (read from the weekly counters the fold keeps); each line is its sets times its
-    /// role's weight.
-    @Test func whyBalanceAddsUpToBalanceOnARealExport() throws {
+    /// role's weight. `why streak` counts the weeks `streak` counts.
+    @Test func whyAddsUpToTheFiguresItExplainsOnARealExport() throws {
         let journal = directory.child("journal")
         _ = try ok(["init"], journal: journal)
         _ = try ok(["profile", "set", "--time-zone", "Europe/Berlin"], journal: journal)
@@ -153,6 +153,24 @@ struct ProjectionCLITests {
             }
             #expect(listed > 0)
         }
+        // `why streak` (from the workouts' rows) counts as many weeks as `streak` (from the days' counters), at dates
+        // inside and past the streaks of the export.
+        var streaks: Set<Int64> = []
+        for date in ["2022-06-30", "2023-03-15", "2024-01-10", "2025-08-20", "2026-04-09", "2026-05-30"] {
+            func object(_ arguments: [String]) throws -> [String: Any] {
+                let output = try ok(arguments + ["--as-of", date, "--json"], journal: journal).standardOutput
+                return try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+            }
+            let streak = try object(["streak"])
+            let why = try object(["why", "streak"])
+            let entries = try #require(why["entries"] as? [[String: Any]])
+            let current = try #require(streak["current"] as? Int64)
+            #expect(why["current"] as? Int64 == current)
+            #expect(Int64(entries.filter { $0["counts"] as? Bool == true }.count) == current, "\(date)")
+            #expect(entries.first?["date"] as? String == streak["currentFrom"] as? String, "\(date)")
+            streaks.insert(current)
+        }
+        #expect(streaks.count > 2, "the dates reach streaks of several lengths")
     }
 
     /// Every record's value by exercise and kind (`records/ID/KIND`), from `prs --json`.

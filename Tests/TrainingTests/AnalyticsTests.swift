@@ -163,6 +163,50 @@ struct AnalyticsTests {
         #expect(try log.query { try $0.streak(today: LocalDate("2026-01-16")!) }.current == 0)
     }
 
+    /// `why streak` lists the days behind a daily streak: trained ones, rest days passed over, and the day that broke
+    /// the run before. The same workouts as the daily streak test above.
+    @Test func theDaysBehindADailyStreak() async throws {
+        try await log.updateProfile(ProfileUpdated(timeZone: "UTC"))
+        try await log.changeRule("streak.kind", to: "daily")
+        // Tuesday 6 trained; Wednesday 7 and Thursday 8 not (Push and Pull days); Friday 9, Saturday 10, (Sunday 11
+        // rest), Monday 12 trained.
+        for day in ["06", "09", "10", "12"] {
+            try await workout(at: "2026-01-\(day)T18:00:00Z", [set("squat", "60", 5)])
+        }
+        let behind = try log.query { try $0.streakDays(today: LocalDate("2026-01-13")!) }
+        #expect(behind.streak.current == 3)
+        // From Friday 9 to today, Tuesday 13, not over yet.
+        #expect(
+            behind.entries.map(\.date.description) == [
+                "2026-01-09", "2026-01-10", "2026-01-11", "2026-01-12", "2026-01-13",
+            ])
+        #expect(behind.entries.map(\.counts) == [true, true, false, true, false])
+        #expect(behind.entries.map(\.isRest) == [false, false, true, false, false])
+        #expect(behind.entries[0].workouts.map(\.workoutId) == ["workout-2"])
+        // Thursday 8, the last day before the run that was neither trained nor rest.
+        #expect(behind.breaker?.date == LocalDate("2026-01-08")! && behind.breaker?.workouts.isEmpty == true)
+        // By Wednesday 14, Tuesday 13 broke the run: no current streak, and Tuesday is what ended it.
+        let ended = try log.query { try $0.streakDays(today: LocalDate("2026-01-14")!) }
+        #expect(ended.streak.current == 0 && ended.entries.isEmpty)
+        #expect(ended.breaker?.date == LocalDate("2026-01-13")!)
+    }
+
+    /// `why streak` for a weekly streak with a target of 3: the weeks that met it, this week, and the week short of it.
+    @Test func theWeeksBehindAWeeklyStreak() async throws {
+        try await log.updateProfile(ProfileUpdated(timeZone: "UTC"))
+        try await log.changeRule("streak.weekly-target", to: "3")
+        // Weeks from Monday: Jan 5 (2 workouts), Jan 12 (3), Jan 19 (3), Jan 26 (1 by Tuesday the 27th).
+        for day in ["05", "06", "12", "13", "14", "19", "20", "21", "27"] {
+            try await workout(at: "2026-01-\(day)T18:00:00Z", [set("squat", "60", 5)])
+        }
+        let behind = try log.query { try $0.streakDays(today: LocalDate("2026-01-27")!) }
+        #expect(behind.streak.current == 2)
+        #expect(behind.entries.map(\.date.description) == ["2026-01-12", "2026-01-19", "2026-01-26"])
+        #expect(
+            behind.entries.map(\.workouts.count) == [3, 3, 1] && behind.entries.map(\.counts) == [true, true, false])
+        #expect(behind.breaker?.date == LocalDate("2026-01-05")! && behind.breaker?.workouts.count == 2)
+    }
+
     @Test func aWorkoutAt2330LocalTimeCountsOnItsLocalDay() async throws {
         try await log.updateProfile(ProfileUpdated(timeZone: "America/New_York"))
         // 2026-01-15T04:30Z is 23:30 on January 14 in New York (UTC−5 in winter).
