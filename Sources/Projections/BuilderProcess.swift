@@ -19,14 +19,14 @@ struct BuilderProcess: Equatable {
     /// This process.
     static func current() -> BuilderProcess {
         let processID = getpid()
-        return BuilderProcess(processID: processID, start: start(of: processID))
+        return BuilderProcess(processID: processID, start: startOfProcess(processID))
     }
 
     /// True while the process runs: it exists and, when its start is known, started then. A process whose start
     /// cannot be read now (another user's, with `/proc` hiding them) is taken to be the builder while its id lives.
     var isAlive: Bool {
         guard kill(processID, 0) == 0 || errno == EPERM else { return false }
-        guard let start, let now = Self.start(of: processID) else { return true }
+        guard let start, let now = Self.startOfProcess(processID) else { return true }
         return start == now
     }
 
@@ -55,15 +55,15 @@ struct BuilderProcess: Equatable {
     }
 
     /// The start of process `processID`, from `/proc`; nil when it is gone or `/proc` does not tell.
-    static func start(of processID: Int32) -> Start? {
-        guard let bootID = bootID, let stat = contents(of: "/proc/\(processID)/stat"),
+    static func startOfProcess(_ processID: Int32) -> Start? {
+        guard let bootID, let stat = contents(of: "/proc/\(processID)/stat"),
             let ticks = ticksAfterBoot(stat: stat)
         else { return nil }
         return Start(bootID: bootID, ticksAfterBoot: ticks)
     }
 
-    /// The kernel's boot id (a UUID, new at every boot) as 16 bytes.
-    static var bootID: [UInt8]? {
+    /// The kernel's boot id (a UUID, new at every boot) as 16 bytes; read once, since it cannot change meanwhile.
+    static let bootID: [UInt8]? = {
         guard let text = contents(of: "/proc/sys/kernel/random/boot_id") else { return nil }
         let digits = text.utf8.filter { $0 != UInt8(ascii: "-") && $0 != UInt8(ascii: "\n") }
         guard digits.count == 32 else { return nil }
@@ -73,7 +73,7 @@ struct BuilderProcess: Equatable {
             bytes.append(high << 4 | low)
         }
         return bytes
-    }
+    }()
 
     /// Field 22 of `/proc/PID/stat`, `starttime`. The second field, the command's name in parentheses, may hold
     /// spaces and parentheses itself, so the fields are counted from the last `)`: the third field follows it.

@@ -153,13 +153,18 @@ struct WhyCommand: AsyncParsableCommand {
     )
     var words: [String]
 
-    @Option(help: "With balance MUSCLE: how many weeks, up to and including this one, as balance --weeks takes them.")
-    var weeks = 4
+    @Option(
+        help: "With balance MUSCLE: how many weeks, up to and including this one, as balance --weeks takes them (4).")
+    var weeks: Int?
 
     @Flag(help: "Print JSON (fields documented in docs/JSON.md).")
     var json = false
 
     func validate() throws {
+        guard let weeks else { return }
+        guard words.first?.lowercased() == "balance" else {
+            throw ValidationError("--weeks goes with why balance MUSCLE only")
+        }
         guard (1...520).contains(weeks) else { throw ValidationError("--weeks takes 1 to 520") }
     }
 
@@ -180,6 +185,11 @@ struct WhyCommand: AsyncParsableCommand {
         }
         let journal = try location.open()
         try location.query(asOf: asOf) { context in
+            if self.words.first?.lowercased() == "balance", self.words.count > 1,
+                context.catalog.lookup(words.joined(separator: " ")) == nil
+            {
+                throw unknownMuscle()
+            }
             let exercise = try context.exercise(words.joined(separator: " "))
             let records = try context.snapshot.records(of: exercise.id)
             guard let chosen = kind ?? (records[.estimatedOneRepMax] != nil ? .estimatedOneRepMax : records.keys.min()),

@@ -10,16 +10,25 @@ extension WhyCommand {
         return ExerciseCatalog.muscleNames.contains(muscle) ? muscle : nil
     }
 
+    /// The error for `why balance WORDS` when the words name neither a muscle nor an exercise.
+    func unknownMuscle() -> CLIError {
+        CLIError(
+            message: "no muscle or exercise is named \"\(words.dropFirst().joined(separator: " "))\"",
+            remedy: "name one of: " + ExerciseCatalog.muscleNames.joined(separator: ", "))
+    }
+
     func explainBalance(of muscle: String, _ context: QueryContext) throws {
+        let weeks = weeks ?? 4
         let behind = try context.snapshot.setsBehind(muscle: muscle, weeks: weeks, today: context.today)
         let balance = try context.snapshot.balance(weeks: weeks, today: context.today)
-        let shown = balance.muscles.first { $0.name == muscle }?.sets ?? 0
         func number(_ value: Double) -> String { String((value * 1_000).rounded() / 1_000) }
+        // Compared as printed: `balance` adds its weeks up in binary fractions, this in thousandths.
+        let shown = number(balance.muscles.first { $0.name == muscle }?.sets ?? 0)
         if json {
             Terminal.write(
                 JSON.object([
                     ("muscle", .string(muscle)), ("weeks", .array(behind.weeks.map { .string($0.description) })),
-                    ("sets", .verbatim(number(behind.sets))), ("balanceSets", .verbatim(number(shown))),
+                    ("sets", .verbatim(number(behind.sets))), ("balanceSets", .verbatim(shown)),
                     ("lines", .array(behind.lines.map { Self.json($0, context) })),
                 ]).rendered + "\n")
             return
@@ -32,10 +41,9 @@ extension WhyCommand {
         ]
         for line in behind.lines {
             let role = line.isPrimary ? "primary" : "secondary"
-            let weight = line.isPrimary ? rules.primaryMuscleWeight : rules.secondaryMuscleWeight
             lines.append(
                 "  \(context.date(line.workout.startedAt)) \(line.workout.name) (\(line.workout.workoutId)): "
-                    + "\(context.name(line.exerciseId)), \(role) × \(weight): "
+                    + "\(context.name(line.exerciseId)), \(role) × \(Self.weight(line)): "
                     + "\(line.sets.count) set\(line.sets.count == 1 ? "" : "s") = \(number(line.weighedSets))")
             for set in line.sets {
                 lines.append(
@@ -43,12 +51,17 @@ extension WhyCommand {
                         + "position \(set.position)")
             }
         }
-        if shown != behind.sets {
+        if shown != number(behind.sets) {
             lines.append(
-                "balance counts \(number(shown)): some of these workouts were folded while an exercise of theirs had "
+                "balance counts \(shown): some of these workouts were folded while an exercise of theirs had "
                     + "other muscles")
         }
         Terminal.write(lines.joined(separator: "\n") + "\n")
+    }
+
+    /// What each of the line's sets counts, as a decimal: `1`, `0.5`.
+    private static func weight(_ line: MuscleSets.Line) -> String {
+        ExactDecimal(significand: line.milliWeight, scale: 3)!.description  // a scale of 3 is always in range
     }
 
     private static func json(_ line: MuscleSets.Line, _ context: QueryContext) -> JSON {
@@ -57,7 +70,7 @@ extension WhyCommand {
             ("workoutId", .string(line.workout.workoutId)), ("workoutName", .string(line.workout.name)),
             ("exerciseId", .string(line.exerciseId)), ("name", .string(context.name(line.exerciseId))),
             ("role", .string(line.isPrimary ? "primary" : "secondary")),
-            ("weight", .verbatim(String(Double(line.milliWeight) / 1_000))),
+            ("weight", .verbatim(weight(line))),
             ("weighedSets", .verbatim(String(line.weighedSets))),
             (
                 "sets",

@@ -168,6 +168,13 @@ struct ProjectionCLITests {
             #expect(why["current"] as? Int64 == current)
             #expect(Int64(entries.filter { $0["counts"] as? Bool == true }.count) == current, "\(date)")
             #expect(entries.first?["date"] as? String == streak["currentFrom"] as? String, "\(date)")
+            // What ended the run before: a week that did not count, before the current streak (or, with none, after
+            // the last week that counted, before this one).
+            if let breaker = why["breaker"] as? [String: Any] {
+                let week = try #require(breaker["date"] as? String)
+                #expect(breaker["counts"] as? Bool == false, "\(date)")
+                if let from = streak["currentFrom"] as? String { #expect(week < from, "\(date)") }
+            }
             streaks.insert(current)
         }
         #expect(streaks.count > 2, "the dates reach streaks of several lengths")

@@ -34,7 +34,7 @@ struct BuilderProcessTests {
     @Test func aLiveProcessIsTheBuilderOnlyWithTheStartItHad() throws {
         let sleeper = try ProgramHandle("/bin/sleep", ["60"])
         let processID = sleeper.processIdentifier
-        let start = try #require(BuilderProcess.start(of: processID))
+        let start = try #require(BuilderProcess.startOfProcess(processID))
         #expect(BuilderProcess(processID: processID, start: start).isAlive)
         #expect(BuilderProcess(processID: processID, start: nil).isAlive, "a marker without its start: by id alone")
         var later = start
@@ -69,7 +69,7 @@ struct BuilderProcessTests {
             kill(sleeper.processIdentifier, SIGKILL)
             _ = sleeper.wait()
         }
-        let start = try #require(BuilderProcess.start(of: sleeper.processIdentifier))
+        let start = try #require(BuilderProcess.startOfProcess(sleeper.processIdentifier))
         func claim(_ start: BuilderProcess.Start) throws {
             let begun = Checkpoint(position: 0, version: changed.version, rulesDigest: changed.rulesDigest, slot: 1)
             try store.environment.write { transaction in

@@ -183,6 +183,10 @@ struct AnalyticsTests {
         #expect(behind.entries.map(\.counts) == [true, true, false, true, false])
         #expect(behind.entries.map(\.isRest) == [false, false, true, false, false])
         #expect(behind.entries[0].workouts.map(\.workoutId) == ["workout-2"])
+        // On Sunday 11 (rest), the run ends the day before and still stands: Sunday does not count or break.
+        let sunday = try log.query { try $0.streakDays(today: LocalDate("2026-01-11")!) }
+        #expect(sunday.streak.current == 2 && sunday.entries.map(\.date.description).last == "2026-01-11")
+        #expect(sunday.entries.last?.isRest == true && sunday.entries.last?.counts == false)
         // Thursday 8, the last day before the run that was neither trained nor rest.
         #expect(behind.breaker?.date == LocalDate("2026-01-08")! && behind.breaker?.workouts.isEmpty == true)
         // By Wednesday 14, Tuesday 13 broke the run: no current streak, and Tuesday is what ended it.
@@ -269,32 +273,47 @@ struct AnalyticsTests {
         #expect(muscle("chest")?.sets == 1 && muscle("shoulders")?.sets == 0)
     }
 
-    /// `why balance MUSCLE` lists the working sets behind a muscle's figure, each weighed by its exercise's role.
+    /// `why balance MUSCLE` lists the working sets behind a muscle's figure, each weighed by its exercise's role, in
+    /// the weeks of the profile's time zone.
     @Test func theSetsBehindAMuscleAreItsWorkingSetsWeighedByRole() async throws {
-        try await log.updateProfile(ProfileUpdated(timeZone: "UTC"))
-        // Weeks start on Monday: 2026-01-05 and 2026-01-12. Workout 1 (Wednesday): a bench press warm-up (set 1),
-        // two working sets (2, 3), and a squat (4). Workout 2 (the next Monday): one bench press set (1).
+        try await log.updateProfile(ProfileUpdated(timeZone: "America/New_York"))
+        // Weeks start on Monday: 2026-01-05 and 2026-01-12. Workout 1 (Wednesday 7): a bench press warm-up (set 1),
+        // two working sets (2, 3), and a squat (4).
         try await workout(
             at: "2026-01-07T18:00:00Z",
             [
                 set("bench press", "60", 10, .warmup), set("bench press", "100", 10), set("bench press", "100", 8),
                 set("squat", "140", 5),
             ])
-        try await workout(at: "2026-01-12T18:00:00Z", [set("bench press", "100", 5)])
+        // Workout 2: 03:00 UTC on Monday 12 is 22:00 on Sunday 11 in New York, still the week of the 5th.
+        try await workout(at: "2026-01-12T03:00:00Z", [set("bench press", "100", 5)])
+        // Workout 3: Tuesday 13, the week of the 12th.
+        try await workout(at: "2026-01-13T18:00:00Z", [set("bench press", "100", 5)])
         let bench = try log.query { try $0.catalog().lookup("bench press")!.id }
-        // The first week, for the triceps: bench press is secondary, so its two working sets count 0.5 each.
+        // The first week, for the triceps: bench press is secondary, so its working sets count 0.5 each: 2 in
+        // workout 1 and 1 in workout 2.
         let triceps = try log.query { try $0.setsBehind(muscle: "triceps", weeks: 1, today: LocalDate("2026-01-07")!) }
         #expect(triceps.weeks == [LocalDate("2026-01-05")!])
-        #expect(triceps.lines.count == 1 && triceps.sets == 1)
+        #expect(triceps.lines.map(\.workout.workoutId) == ["workout-1", "workout-2"] && triceps.sets == 1.5)
         let line = try #require(triceps.lines.first)
         #expect(line.exerciseId == bench && !line.isPrimary && line.milliWeight == 500)
-        #expect(line.workout.workoutId == "workout-1" && line.sets.map(\.number) == [2, 3])
-        // Both weeks, for the chest (primary): 2 sets in workout 1 and 1 in workout 2; the squat has no chest.
-        let chest = try log.query { try $0.setsBehind(muscle: "chest", weeks: 2, today: LocalDate("2026-01-12")!) }
-        #expect(chest.lines.map(\.workout.workoutId) == ["workout-1", "workout-2"])
-        #expect(chest.lines.map(\.weighedSets) == [2, 1] && chest.sets == 3)
-        let balance = try log.query { try $0.balance(weeks: 2, today: LocalDate("2026-01-12")!) }
-        #expect(balance.muscles.first { $0.name == "chest" }?.sets == 3)
+        #expect(line.sets.map(\.number) == [2, 3])
+        // Both weeks, for the chest (primary): 2 + 1 sets in the first week, 1 in the second; the squat has no chest.
+        let chest = try log.query { try $0.setsBehind(muscle: "chest", weeks: 2, today: LocalDate("2026-01-13")!) }
+        #expect(chest.lines.map(\.workout.workoutId) == ["workout-1", "workout-2", "workout-3"])
+        #expect(chest.lines.map(\.weighedSets) == [2, 1, 1] && chest.sets == 4)
+        let balance = try log.query { try $0.balance(weeks: 2, today: LocalDate("2026-01-13")!) }
+        #expect(balance.muscles.first { $0.name == "chest" }?.weeklySets == [3, 1])
+        // A custom exercise that lists the chest twice: the fold adds each listing, so each set counts 2 there.
+        let sled = try await log.addCustomExercise(
+            CustomExerciseAdded(exerciseId: "", name: "Chest Sled", primaryMuscles: ["chest", "chest"]))
+        try await workout(at: "2026-01-14T18:00:00Z", [set("chest sled", "50", 10)])
+        let twice = try log.query { try $0.setsBehind(muscle: "chest", weeks: 1, today: LocalDate("2026-01-14")!) }
+        #expect(twice.lines.last?.exerciseId == sled.id && twice.lines.last?.weighedSets == 2 && twice.sets == 3)
+        #expect(
+            try log.query { try $0.balance(weeks: 1, today: LocalDate("2026-01-14")!) }.muscles.first {
+                $0.name == "chest"
+            }?.sets == 3)
         // Secondary muscles at 0: the triceps have nothing behind them.
         try await log.changeRule("balance.secondary", to: "0")
         #expect(

@@ -7,7 +7,8 @@ public struct MuscleSets: Sendable {
         public let workout: WorkoutSummary
         public let exerciseId: String
         public let isPrimary: Bool
-        /// What each set counts for the muscle, in thousandths: the rule `balance.primary` or `balance.secondary`.
+        /// What each set counts for the muscle, in thousandths: the rule `balance.primary` or `balance.secondary`
+        /// (times the times the exercise lists the muscle, which is once but for a custom exercise listing it twice).
         public let milliWeight: Int64
         /// The working sets that count (warm-ups and sets kept out as implausible do not), by number.
         public let sets: [SetFact]
@@ -40,20 +41,24 @@ extension TrainingSnapshot {
         for workout in try history(filter) {
             for exercise in workout.exercises {
                 let exerciseId = exercise.exerciseId
-                if facts[exerciseId] == nil { facts[exerciseId] = try foldedFacts(exerciseId) }
-                let roles = [
-                    (true, primary, facts[exerciseId]!.primaryMuscles),
-                    (false, secondary, facts[exerciseId]!.secondaryMuscles),
-                ]
-                for (isPrimary, weight, muscles) in roles where weight > 0 && muscles.contains(muscle) {
+                let info =
+                    try facts[exerciseId]
+                    ?? ExerciseFacts.folded(exerciseId, customExercises: table(TrainingTable.exercises))
+                facts[exerciseId] = info
+                for (isPrimary, weight, muscles) in [
+                    (true, primary, info.primaryMuscles), (false, secondary, info.secondaryMuscles),
+                ] where weight > 0 {
+                    // The fold adds a share for each listing: a custom exercise may list a muscle twice.
+                    let listings = Int64(muscles.count { $0 == muscle })
+                    guard listings > 0 else { continue }
                     let sets = try countedSets(exerciseId, in: workout).filter {
                         $0.details.kind != .warmup && !$0.isExcluded
                     }
                     guard !sets.isEmpty else { continue }
                     lines.append(
                         MuscleSets.Line(
-                            workout: workout, exerciseId: exerciseId, isPrimary: isPrimary, milliWeight: weight,
-                            sets: sets))
+                            workout: workout, exerciseId: exerciseId, isPrimary: isPrimary,
+                            milliWeight: weight * listings, sets: sets))
                 }
             }
         }
@@ -62,26 +67,11 @@ extension TrainingSnapshot {
 
     /// The counted sets of `exerciseId` in `workout`, by number, from its `sets` row.
     private func countedSets(_ exerciseId: String, in workout: WorkoutSummary) throws -> [SetFact] {
-        var sets: [SetFact] = []
         let key = Key().text(exerciseId).instant(workout.startedAt).text(workout.workoutId).bytes
-        try table(.sets)?.scan(prefix: key) { key, value in
-            sets = try ReadModelRow.decode(key: key, value: value, table: "sets", SetFact.decode(key:row:))
-            return false
-        }
-        return sets
-    }
-
-    /// An exercise's muscles as the training fold takes them: a custom exercise as that read model holds it, else
-    /// the catalog's.
-    private func foldedFacts(_ exerciseId: String) throws -> ExerciseFacts {
-        let custom = try table(TrainingTable.exercises)?.withValue(forKey: Array(exerciseId.utf8)) { raw in
-            try ReadModelRow.decode(raw, table: "exercises") { bytes throws(PayloadError) in
-                var reader = PayloadReader(bytes)
-                return try CustomExerciseAdded(reading: &reader)
+        return try table(.sets)?.withValue(forKey: key) { value in
+            try key.withUnsafeBytes { key in
+                try ReadModelRow.decode(key: key, value: value, table: "sets", SetFact.decode(key:row:))
             }
-        }
-        if let custom { return ExerciseFacts(custom.exercise) }
-        return try ExerciseCatalog.bundled().exercise(id: exerciseId).map(ExerciseFacts.init)
-            ?? ExerciseFacts(unknown: exerciseId)
+        } ?? []
     }
 }

@@ -53,7 +53,6 @@ extension TrainingSnapshot {
                 date: LocalDate(dayNumber: unit), workouts: found, isRest: isRest(unit),
                 counts: weekly ? found.count >= Int(streak.weeklyTarget) : !found.isEmpty)
         }
-        let counted = workouts.keys.filter { entry($0).counts }
         var entries: [StreakDays.Entry] = []
         var breaker: StreakDays.Entry?
         if let span = streak.currentSpan {
@@ -65,7 +64,7 @@ extension TrainingSnapshot {
                     !$0.counts && !$0.isRest
                 }
             }
-        } else if let latest = counted.max() {
+        } else if let latest = workouts.keys.filter({ entry($0).counts }).max() {
             breaker = stride(from: latest + step, to: last, by: step).lazy.map(entry).first {
                 !$0.counts && !$0.isRest
             }

@@ -375,17 +375,7 @@ struct TrainingFold {
     /// The exercise's name, muscles and force: a custom exercise as this read model holds it, else the catalog's.
     private mutating func facts(_ exerciseId: String) throws -> ExerciseFacts {
         if let cached = exerciseFacts[exerciseId] { return cached }
-        let custom = try table(.exercises).withValue(forKey: Array(exerciseId.utf8)) { raw in
-            try ReadModelRow.decode(raw, table: "exercises") { bytes throws(PayloadError) in
-                var reader = PayloadReader(bytes)
-                return try CustomExerciseAdded(reading: &reader)
-            }
-        }
-        let facts =
-            if let custom { ExerciseFacts(custom.exercise) } else {
-                (try ExerciseCatalog.bundled().exercise(id: exerciseId)).map(ExerciseFacts.init)
-                    ?? ExerciseFacts(unknown: exerciseId)
-            }
+        let facts = try ExerciseFacts.folded(exerciseId, customExercises: table(.exercises))
         exerciseFacts[exerciseId] = facts
         return facts
     }

@@ -1,5 +1,6 @@
 import EventJournal
 import Foundation
+import Projections
 
 /// What one counted workout adds to the training read model: its history row, its day, its sets and sessions under
 /// their exercises, and its share of each week's counters. When a workout changes, the read model moves from what
@@ -153,6 +154,20 @@ struct ExerciseFacts: Sendable {
     /// An exercise the catalog does not know: no muscles.
     init(unknown id: String) {
         self.init(name: id, primaryMuscles: [], secondaryMuscles: [], force: nil)
+    }
+
+    /// An exercise as the training fold takes it: a custom exercise as `customExercises` (the training read model's
+    /// `exercises` table) holds it, else the bundled catalog's, else one without muscles.
+    static func folded(_ exerciseId: String, customExercises: ReadModelTable?) throws -> ExerciseFacts {
+        let custom = try customExercises?.withValue(forKey: Array(exerciseId.utf8)) { raw in
+            try ReadModelRow.decode(raw, table: "exercises") { bytes throws(PayloadError) in
+                var reader = PayloadReader(bytes)
+                return try CustomExerciseAdded(reading: &reader)
+            }
+        }
+        if let custom { return ExerciseFacts(custom.exercise) }
+        return try ExerciseCatalog.bundled().exercise(id: exerciseId).map(ExerciseFacts.init)
+            ?? ExerciseFacts(unknown: exerciseId)
     }
 
     private init(name: String, primaryMuscles: [String], secondaryMuscles: [String], force: String?) {
