@@ -147,10 +147,7 @@ struct WhyCommand: AsyncParsableCommand {
     @OptionGroup var location: JournalLocation
     @OptionGroup var asOf: AsOfOption
 
-    @Argument(
-        help:
-            "The exercise, then optionally the record kind (default: e1rm, else the first it has); or streak; or balance MUSCLE."
-    )
+    @Argument(help: "An exercise and optionally a record kind (default: e1rm, else its first); streak; balance MUSCLE.")
     var words: [String]
 
     @Option(

@@ -7,8 +7,8 @@ public struct MuscleSets: Sendable {
         public let workout: WorkoutSummary
         public let exerciseId: String
         public let isPrimary: Bool
-        /// What each set counts for the muscle, in thousandths: the rule `balance.primary` or `balance.secondary`
-        /// (times the times the exercise lists the muscle, which is once but for a custom exercise listing it twice).
+        /// What each set counts for the muscle, in thousandths: the rule `balance.primary` or `balance.secondary`,
+        /// times the number of times the exercise lists the muscle (once, unless a custom exercise lists it twice).
         public let milliWeight: Int64
         /// The working sets that count (warm-ups and sets kept out as implausible do not), by number.
         public let sets: [SetFact]
