@@ -73,9 +73,14 @@ public struct MuscleBalance: Sendable {
 extension TrainingSnapshot {
     /// The balance of the `weeks` weeks up to and including the one `today` is in.
     public func balance(weeks count: Int, today: LocalDate) throws -> MuscleBalance {
-        let last = today.weekStart(rules.weekStart)
-        let weeks = (0..<max(1, count)).reversed().map { LocalDate(dayNumber: last.dayNumber - 7 * $0) }
+        let weeks = balanceWeeks(count, today: today)
         return MuscleBalance(
             weeks: weeks, counters: try weekCounters(from: weeks.first?.dayNumber), rules: rules)
+    }
+
+    /// The starts of the `count` weeks (at least 1) up to and including the one `today` is in, oldest first.
+    func balanceWeeks(_ count: Int, today: LocalDate) -> [LocalDate] {
+        let last = today.weekStart(rules.weekStart)
+        return (0..<max(1, count)).reversed().map { LocalDate(dayNumber: last.dayNumber - 7 * $0) }
     }
 }

@@ -31,13 +31,12 @@ public struct MuscleSets: Sendable {
 extension TrainingSnapshot {
     /// The sets behind `muscle`'s figure in ``balance(weeks:today:)`` with the same weeks.
     public func setsBehind(muscle: String, weeks count: Int, today: LocalDate) throws -> MuscleSets {
-        let last = today.weekStart(rules.weekStart)
-        let weeks = (0..<max(1, count)).reversed().map { LocalDate(dayNumber: last.dayNumber - 7 * $0) }
-        let primary = rules.primaryMuscleWeight.scaled(toDigits: 3) ?? 1_000
-        let secondary = rules.secondaryMuscleWeight.scaled(toDigits: 3) ?? 500
+        let weeks = balanceWeeks(count, today: today)
+        let primary = rules.primaryMilliWeight
+        let secondary = rules.secondaryMilliWeight
         var facts: [String: ExerciseFacts] = [:]
         var lines: [MuscleSets.Line] = []
-        let filter = HistoryFilter(from: weeks.first, to: LocalDate(dayNumber: last.dayNumber + 6))
+        let filter = HistoryFilter(from: weeks.first, to: LocalDate(dayNumber: weeks.last!.dayNumber + 6))
         for workout in try history(filter) {
             for exercise in workout.exercises {
                 let exerciseId = exercise.exerciseId

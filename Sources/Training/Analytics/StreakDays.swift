@@ -28,14 +28,8 @@ extension TrainingSnapshot {
         let streak = try streak(today: today)
         let zone = rules.timeZone
         let weekly = streak.kind == .weekly
-        let schedules = try scheduleHistory().map { entry in
-            (from: LocalDate(dayNumber: LocalDate.dayNumber(of: entry.setAt, in: zone)), schedule: entry.schedule)
-        }
-        func isRest(_ day: Int) -> Bool {
-            guard !weekly else { return false }
-            let date = LocalDate(dayNumber: day)
-            return (schedules.last { $0.from <= date }?.schedule ?? .pushPullLegs).due(on: date) == nil
-        }
+        let schedules = try localSchedules()
+        func isRest(_ day: Int) -> Bool { !weekly && Streak.isRest(day, schedules: schedules) }
         let step = weekly ? 7 : 1
         /// The day, or the week start, a workout counts on.
         func unit(_ workout: WorkoutSummary) -> Int {

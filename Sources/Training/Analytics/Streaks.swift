@@ -45,13 +45,10 @@ public struct Streak: Sendable, Equatable {
         days: [Int: Int], today: LocalDate, rules: Rules, schedules: [(from: LocalDate, schedule: Schedule)]
     ) -> Streak {
         let trained = days.keys.filter { $0 <= today.dayNumber }.sorted()
-        func isRest(_ day: Int) -> Bool {
-            let date = LocalDate(dayNumber: day)
-            let schedule = schedules.last { $0.from <= date }?.schedule ?? .pushPullLegs
-            return schedule.due(on: date) == nil
-        }
         /// Whether every day from `first` up to, not including, `end` is a rest day.
-        func restDays(_ first: Int, until end: Int) -> Bool { first >= end || (first..<end).allSatisfy(isRest) }
+        func restDays(_ first: Int, until end: Int) -> Bool {
+            first >= end || (first..<end).allSatisfy { isRest($0, schedules: schedules) }
+        }
         // Streaks of trained days, where only untrained days that are not scheduled rest break a run.
         var runs: [(first: Int, last: Int, count: Int)] = []
         for day in trained {
@@ -72,6 +69,13 @@ public struct Streak: Sendable, Equatable {
         return Streak(
             kind: .daily, current: current?.count ?? 0, longest: longest?.count ?? 0,
             currentSpan: current.map(span), longestSpan: longest.map(span), weeklyTarget: rules.weeklyTarget)
+    }
+
+    /// Whether day `day` is a rest day of the schedule in force then (the last set on or before it, else
+    /// Push/Pull/Legs).
+    static func isRest(_ day: Int, schedules: [(from: LocalDate, schedule: Schedule)]) -> Bool {
+        let date = LocalDate(dayNumber: day)
+        return (schedules.last { $0.from <= date }?.schedule ?? .pushPullLegs).due(on: date) == nil
     }
 
     /// Maximal runs of consecutive values (`step` apart), oldest first.
@@ -107,9 +111,13 @@ extension ClosedRange<Int> {
 extension TrainingSnapshot {
     /// The streak as it stands on `today` (a local date in the rules' time zone), under the rules in force.
     public func streak(today: LocalDate) throws -> Streak {
-        let schedules = try scheduleHistory().map { entry in
+        Streak.compute(days: try trainingDays(), today: today, rules: rules, schedules: try localSchedules())
+    }
+
+    /// Each schedule with the local day it was set on, oldest first.
+    func localSchedules() throws -> [(from: LocalDate, schedule: Schedule)] {
+        try scheduleHistory().map { entry in
             (from: LocalDate(dayNumber: LocalDate.dayNumber(of: entry.setAt, in: rules.timeZone)), entry.schedule)
         }
-        return Streak.compute(days: try trainingDays(), today: today, rules: rules, schedules: schedules)
     }
 }

@@ -50,8 +50,8 @@ struct WorkoutContribution {
         var weeks: [[UInt8]: WeekCounter] = [:]
         var total = WeekCounter()
         total.workouts = 1
-        let primary = rules.primaryMuscleWeight.scaled(toDigits: 3) ?? 1_000
-        let secondary = rules.secondaryMuscleWeight.scaled(toDigits: 3) ?? 500
+        let primary = rules.primaryMilliWeight
+        let secondary = rules.secondaryMilliWeight
         // The sets' indices by exercise, in the order they were logged.
         var setIndices: [String: [Int]] = [:]
         for (index, fact) in facts.enumerated() { setIndices[fact.details.exerciseId, default: []].append(index) }

@@ -32,6 +32,9 @@ public struct Rules: Sendable, Equatable {
     public var weekStart = 0
     public var primaryMuscleWeight = ExactDecimal(1)
     public var secondaryMuscleWeight = ExactDecimal(significand: 5, scale: 1)!
+    /// What a set counts for each primary (secondary) muscle of its exercise, in thousandths.
+    var primaryMilliWeight: Int64 { primaryMuscleWeight.scaled(toDigits: 3) ?? 1_000 }
+    var secondaryMilliWeight: Int64 { secondaryMuscleWeight.scaled(toDigits: 3) ?? 500 }
     /// A muscle with fewer weekly sets than this fraction of the median muscle's is flagged.
     public var flagBelowFraction = ExactDecimal(significand: 5, scale: 1)!
     public var staleAfterSeconds: Int64 = 7_200
