@@ -42,6 +42,8 @@ public struct EventRecord: Sendable {
     public var id: UUID { UUID(bytes: Array(field(RecordFormat.eventIDOffset..<RecordFormat.eventIDOffset + 16))) }
     public var streamID: String { string(fields.streamID) }
     public var type: String { string(fields.type) }
+    /// The type's UTF-8 bytes, for matching it without making a string.
+    public var typeUTF8: ArraySlice<UInt8> { field(fields.type) }
     public var metadata: EventMetadata {
         EventMetadata(
             correlationID: string(fields.correlationID), causationID: string(fields.causationID),

@@ -12,6 +12,9 @@ public struct PayloadWriter: Sendable {
 
     public init() {}
 
+    /// A writer with room for `capacity` bytes: a row of known rough size is written without regrowing its buffer.
+    init(capacity: Int) { buffer.reserveCapacity(capacity) }
+
     public mutating func unsigned(_ field: UInt32, _ value: UInt64) {
         key(field, .varint)
         varint(value)

@@ -79,8 +79,9 @@ public struct BodyWeightRecorded: TrainingEventPayload {
 extension Field {
     /// An `ExactDecimal` stored as its text.
     public func decimal() throws(PayloadError) -> ExactDecimal {
-        let text = try string()
-        guard let value = ExactDecimal(text) else {
+        let bytes = try bytes()
+        guard let value = ExactDecimal(utf8: bytes) else {
+            let text = String(decoding: bytes, as: UTF8.self)
             throw PayloadError("field \(number) is not a decimal number: \(text.debugDescription)")
         }
         return value

@@ -118,6 +118,24 @@ public enum TrainingEvent: Sendable, Equatable {
             entry(RulesChanged.self, TrainingEvent.rulesChanged),
         ])
 
+    /// The decoders by the length of their type name in UTF-8, each with the name's bytes: a record's decoder is found
+    /// without making a string of its type.
+    private static let decodersByLength: [[(name: [UInt8], decoder: Decoder)]] = {
+        let longest = decoders.keys.map(\.utf8.count).max() ?? 0
+        var table = [[(name: [UInt8], decoder: Decoder)]](repeating: [], count: longest + 1)
+        for (name, decoder) in decoders { table[name.utf8.count].append((Array(name.utf8), decoder)) }
+        return table
+    }()
+
+    private static func decoder(forType type: ArraySlice<UInt8>) -> Decoder? {
+        guard type.count < decodersByLength.count else { return nil }
+        return type.withUnsafeBytes { typeBytes in
+            decodersByLength[type.count].first { entry in
+                entry.name.withUnsafeBytes { $0.elementsEqual(typeBytes) }
+            }?.decoder
+        }
+    }
+
     /// The type names this build decodes.
     public static var typeNames: Set<String> { Set(decoders.keys) }
 
@@ -125,7 +143,7 @@ public enum TrainingEvent: Sendable, Equatable {
     /// version newer than this build's (such events are kept and shown, and ignored by everything that folds
     /// events). Throws when a known version's payload is malformed.
     public static func decode(_ record: EventRecord) throws(PayloadError) -> TrainingEvent? {
-        guard record.encoding == .binary, let decoder = decoders[record.type],
+        guard record.encoding == .binary, let decoder = decoder(forType: record.typeUTF8),
             record.schemaVersion <= decoder.currentVersion
         else { return nil }
         return try decoder.decode(record.schemaVersion, record.payload)

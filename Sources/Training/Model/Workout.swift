@@ -56,8 +56,13 @@ public struct Workout: Sendable {
 
     /// Sets that count: not removed, and of an exercise still in the workout.
     public var countedSets: [LoggedSet] {
-        let present = Set(exercises.map(\.exerciseId))
-        return sets.filter { !$0.isRemoved && present.contains($0.details.exerciseId) }
+        sets.filter { !$0.isRemoved && exerciseIndex(of: $0.details.exerciseId) != nil }
+    }
+
+    /// The exercise's index among the workout's exercises; nil when it is not one of them. A workout holds a handful
+    /// of exercises, which a scan finds sooner than a hash would.
+    func exerciseIndex(of exerciseId: String) -> Int? {
+        exercises.firstIndex { $0.exerciseId == exerciseId }
     }
 
     /// Time spent training up to `now` (or to the finish), pauses left out, in microseconds.

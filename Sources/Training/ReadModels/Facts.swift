@@ -34,7 +34,7 @@ public struct SetFact: Sendable, Equatable {
 
     /// The `sets` row of `facts`, an exercise's sets in one workout: each set without what the row's key holds.
     static func encoded(_ facts: [SetFact]) -> [UInt8] {
-        var writer = PayloadWriter()
+        var writer = PayloadWriter(capacity: 40 * facts.count)
         for fact in facts {
             writer.message(1) { nested in
                 nested.unsigned(1, UInt64(fact.number))
@@ -119,7 +119,7 @@ public struct SessionFact: Sendable, Equatable {
 
     /// The row, without what its key holds.
     var encoded: [UInt8] {
-        var writer = PayloadWriter()
+        var writer = PayloadWriter(capacity: 64 + workoutName.utf8.count)
         writer.string(2, workoutName)
         writer.unsigned(4, UInt64(workingSets))
         writer.unsigned(5, UInt64(reps))
@@ -210,7 +210,7 @@ public struct WorkoutSummary: Sendable, Equatable {
     public var finishedPosition: UInt64
 
     var encoded: [UInt8] {
-        var writer = PayloadWriter()
+        var writer = PayloadWriter(capacity: 128 + 48 * exercises.count)
         writer.string(1, workoutId)
         writer.string(2, name)
         writer.string(3, routineId)

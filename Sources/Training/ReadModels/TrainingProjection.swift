@@ -84,7 +84,7 @@ struct TrainingFold {
     /// Workouts this fold changed, with what they contributed before it did.
     private var unsettled: [String: Unsettled] = [:]
     private var days: [Int: Int64] = [:]
-    private var weeks: [[UInt8]: WeekCounter] = [:]
+    private var weeks: [WeekKey: WeekCounter] = [:]
     private var recordStates: [String: RecordState] = [:]
     private var exerciseFacts: [String: ExerciseFacts] = [:]
     private var highest: UInt64?
@@ -183,9 +183,8 @@ struct TrainingFold {
     }
 
     private mutating func contribution(_ workout: Workout) throws -> WorkoutContribution {
-        var facts: [String: ExerciseFacts] = [:]
-        for exercise in workout.exercises { facts[exercise.exerciseId] = try self.facts(exercise.exerciseId) }
-        return WorkoutContribution(workout, rules: rules) { facts[$0] ?? ExerciseFacts(unknown: $0) }
+        let facts = try workout.exercises.map { try self.facts($0.exerciseId) }
+        return WorkoutContribution(workout, rules: rules, exercises: facts)
     }
 
     // MARK: Moving between contributions
@@ -209,8 +208,21 @@ struct TrainingFold {
         for (key, counter) in old?.weeks ?? [:] { try addToWeek(key, counter, sign: -1) }
         for (key, counter) in new?.weeks ?? [:] { try addToWeek(key, counter, sign: 1) }
 
-        var changes: [String: ExerciseChange] = [:]
         let sets = table(.sets)
+        let sessions = table(.sessions)
+        if old == nil, let new {
+            // A workout that contributed nothing before (the common case: it has just finished): each of its
+            // exercises adds its sets and its session, whose lists hold the same keys in the same order.
+            for (exerciseSets, session) in zip(new.sets, new.sessions) {
+                try sets.put(SetFact.encoded(exerciseSets.facts), forKey: exerciseSets.key)
+                try sessions.put(session.fact.encoded, forKey: session.key)
+                let change = ExerciseChange(addedSets: exerciseSets.facts, addedSessions: [session.fact])
+                try updateRecords(
+                    exerciseSets.exerciseId, change, workoutKey: new.workoutKey, changedFrom: new.workoutKey)
+            }
+            return
+        }
+        var changes: [String: ExerciseChange] = [:]
         var oldSets = Dictionary(uniqueKeysWithValues: (old?.sets ?? []).map { ($0.key, $0) })
         for (key, exerciseId, facts) in new?.sets ?? [] {
             if !oldSets.isEmpty, let previous = oldSets.removeValue(forKey: key) {
@@ -225,7 +237,6 @@ struct TrainingFold {
             try sets.delete(key)
             changes[group.exerciseId, default: .init()].mustRecount = true
         }
-        let sessions = table(.sessions)
         var oldSessions = Dictionary(uniqueKeysWithValues: (old?.sessions ?? []).map { ($0.key, $0) })
         for (key, exerciseId, fact) in new?.sessions ?? [] {
             if !oldSessions.isEmpty, let previous = oldSessions.removeValue(forKey: key) {
@@ -347,10 +358,10 @@ struct TrainingFold {
         days[day] = count &+ delta
     }
 
-    private mutating func addToWeek(_ key: [UInt8], _ counter: WeekCounter, sign: Int64) throws {
+    private mutating func addToWeek(_ key: WeekKey, _ counter: WeekCounter, sign: Int64) throws {
         var current =
             try weeks[key]
-            ?? table(.weeks).withValue(forKey: key) { raw in
+            ?? table(.weeks).withValue(forKey: key.bytes) { raw in
                 try ReadModelRow.decode(raw, table: "weeks", WeekCounter.init(decoding:))
             } ?? WeekCounter()
         current.add(counter, sign: sign)
@@ -400,6 +411,7 @@ struct TrainingFold {
         }
         let weeksTable = table(.weeks)
         for (key, counter) in weeks {
+            let key = key.bytes
             if counter.isZero { try weeksTable.delete(key) } else { try weeksTable.put(counter.encoded, forKey: key) }
         }
         let states = table(.recordState)

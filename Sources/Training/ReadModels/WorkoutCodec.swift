@@ -4,7 +4,7 @@ import EventJournal
 /// fields), so that a later event on a finished workout can be folded without replaying its stream.
 extension Workout {
     var encoded: [UInt8] {
-        var writer = PayloadWriter()
+        var writer = PayloadWriter(capacity: 128 + 40 * sets.count + 32 * exercises.count)
         writer.string(1, id)
         writer.string(2, name)
         writer.string(3, routineId)

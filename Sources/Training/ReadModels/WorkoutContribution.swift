@@ -12,7 +12,7 @@ struct WorkoutContribution {
     /// Keyed rows, sorted by key: each exercise's counted sets (by number) and its session, under the same key.
     var sets: [(key: [UInt8], exerciseId: String, facts: [SetFact])]
     var sessions: [(key: [UInt8], exerciseId: String, fact: SessionFact)]
-    var weeks: [[UInt8]: WeekCounter]
+    var weeks: [WeekKey: WeekCounter]
     /// The workout's start and id: its `history` key, and its place among an exercise's workouts in the `sets` and
     /// `sessions` keys.
     var workoutKey: [UInt8]
@@ -24,7 +24,8 @@ struct WorkoutContribution {
     static let maximumPlausibleReps: UInt32 = 1_000
     static let maximumPlausibleMilligrams: Int64 = 1_000_000_000
 
-    init(_ workout: Workout, rules: Rules, exercises: (String) -> ExerciseFacts) {
+    /// What `workout` contributes; `exercises` holds the facts of its exercises, in the order the workout lists them.
+    init(_ workout: Workout, rules: Rules, exercises: [ExerciseFacts]) {
         let startedAt = workout.startedAt
         let workoutIsImplausible =
             startedAt < Self.earliestPlausible
@@ -33,11 +34,16 @@ struct WorkoutContribution {
         day = LocalDate.dayNumber(of: startedAt, in: rules.timeZone)
         let week = Int32(LocalDate(dayNumber: day).weekStart(rules.weekStart).dayNumber)
 
+        // The counted sets in the order they were logged, and each one's index among them by exercise.
         var facts: [SetFact] = []
-        for set in workout.countedSets {
+        facts.reserveCapacity(workout.sets.count)
+        var setIndices = [[Int]](repeating: [], count: workout.exercises.count)
+        for set in workout.sets where !set.isRemoved {
+            guard let exercise = workout.exerciseIndex(of: set.details.exerciseId) else { continue }
             let implausible =
                 workoutIsImplausible || set.details.reps > Self.maximumPlausibleReps
                 || (set.details.weight?.milligrams ?? 0) > Self.maximumPlausibleMilligrams
+            setIndices[exercise].append(facts.count)
             facts.append(
                 SetFact(
                     workoutId: workout.id, number: set.number, startedAt: startedAt, details: set.details,
@@ -47,17 +53,17 @@ struct WorkoutContribution {
         var lines: [WorkoutSummary.ExerciseLine] = []
         var sets: [(key: [UInt8], exerciseId: String, facts: [SetFact])] = []
         var sessions: [(key: [UInt8], exerciseId: String, fact: SessionFact)] = []
-        var weeks: [[UInt8]: WeekCounter] = [:]
+        var weeks: [WeekKey: WeekCounter] = [:]
         var total = WeekCounter()
         total.workouts = 1
+        var workingSets: UInt32 = 0
+        var implausibleSets: UInt32 = 0
         let primary = rules.primaryMilliWeight
         let secondary = rules.secondaryMilliWeight
-        // The sets' indices by exercise, in the order they were logged.
-        var setIndices: [String: [Int]] = [:]
-        for (index, fact) in facts.enumerated() { setIndices[fact.details.exerciseId, default: []].append(index) }
-        for exercise in workout.exercises {
-            guard let indices = setIndices[exercise.exerciseId] else { continue }
-            let info = exercises(exercise.exerciseId)
+        for (position, exercise) in workout.exercises.enumerated() {
+            let indices = setIndices[position]
+            guard !indices.isEmpty else { continue }
+            let info = exercises[position]
             var session = SessionFact(
                 workoutId: workout.id, workoutName: workout.name, startedAt: startedAt,
                 position: workout.finishedPosition ?? 0)
@@ -68,8 +74,13 @@ struct WorkoutContribution {
             // matter.
             var muscleShare = (primary: WeekCounter(), secondary: WeekCounter(), force: WeekCounter())
             var countsForMuscles = false
+            var isInOrder = true
+            var previousNumber: UInt32 = 0
             for index in indices {
                 let fact = facts[index]
+                if fact.number < previousNumber { isInOrder = false }
+                previousNumber = fact.number
+                if fact.isImplausible { implausibleSets += 1 }
                 let volume = fact.volume(rules)
                 line.reps += fact.details.reps
                 line.volume = line.volume.addingClamped(volume)
@@ -78,6 +89,7 @@ struct WorkoutContribution {
                 // are working sets only.
                 total.milliVolume = total.milliVolume.addingClamped(volume.multipliedClamped(by: 1_000))
                 guard fact.details.kind != .warmup else { continue }
+                workingSets += 1
                 session.workingSets += 1
                 session.reps += fact.details.reps
                 guard !fact.isExcluded else { continue }
@@ -108,32 +120,45 @@ struct WorkoutContribution {
                     (info.secondaryMuscles, secondary, muscleShare.secondary),
                 ] where weight > 0 {
                     for muscle in muscles {
-                        weeks[Key().signed(week).text(muscle).bytes, default: WeekCounter()].add(share)
+                        weeks[WeekKey(week: week, name: muscle), default: WeekCounter()].add(share)
                     }
                 }
                 if let force = info.force, force == "push" || force == "pull" {
-                    weeks[Key().signed(week).text("*" + force).bytes, default: WeekCounter()].add(muscleShare.force)
+                    weeks[WeekKey(week: week, name: "*" + force), default: WeekCounter()].add(muscleShare.force)
                 }
             }
             lines.append(line)
             let key = Key().text(exercise.exerciseId).instant(startedAt).text(workout.id).bytes
-            sets.append((key, exercise.exerciseId, indices.map { facts[$0] }.sorted { $0.number < $1.number }))
+            var exerciseSets = indices.map { facts[$0] }
+            if !isInOrder { exerciseSets.sort { $0.number < $1.number } }
+            sets.append((key, exercise.exerciseId, exerciseSets))
             sessions.append((key, exercise.exerciseId, session))
         }
-        weeks[Key().signed(week).text("").bytes, default: WeekCounter()].add(total)
-        self.sets = sets.sorted { $0.key.lexicographicallyPrecedes($1.key) }
-        self.sessions = sessions.sorted { $0.key.lexicographicallyPrecedes($1.key) }
+        weeks[WeekKey(week: week, name: ""), default: WeekCounter()].add(total)
+        if sets.count > 1 {
+            sets.sort { $0.key.lexicographicallyPrecedes($1.key) }
+            sessions.sort { $0.key.lexicographicallyPrecedes($1.key) }
+        }
+        self.sets = sets
+        self.sessions = sessions
         self.weeks = weeks
         history = WorkoutSummary(
             workoutId: workout.id, name: workout.name, routineId: workout.routineId, startedAt: startedAt,
             finishedAt: workout.finishedAt ?? startedAt,
             durationSeconds: workout.elapsedMicroseconds(at: workout.finishedAt ?? startedAt) / 1_000_000,
-            note: workout.note, sets: UInt32(facts.count),
-            workingSets: UInt32(facts.filter { $0.details.kind != .warmup }.count),
-            volume: lines.reduce(0) { $0.addingClamped($1.volume) },
-            implausibleSets: UInt32(facts.filter(\.isImplausible).count), exercises: lines,
-            finishedPosition: workout.finishedPosition ?? 0)
+            note: workout.note, sets: UInt32(facts.count), workingSets: workingSets,
+            volume: lines.reduce(0) { $0.addingClamped($1.volume) }, implausibleSets: implausibleSets,
+            exercises: lines, finishedPosition: workout.finishedPosition ?? 0)
     }
+}
+
+/// A `weeks` row's key: the week's first day and a muscle (or `""` for the week, `*push` and `*pull` for forces).
+struct WeekKey: Hashable {
+    let week: Int32
+    let name: String
+
+    /// The key's bytes in the table.
+    var bytes: [UInt8] { Key().signed(week).text(name).bytes }
 }
 
 /// What the fold needs to know of an exercise: its muscles, its force and whether it is assisted, from the catalog or

@@ -28,7 +28,12 @@ public struct ExactDecimal: Sendable, Hashable, Comparable, CustomStringConverti
     /// Parses plain decimal notation: an optional `-`, digits, and optionally `.` and more digits (`225`, `102.5`,
     /// `.5`). Nil for anything else, including exponents, `nan` and numbers beyond 18 significant digits.
     public init?(_ text: some StringProtocol) {
-        var digits = Substring(text).utf8[...]
+        self.init(utf8: Substring(text).utf8)
+    }
+
+    /// Parses plain decimal notation from its UTF-8 bytes, as ``init(_:)`` does from text.
+    init?<Bytes: Collection<UInt8>>(utf8: Bytes) {
+        var digits = utf8[...]
         let negative = digits.first == UInt8(ascii: "-")
         if negative { digits = digits.dropFirst() }
         var value: Int64 = 0

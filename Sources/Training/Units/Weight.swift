@@ -71,8 +71,10 @@ public struct Weight: Sendable, Hashable, CustomStringConvertible {
         while let field = try reader.next() {
             switch field.number {
             case 1:
-                let text = try field.string()
-                guard let parsed = ExactDecimal(text) else { throw PayloadError("weight \(text.debugDescription)") }
+                let bytes = try field.bytes()
+                guard let parsed = ExactDecimal(utf8: bytes) else {
+                    throw PayloadError("weight \(String(decoding: bytes, as: UTF8.self).debugDescription)")
+                }
                 value = parsed
             case 2: unit = try MassUnit(code: field.unsigned())
             default: continue
