@@ -18,12 +18,15 @@ final class ChunkPrefetch<Event: Sendable>: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private var chunk: Chunk?
 
-    /// Starts reading up to `limit` records from `from` in a read transaction of its own.
+    /// Starts reading up to `limit` records from `from` in a read transaction of its own. `spent`, a chunk already
+    /// folded, is freed on the reading thread, which has time to spare, rather than on the folding thread.
     init(
-        _ journal: Journal, from: UInt64, limit: Int, decode: @escaping @Sendable (EventRecord) throws -> Event?
+        _ journal: Journal, from: UInt64, limit: Int, decode: @escaping @Sendable (EventRecord) throws -> Event?,
+        freeing spent: consuming Chunk? = nil
     ) {
         self.from = from
-        DispatchQueue.global(qos: .userInitiated).async { [self] in
+        DispatchQueue.global(qos: .userInitiated).async { [self, spent] in
+            withExtendedLifetime(spent) {}  // released with this block, once it has run
             // A failure leaves `chunk` nil: the caller then reads the chunk itself, and meets the failure there.
             if let records = try? journal.records(from: from, limit: limit),
                 let batch = try? Projector<Event>.Batch(records, decode: decode)

@@ -146,9 +146,12 @@ public final class Projector<Event: Sendable>: Sendable {
         var notBuilt: [String] = []
         var pages = ResidentPages(store.environment)
         var ahead: ChunkPrefetch<Event>?
+        // The chunk folded last, which the next read ahead frees.
+        var spent: Chunk?
+        var folded: Chunk?
         while !remaining.isEmpty {
             // Waited for before the transaction begins, so that no transaction waits on another thread's.
-            let prefetched = ahead?.result()
+            var prefetched = ahead?.result()
             let step = try store.environment.write {
                 transaction -> (
                     position: UInt64, head: UInt64, done: [String], replaced: [(String, UInt8)], lost: [String]
@@ -176,9 +179,13 @@ public final class Projector<Event: Sendable>: Sendable {
                 let chunk =
                     try prefetched.flatMap { $0.from == from + 1 ? $0.chunk : nil }
                     ?? read(from: from + 1, chunkSize, transaction)
+                folded = chunk
                 let last = chunk.last ?? from
                 // The next chunk is read on another thread while this one folds.
-                ahead = last < head ? ChunkPrefetch(journal, from: last + 1, limit: chunkSize, decode: decode) : nil
+                ahead =
+                    last < head
+                    ? ChunkPrefetch(journal, from: last + 1, limit: chunkSize, decode: decode, freeing: spent.take())
+                    : nil
                 for (projection, checkpoint) in due {
                     let moved = try fold(projection, chunk.batch, after: checkpoint, through: last, transaction)
                     // Every record up to the head is folded when the chunk ends there.
@@ -196,6 +203,9 @@ public final class Projector<Event: Sendable>: Sendable {
                 }
                 return (last, head, done, replaced, lost)
             }
+            // The folded chunk's events are freed by the next read ahead, on its thread, not on this one.
+            prefetched = nil
+            spent = folded.take()
             pages.read(upTo: step.position)
             for projection in remaining { progress?(projection.name, step.position, step.head) }
             remaining.removeAll { step.done.contains($0.name) }

@@ -193,24 +193,44 @@ extension RecordEntry {
     }
 }
 
+/// The best value of each record kind so far, and how many records of that kind there were: a slot per kind code, so
+/// that the fold, which looks a kind up several times per set, does not hash.
+struct RecordBests: Sendable {
+    typealias Entry = (value: Score, count: UInt32)
+
+    private var slots = [Entry?](repeating: nil, count: Int(RecordBests.kindsByCode.last!.code) + 1)
+
+    /// Every kind, in the order of their codes.
+    static let kindsByCode = RecordKind.allCases.sorted { $0.code < $1.code }
+
+    subscript(kind: RecordKind) -> Entry? {
+        get { slots[Int(kind.code)] }
+        set { slots[Int(kind.code)] = newValue }
+    }
+}
+
 /// Where an exercise's records stand: the best of each kind so far and how many records of it there were, and the
 /// last workout folded in (a later one can be added on; an earlier one, or a change, means counting again).
 struct RecordState: Sendable, Equatable {
     var lastWorkoutKey: [UInt8]?
-    var best: [RecordKind: (value: Score, count: UInt32)] = [:]
+    var best = RecordBests()
 
     static func == (lhs: RecordState, rhs: RecordState) -> Bool {
-        lhs.lastWorkoutKey == rhs.lastWorkoutKey && lhs.best.count == rhs.best.count
-            && lhs.best.allSatisfy { kind, entry in
-                rhs.best[kind].map { $0.value == entry.value && $0.count == entry.count } ?? false
+        lhs.lastWorkoutKey == rhs.lastWorkoutKey
+            && RecordKind.allCases.allSatisfy { kind in
+                switch (lhs.best[kind], rhs.best[kind]) {
+                case (nil, nil): true
+                case (let left?, let right?): left.value == right.value && left.count == right.count
+                default: false
+                }
             }
     }
 
     var encoded: [UInt8] {
         var writer = PayloadWriter()
         if let lastWorkoutKey { writer.bytes(1, lastWorkoutKey) }
-        for kind in best.keys.sorted() {
-            let entry = best[kind]!
+        for kind in RecordBests.kindsByCode {
+            guard let entry = best[kind] else { continue }
             writer.message(2) { nested in
                 nested.unsigned(1, UInt64(kind.code))
                 nested.signed(2, entry.value.numerator)

@@ -48,7 +48,9 @@ public struct PlanProjection: Projection {
                 try ReadModelRow.decode(raw, table: "routines", StoredRoutine.init(decoding:))
             }
         }
-        for recorded in events {
+        // Most events are a workout's, which this read model passes over: they are looked at in place, not copied.
+        for index in events.indices where !events[index].event.isWorkoutEvent {
+            let recorded = events[index]
             switch recorded.event {
             case .profileUpdated(let update):
                 let key = Array("profile".utf8)

@@ -61,7 +61,8 @@ public struct TrainingProjection: Projection {
 
     public func fold(_ events: ArraySlice<RecordedTrainingEvent>, into model: ReadModel) throws {
         var fold = TrainingFold(model: model, rules: rules)
-        for event in events { try fold.apply(event) }
+        // Each event is passed in place rather than copied out of the batch.
+        for index in events.indices { try fold.apply(events[index]) }
         try fold.flush()
     }
 }
@@ -199,7 +200,7 @@ struct TrainingFold {
         let history = table(.history)
         if let old, old.workoutKey != new?.workoutKey { try history.delete(old.workoutKey) }
         if let new, new.history != old?.history || new.workoutKey != old?.workoutKey {
-            try history.put(new.history.encoded, forKey: new.workoutKey)
+            try history.put(new.historyRow, forKey: new.workoutKey)
         }
         if old?.day != new?.day {
             if let old { try addToDay(old.day, -1) }
@@ -214,8 +215,8 @@ struct TrainingFold {
             // A workout that contributed nothing before (the common case: it has just finished): each of its
             // exercises adds its sets and its session, whose lists hold the same keys in the same order.
             for (exerciseSets, session) in zip(new.sets, new.sessions) {
-                try sets.put(SetFact.encoded(exerciseSets.facts), forKey: exerciseSets.key)
-                try sessions.put(session.fact.encoded, forKey: session.key)
+                try sets.put(exerciseSets.row, forKey: exerciseSets.key)
+                try sessions.put(session.row, forKey: session.key)
                 let change = ExerciseChange(addedSets: exerciseSets.facts, addedSessions: [session.fact])
                 try updateRecords(
                     exerciseSets.exerciseId, change, workoutKey: new.workoutKey, changedFrom: new.workoutKey)
@@ -224,28 +225,28 @@ struct TrainingFold {
         }
         var changes: [String: ExerciseChange] = [:]
         var oldSets = Dictionary(uniqueKeysWithValues: (old?.sets ?? []).map { ($0.key, $0) })
-        for (key, exerciseId, facts) in new?.sets ?? [] {
+        for (key, exerciseId, facts, row) in new?.sets ?? [] {
             if !oldSets.isEmpty, let previous = oldSets.removeValue(forKey: key) {
                 guard previous.facts != facts else { continue }
                 changes[exerciseId, default: .init()].mustRecount = true
             } else {
                 changes[exerciseId, default: .init()].addedSets += facts
             }
-            try sets.put(SetFact.encoded(facts), forKey: key)
+            try sets.put(row, forKey: key)
         }
         for (key, group) in oldSets {
             try sets.delete(key)
             changes[group.exerciseId, default: .init()].mustRecount = true
         }
         var oldSessions = Dictionary(uniqueKeysWithValues: (old?.sessions ?? []).map { ($0.key, $0) })
-        for (key, exerciseId, fact) in new?.sessions ?? [] {
+        for (key, exerciseId, fact, row) in new?.sessions ?? [] {
             if !oldSessions.isEmpty, let previous = oldSessions.removeValue(forKey: key) {
                 guard previous.fact != fact else { continue }
                 changes[exerciseId, default: .init()].mustRecount = true
             } else {
                 changes[exerciseId, default: .init()].addedSessions.append(fact)
             }
-            try sessions.put(fact.encoded, forKey: key)
+            try sessions.put(row, forKey: key)
         }
         for (key, session) in oldSessions {
             try sessions.delete(key)
