@@ -25,8 +25,9 @@ final class ChunkPrefetch<Event: Sendable>: @unchecked Sendable {
         freeing spent: consuming Chunk? = nil
     ) {
         self.from = from
-        DispatchQueue.global(qos: .userInitiated).async { [self, spent] in
-            withExtendedLifetime(spent) {}  // released with this block, once it has run
+        let spent = Spent(spent)
+        DispatchQueue.global(qos: .userInitiated).async { [self] in
+            spent.chunk = nil  // freed before the next chunk is read, so that no more than two are held at once
             // A failure leaves `chunk` nil: the caller then reads the chunk itself, and meets the failure there.
             if let records = try? journal.records(from: from, limit: limit),
                 let batch = try? Projector<Event>.Batch(records, decode: decode)
@@ -35,6 +36,16 @@ final class ChunkPrefetch<Event: Sendable>: @unchecked Sendable {
             }
             finished.signal()
         }
+    }
+
+    /// A folded chunk on its way to the reading thread, which frees it.
+    ///
+    /// `@unchecked Sendable`: it is made on the folding thread and, once handed over, touched only by the reading
+    /// thread.
+    private final class Spent: @unchecked Sendable {
+        var chunk: Chunk?
+
+        init(_ chunk: consuming Chunk?) { self.chunk = chunk }
     }
 
     /// Waits for the read to end; returns where it began and the chunk, which is nil when the read failed.

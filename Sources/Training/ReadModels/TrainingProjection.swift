@@ -121,9 +121,10 @@ struct TrainingFold {
             }
         case _ where recorded.event.isWorkoutEvent:
             if current?.id == stream {
+                // Changed in place: the workout is not copied out of `current`.
                 let wasActive = current!.isActive
                 current!.apply(recorded.event, at: recorded.occurredAt, position: recorded.position)
-                try updateActiveRow(of: current!, wasActive: wasActive, startPosition: nil)
+                try updateActiveRow(of: stream, isActive: current!.isActive, wasActive: wasActive, startPosition: nil)
                 return
             }
             guard var workout = try takeWorkout(stream) else { return }
@@ -145,20 +146,21 @@ struct TrainingFold {
     /// Keeps the changed `workout`, and its place among the workouts in progress.
     private mutating func keep(_ workout: Workout, wasActive: Bool, startPosition: UInt64?) throws {
         if unsettled[workout.id] == nil { unsettled[workout.id] = Unsettled(before: nil) }
-        try updateActiveRow(of: workout, wasActive: wasActive, startPosition: startPosition)
+        try updateActiveRow(
+            of: workout.id, isActive: workout.isActive, wasActive: wasActive, startPosition: startPosition)
         changedWorkouts.insert(workout.id)
         parkCurrent()
         current = workout
     }
 
     /// Records a workout that has just started as in progress, and forgets one that has just ended.
-    private func updateActiveRow(of workout: Workout, wasActive: Bool, startPosition: UInt64?) throws {
-        if let startPosition, workout.isActive {
+    private func updateActiveRow(of stream: String, isActive: Bool, wasActive: Bool, startPosition: UInt64?) throws {
+        if let startPosition, isActive {
             var value: [UInt8] = []
             value.appendBigEndian(startPosition)
-            try table(.meta).put(value, forKey: Array(("active/" + workout.id).utf8))
-        } else if wasActive && !workout.isActive {
-            try table(.meta).delete(Array(("active/" + workout.id).utf8))
+            try table(.meta).put(value, forKey: Array(("active/" + stream).utf8))
+        } else if wasActive && !isActive {
+            try table(.meta).delete(Array(("active/" + stream).utf8))
         }
     }
 
