@@ -202,7 +202,7 @@ struct TrainingFold {
         let history = table(.history)
         if let old, old.workoutKey != new?.workoutKey { try history.delete(old.workoutKey) }
         if let new, new.history != old?.history || new.workoutKey != old?.workoutKey {
-            try history.put(new.historyRow, forKey: new.workoutKey)
+            try history.put(new.history.encoded, forKey: new.workoutKey)
         }
         if old?.day != new?.day {
             if let old { try addToDay(old.day, -1) }
@@ -217,8 +217,8 @@ struct TrainingFold {
             // A workout that contributed nothing before (the common case: it has just finished): each of its
             // exercises adds its sets and its session, whose lists hold the same keys in the same order.
             for (exerciseSets, session) in zip(new.sets, new.sessions) {
-                try sets.put(exerciseSets.row, forKey: exerciseSets.key)
-                try sessions.put(session.row, forKey: session.key)
+                try sets.put(SetFact.encoded(exerciseSets.facts), forKey: exerciseSets.key)
+                try sessions.put(session.fact.encoded, forKey: session.key)
                 let change = ExerciseChange(addedSets: exerciseSets.facts, addedSessions: [session.fact])
                 try updateRecords(
                     exerciseSets.exerciseId, change, workoutKey: new.workoutKey, changedFrom: new.workoutKey)
@@ -227,28 +227,28 @@ struct TrainingFold {
         }
         var changes: [String: ExerciseChange] = [:]
         var oldSets = Dictionary(uniqueKeysWithValues: (old?.sets ?? []).map { ($0.key, $0) })
-        for (key, exerciseId, facts, row) in new?.sets ?? [] {
+        for (key, exerciseId, facts) in new?.sets ?? [] {
             if !oldSets.isEmpty, let previous = oldSets.removeValue(forKey: key) {
                 guard previous.facts != facts else { continue }
                 changes[exerciseId, default: .init()].mustRecount = true
             } else {
                 changes[exerciseId, default: .init()].addedSets += facts
             }
-            try sets.put(row, forKey: key)
+            try sets.put(SetFact.encoded(facts), forKey: key)
         }
         for (key, group) in oldSets {
             try sets.delete(key)
             changes[group.exerciseId, default: .init()].mustRecount = true
         }
         var oldSessions = Dictionary(uniqueKeysWithValues: (old?.sessions ?? []).map { ($0.key, $0) })
-        for (key, exerciseId, fact, row) in new?.sessions ?? [] {
+        for (key, exerciseId, fact) in new?.sessions ?? [] {
             if !oldSessions.isEmpty, let previous = oldSessions.removeValue(forKey: key) {
                 guard previous.fact != fact else { continue }
                 changes[exerciseId, default: .init()].mustRecount = true
             } else {
                 changes[exerciseId, default: .init()].addedSessions.append(fact)
             }
-            try sessions.put(row, forKey: key)
+            try sessions.put(fact.encoded, forKey: key)
         }
         for (key, session) in oldSessions {
             try sessions.delete(key)

@@ -8,13 +8,10 @@ import Projections
 /// folded like any other event, and the result is the same as folding the final state once.
 struct WorkoutContribution {
     var history: WorkoutSummary
-    /// `history` encoded.
-    var historyRow: [UInt8]
     var day: Int
-    /// Keyed rows, sorted by key: each exercise's counted sets (by number) and its session, under the same key, each
-    /// with its encoded row.
-    var sets: [(key: [UInt8], exerciseId: String, facts: [SetFact], row: [UInt8])]
-    var sessions: [(key: [UInt8], exerciseId: String, fact: SessionFact, row: [UInt8])]
+    /// Keyed rows, sorted by key: each exercise's counted sets (by number) and its session, under the same key.
+    var sets: [(key: [UInt8], exerciseId: String, facts: [SetFact])]
+    var sessions: [(key: [UInt8], exerciseId: String, fact: SessionFact)]
     var weeks: [WeekKey: WeekCounter]
     /// The workout's start and id: its `history` key, and its place among an exercise's workouts in the `sets` and
     /// `sessions` keys.
@@ -54,8 +51,8 @@ struct WorkoutContribution {
                     isExcluded: implausible && rules.excludeImplausible))
         }
         var lines: [WorkoutSummary.ExerciseLine] = []
-        var sets: [(key: [UInt8], exerciseId: String, facts: [SetFact], row: [UInt8])] = []
-        var sessions: [(key: [UInt8], exerciseId: String, fact: SessionFact, row: [UInt8])] = []
+        var sets: [(key: [UInt8], exerciseId: String, facts: [SetFact])] = []
+        var sessions: [(key: [UInt8], exerciseId: String, fact: SessionFact)] = []
         var weeks: [WeekKey: WeekCounter] = [:]
         var total = WeekCounter()
         total.workouts = 1
@@ -134,16 +131,12 @@ struct WorkoutContribution {
             let key = Key().text(exercise.exerciseId).instant(startedAt).text(workout.id).bytes
             var exerciseSets = indices.map { facts[$0] }
             if !isInOrder { exerciseSets.sort { $0.number < $1.number } }
-            sets.append((key, exercise.exerciseId, exerciseSets, SetFact.encoded(exerciseSets)))
-            sessions.append((key, exercise.exerciseId, session, session.encoded))
+            sets.append((key, exercise.exerciseId, exerciseSets))
+            sessions.append((key, exercise.exerciseId, session))
         }
         weeks[WeekKey(week: week, name: ""), default: WeekCounter()].add(total)
-        if sets.count > 1 {
-            sets.sort { $0.key.lexicographicallyPrecedes($1.key) }
-            sessions.sort { $0.key.lexicographicallyPrecedes($1.key) }
-        }
-        self.sets = sets
-        self.sessions = sessions
+        self.sets = sets.sorted { $0.key.lexicographicallyPrecedes($1.key) }
+        self.sessions = sessions.sorted { $0.key.lexicographicallyPrecedes($1.key) }
         self.weeks = weeks
         history = WorkoutSummary(
             workoutId: workout.id, name: workout.name, routineId: workout.routineId, startedAt: startedAt,
@@ -152,7 +145,6 @@ struct WorkoutContribution {
             note: workout.note, sets: UInt32(facts.count), workingSets: workingSets,
             volume: lines.reduce(0) { $0.addingClamped($1.volume) }, implausibleSets: implausibleSets,
             exercises: lines, finishedPosition: workout.finishedPosition ?? 0)
-        historyRow = history.encoded
     }
 }
 
