@@ -146,9 +146,9 @@ public final class Projector<Event: Sendable>: Sendable {
         var notBuilt: [String] = []
         var pages = ResidentPages(store.environment)
         var ahead: ChunkPrefetch<Event>?
-        // The chunk folded last, which the next read ahead frees.
-        var spent: Chunk?
+        // The chunk each step folds, and then, once folded, hands on for the next read ahead to free.
         var folded: Chunk?
+        var spent: Chunk?
         while !remaining.isEmpty {
             // Waited for before the transaction begins, so that no transaction waits on another thread's.
             var prefetched = ahead?.result()

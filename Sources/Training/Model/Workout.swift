@@ -55,8 +55,11 @@ public struct Workout: Sendable {
     }
 
     /// Sets that count: not removed, and of an exercise still in the workout.
-    public var countedSets: [LoggedSet] {
-        sets.filter { !$0.isRemoved && exerciseIndex(of: $0.details.exerciseId) != nil }
+    public var countedSets: [LoggedSet] { sets.filter { countedExerciseIndex(of: $0) != nil } }
+
+    /// The index of a counted set's exercise among the workout's exercises; nil for a set that does not count.
+    func countedExerciseIndex(of set: LoggedSet) -> Int? {
+        set.isRemoved ? nil : exerciseIndex(of: set.details.exerciseId)
     }
 
     /// The exercise's index among the workout's exercises; nil when it is not one of them. A workout holds a handful

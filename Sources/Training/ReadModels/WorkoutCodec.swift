@@ -32,7 +32,7 @@ extension Workout {
             writer.message(12) { nested in
                 nested.unsigned(1, UInt64(set.number))
                 // The set's exercise by its index among the workout's, when it is one of them.
-                let index = exercises.firstIndex { $0.exerciseId == set.details.exerciseId }
+                let index = exerciseIndex(of: set.details.exerciseId)
                 nested.message(2) { set.details.writeRow(to: &$0, withExercise: index == nil) }
                 nested.unsigned(3, index.map(UInt64.init))
                 // Wrapping arithmetic both ways gives back any instant exactly.

@@ -38,8 +38,8 @@ struct WorkoutContribution {
         var facts: [SetFact] = []
         facts.reserveCapacity(workout.sets.count)
         var setIndices = [[Int]](repeating: [], count: workout.exercises.count)
-        for set in workout.sets where !set.isRemoved {
-            guard let exercise = workout.exerciseIndex(of: set.details.exerciseId) else { continue }
+        for set in workout.sets {
+            guard let exercise = workout.countedExerciseIndex(of: set) else { continue }
             let implausible =
                 workoutIsImplausible || set.details.reps > Self.maximumPlausibleReps
                 || (set.details.weight?.milligrams ?? 0) > Self.maximumPlausibleMilligrams
