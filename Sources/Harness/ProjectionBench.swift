@@ -12,7 +12,8 @@ import Training
 
 /// The read models against their peers, measured in one run on generated journals: a full rebuild beside raw LMDB
 /// scanning the same journal and beside the same folds fed from SQLite rows with JSON payloads (checked to write
-/// the same read models); the latency of an append and a query at two journal sizes; cold-process queries beside
+/// the same read models), and, to show what its commits' syncs cost, beside itself on a copy of the journal whose
+/// commits do not sync; the latency of an append and a query at two journal sizes; cold-process queries beside
 /// `liftledger --version`; and the rebuild's peak memory at two journal sizes.
 struct ProjectionsBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -41,6 +42,12 @@ struct ProjectionsBench: AsyncParsableCommand {
         var report: [(String, String)] = []
 
         let main = try await Self.generate(at: root + "/main", events: sizes.main)
+        // A copy of it opened relaxed, whose commits do not sync: how much of a rebuild the syncs take.
+        let unsyncedPath = root + "/unsynced"
+        try FileManager.default.createDirectory(atPath: unsyncedPath, withIntermediateDirectories: false)
+        try FileManager.default.copyItem(atPath: main.path + "/data.mdb", toPath: unsyncedPath + "/data.mdb")
+        let unsyncedModels = try TrainingReadModels(
+            journal: Journal.open(at: unsyncedPath, options: JournalOptions(durability: .relaxed)))
         let small = try await Self.generate(at: root + "/small", events: sizes.small)
         let events = try main.head().position
 
@@ -51,11 +58,13 @@ struct ProjectionsBench: AsyncParsableCommand {
         let sqlitePath = root + "/peer.sqlite"
         try Self.exportToSQLite(main, path: sqlitePath)
         var rebuild: [Double] = []
+        var unsynced: [Double] = []
         var scan: [Double] = []
         var peer: [Double] = []
         var peerStore: ReadModelStore?
         for repetition in 0..<repetitions {
             rebuild.append(Double(events) / (try Self.seconds { try models.rebuild() }))
+            unsynced.append(Double(events) / (try Self.seconds { try unsyncedModels.rebuild() }))
             scan.append(try JournalBench.rawScan(main.path, expected: Int(events)))
             // The peer's read models are synced at each commit, as the rebuild's are beside the journal.
             let peerPath = root + "/peer-models-\(repetition)"
@@ -80,6 +89,9 @@ struct ProjectionsBench: AsyncParsableCommand {
             ("sqliteJSONPeerEventsPerSecond", String(Int(Self.median(peer)))),
             ("rebuildVsSQLitePeer", Self.verdict(Self.median(zip(rebuild, peer).map(/)), target: 10)),
             ("rebuildVsRawScan", Self.verdict(Self.median(zip(rebuild, scan).map(/)), target: 0.1)),
+            // Not a target: the same rebuild with commits that do not sync, to show what the syncs cost.
+            ("unsyncedRebuildEventsPerSecond", String(Int(Self.median(unsynced)))),
+            ("unsyncedRebuildVsRawScan", String((Self.median(zip(unsynced, scan).map(/)) * 1_000).rounded() / 1_000)),
             ("readModelMebibytes", String(format: "%.1f", Double(ours.map(\.bytes).reduce(0, +)) / 1_048_576)),
         ]
 

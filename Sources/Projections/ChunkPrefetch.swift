@@ -1,5 +1,6 @@
 import Dispatch
 import EventJournal
+import LMDB
 
 /// A chunk of the journal read and decoded on another thread, so that a rebuild reads the next chunk while it folds
 /// the current one, and reading and decoding move off the folding thread.
@@ -19,10 +20,11 @@ final class ChunkPrefetch<Event: Sendable>: @unchecked Sendable {
     private var chunk: Chunk?
 
     /// Starts reading up to `limit` records from `from` in a read transaction of its own. `spent`, a chunk already
-    /// folded, is freed on the reading thread, which has time to spare, rather than on the folding thread.
+    /// folded, is freed on the reading thread, which has time to spare, rather than on the folding thread; so are the
+    /// pages of `environment`'s map released from resident memory after the read, when it is given.
     init(
         _ journal: Journal, from: UInt64, limit: Int, decode: @escaping @Sendable (EventRecord) throws -> Event?,
-        freeing spent: consuming Chunk? = nil
+        freeing spent: consuming Chunk? = nil, releasingPagesOf environment: Environment? = nil
     ) {
         self.from = from
         let spent = Spent(spent)
@@ -34,6 +36,7 @@ final class ChunkPrefetch<Event: Sendable>: @unchecked Sendable {
             {
                 chunk = Chunk(last: records.last?.position, batch: batch)
             }
+            environment?.releaseResidentPages()
             finished.signal()
         }
     }

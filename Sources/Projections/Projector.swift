@@ -181,10 +181,13 @@ public final class Projector<Event: Sendable>: Sendable {
                     ?? read(from: from + 1, chunkSize, transaction)
                 folded = chunk
                 let last = chunk.last ?? from
-                // The next chunk is read on another thread while this one folds.
+                // The next chunk is read on another thread while this one folds; that thread also frees the chunk
+                // folded before, and releases the map's pages when they are due, off the folding thread.
                 ahead =
                     last < head
-                    ? ChunkPrefetch(journal, from: last + 1, limit: chunkSize, decode: decode, freeing: spent.take())
+                    ? ChunkPrefetch(
+                        journal, from: last + 1, limit: chunkSize, decode: decode, freeing: spent.take(),
+                        releasingPagesOf: pages.isDue(upTo: last) ? store.environment : nil)
                     : nil
                 for (projection, checkpoint) in due {
                     let moved = try fold(projection, chunk.batch, after: checkpoint, through: last, transaction)
@@ -206,7 +209,6 @@ public final class Projector<Event: Sendable>: Sendable {
             // The folded chunk's events are freed by the next read ahead, on its thread, not on this one.
             prefetched = nil
             spent = folded.take()
-            pages.read(upTo: step.position)
             for projection in remaining { progress?(projection.name, step.position, step.head) }
             remaining.removeAll { step.done.contains($0.name) }
             notBuilt += step.lost
@@ -407,9 +409,16 @@ private struct ResidentPages {
     init(_ environment: Environment) { self.environment = environment }
 
     mutating func read(upTo position: UInt64) {
-        guard position >= releasedAt + Self.interval else { return }
+        guard isDue(upTo: position) else { return }
         environment.releaseResidentPages()
+    }
+
+    /// Whether the pages are due to go once `position` is read; when they are, counts them gone, for the caller to
+    /// release (on another thread, say).
+    mutating func isDue(upTo position: UInt64) -> Bool {
+        guard position >= releasedAt + Self.interval else { return false }
         releasedAt = position
+        return true
     }
 }
 

@@ -122,6 +122,8 @@ public struct Workout: Sendable {
             let exercise = exercises.remove(at: from)
             exercises.insert(exercise, at: min(Int(moved.toIndex), exercises.count))
         case .setLogged(let logged):
+            // A workout's sets mostly number a few dozen: room for them at the first keeps the list from regrowing.
+            if sets.capacity == 0 { sets.reserveCapacity(32) }
             sets.append(LoggedSet(number: logged.setNumber, details: logged.set, loggedAt: time, position: position))
         case .setCorrected(let corrected):
             if let index = sets.firstIndex(where: { $0.number == corrected.setNumber }) {
