@@ -149,6 +149,9 @@ public final class Projector<Event: Sendable>: Sendable {
         // The chunk each step folds, and then, once folded, hands on for the next read ahead to free.
         var folded: Chunk?
         var spent: Chunk?
+        // The first chunks are small and each is twice the one before, up to `chunkSize`: the first is read before
+        // any folding can start, and each next one is read while the one before folds.
+        var size = min(chunkSize, Self.firstChunkSize)
         while !remaining.isEmpty {
             // Waited for before the transaction begins, so that no transaction waits on another thread's.
             var prefetched = ahead?.result()
@@ -178,15 +181,16 @@ public final class Projector<Event: Sendable>: Sendable {
                 guard let from = due.map(\.1.position).min() else { return (head, head, done, [], lost) }
                 let chunk =
                     try prefetched.flatMap { $0.from == from + 1 ? $0.chunk : nil }
-                    ?? read(from: from + 1, chunkSize, transaction)
+                    ?? read(from: from + 1, size, transaction)
                 folded = chunk
                 let last = chunk.last ?? from
+                size = min(chunkSize, size * 2)
                 // The next chunk is read on another thread while this one folds; that thread also frees the chunk
                 // folded before, and releases the map's pages when they are due, off the folding thread.
                 ahead =
                     last < head
                     ? ChunkPrefetch(
-                        journal, from: last + 1, limit: chunkSize, decode: decode, freeing: spent.take(),
+                        journal, from: last + 1, limit: size, decode: decode, freeing: spent.take(),
                         releasingPagesOf: pages.isDue(upTo: last) ? store.environment : nil)
                     : nil
                 for (projection, checkpoint) in due {
@@ -219,6 +223,9 @@ public final class Projector<Event: Sendable>: Sendable {
         }
         return notBuilt
     }
+
+    /// The events of a rebuild's first chunk, at most.
+    static var firstChunkSize: Int { 4_096 }
 
     /// Whether a rebuild has begun in `slot`, or the slot holds the live read model.
     private func isClaimed(_ name: String, slot: UInt8, _ transaction: Transaction) throws -> Bool {

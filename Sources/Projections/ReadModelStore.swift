@@ -121,21 +121,31 @@ public final class ReadModelStore: Sendable {
     static let deletionsPerTransaction = 16_384
     static let deletedBytesPerTransaction = 1 << 20
 
-    /// Empties the tables of `projection`'s `slot`, a transaction per table, releasing the pages read between them. A
-    /// table with overflow pages is emptied a bounded number of entries per transaction instead: LMDB (0.9.24) would
-    /// read every one of its pages to empty it at once, which for a large read model would make them all resident.
-    /// Stops as soon as `stillWanted`, asked in each transaction, says no.
+    /// Empties the tables of `projection`'s `slot`: in one transaction every table without overflow pages, whose pages
+    /// LMDB frees reading only its branch pages; then each table with overflow pages, a bounded number of entries per
+    /// transaction, since LMDB (0.9.24) would read every one of its pages to empty it at once, which for a large read
+    /// model would make them all resident. Releases the pages read between transactions. Stops as soon as
+    /// `stillWanted`, asked in each transaction, says no.
     func emptySlot(_ projection: String, slot: UInt8, while stillWanted: (Transaction) throws -> Bool) throws {
-        for table in tables(projection, slot: slot) {
+        let withOverflow = try environment.write { transaction -> [Database]? in
+            guard try stillWanted(transaction) else { return nil }
+            var withOverflow: [Database] = []
+            for table in tables(projection, slot: slot) {
+                let statistics = try transaction.statistics(of: table)
+                if statistics.entries == 0 { continue }
+                if statistics.overflowPages == 0 {
+                    try transaction.empty(table)
+                } else {
+                    withOverflow.append(table)
+                }
+            }
+            return withOverflow
+        }
+        environment.releaseResidentPages()
+        for table in withOverflow ?? [] {
             while true {
                 let step = try environment.write { transaction -> (wanted: Bool, done: Bool) in
                     guard try stillWanted(transaction) else { return (false, true) }
-                    let statistics = try transaction.statistics(of: table)
-                    if statistics.entries == 0 { return (true, true) }
-                    if statistics.overflowPages == 0 {
-                        try transaction.empty(table)
-                        return (true, true)
-                    }
                     return try transaction.withCursor(on: table) { cursor in
                         var deleted = 0
                         var bytes = 0
