@@ -38,7 +38,7 @@ struct ProjectionsBench: AsyncParsableCommand {
             liftledger ?? (URL(fileURLWithPath: ownExecutablePath()).deletingLastPathComponent().path + "/liftledger")
         let sizes =
             quick ? (small: 2_000, main: 20_000, large: 100_000) : (small: 10_000, main: 1_000_000, large: 5_000_000)
-        let repetitions = quick ? 1 : 3
+        let repetitions = quick ? 1 : 5
         var report: [(String, String)] = []
 
         let main = try await Self.generate(at: root + "/main", events: sizes.main)

@@ -95,7 +95,7 @@ public struct RecordEntry: Sendable, Equatable {
     public var rpe: RPE?
 
     var encoded: [UInt8] {
-        var writer = PayloadWriter()
+        var writer = PayloadWriter(capacity: 64 + workoutId.utf8.count)
         writer.unsigned(1, UInt64(kind.code))
         writer.unsigned(2, UInt64(sequence))
         writer.signed(3, value.numerator)

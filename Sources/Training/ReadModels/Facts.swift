@@ -316,7 +316,7 @@ public struct WeekCounter: Sendable, Equatable {
     }
 
     var encoded: [UInt8] {
-        var writer = PayloadWriter()
+        var writer = PayloadWriter(capacity: 32)
         writer.signed(1, workouts)
         writer.signed(2, milliSets)
         writer.signed(3, milliVolume)

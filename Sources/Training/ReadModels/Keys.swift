@@ -7,7 +7,8 @@ import LMDB
 struct Key {
     private(set) var bytes: [UInt8] = []
 
-    init() {}
+    /// An empty key with room for most (a few ids and instants), so that building it does not regrow its buffer.
+    init() { bytes.reserveCapacity(64) }
 
     // Each builder consumes the key it extends, so that a chain of them appends to one buffer rather than copying it
     // at each step.

@@ -34,17 +34,25 @@ struct WorkoutContribution {
         day = LocalDate.dayNumber(of: startedAt, in: rules.timeZone)
         let week = Int32(LocalDate(dayNumber: day).weekStart(rules.weekStart).dayNumber)
 
-        // The counted sets in the order they were logged, and each one's index among them by exercise.
-        var facts: [SetFact] = []
-        facts.reserveCapacity(workout.sets.count)
-        var setIndices = [[Int]](repeating: [], count: workout.exercises.count)
-        for set in workout.sets {
+        // Each exercise's counted sets, in the order they were logged: counted first, so that each list is made with
+        // the room it needs.
+        var exerciseOfSet = [Int](repeating: -1, count: workout.sets.count)
+        var setCounts = [Int](repeating: 0, count: workout.exercises.count)
+        for (index, set) in workout.sets.enumerated() {
             guard let exercise = workout.countedExerciseIndex(of: set) else { continue }
+            exerciseOfSet[index] = exercise
+            setCounts[exercise] += 1
+        }
+        var setsByExercise = setCounts.map { count in
+            var facts: [SetFact] = []
+            facts.reserveCapacity(count)
+            return facts
+        }
+        for (index, set) in workout.sets.enumerated() where exerciseOfSet[index] >= 0 {
             let implausible =
                 workoutIsImplausible || set.details.reps > Self.maximumPlausibleReps
                 || (set.details.weight?.milligrams ?? 0) > Self.maximumPlausibleMilligrams
-            setIndices[exercise].append(facts.count)
-            facts.append(
+            setsByExercise[exerciseOfSet[index]].append(
                 SetFact(
                     workoutId: workout.id, number: set.number, startedAt: startedAt, details: set.details,
                     loggedAt: set.loggedAt, position: set.position, isImplausible: implausible,
@@ -53,7 +61,11 @@ struct WorkoutContribution {
         var lines: [WorkoutSummary.ExerciseLine] = []
         var sets: [(key: [UInt8], exerciseId: String, facts: [SetFact])] = []
         var sessions: [(key: [UInt8], exerciseId: String, fact: SessionFact)] = []
+        lines.reserveCapacity(workout.exercises.count)
+        sets.reserveCapacity(workout.exercises.count)
+        sessions.reserveCapacity(workout.exercises.count)
         var weeks: [WeekKey: WeekCounter] = [:]
+        weeks.reserveCapacity(16)
         var total = WeekCounter()
         total.workouts = 1
         var workingSets: UInt32 = 0
@@ -61,14 +73,15 @@ struct WorkoutContribution {
         let primary = rules.primaryMilliWeight
         let secondary = rules.secondaryMilliWeight
         for (position, exercise) in workout.exercises.enumerated() {
-            let indices = setIndices[position]
-            guard !indices.isEmpty else { continue }
+            var exerciseSets = setsByExercise[position]
+            guard !exerciseSets.isEmpty else { continue }
             let info = exercises[position]
             var session = SessionFact(
                 workoutId: workout.id, workoutName: workout.name, startedAt: startedAt,
                 position: workout.finishedPosition ?? 0)
             var line = WorkoutSummary.ExerciseLine(
-                exerciseId: exercise.exerciseId, name: exercise.name, sets: UInt32(indices.count), reps: 0, volume: 0)
+                exerciseId: exercise.exerciseId, name: exercise.name, sets: UInt32(exerciseSets.count), reps: 0,
+                volume: 0)
             // The exercise's share of its muscles' and force's counters, added up over its sets and then added to
             // each counter once: counters add with wrapping arithmetic, so the order of the additions does not
             // matter.
@@ -76,8 +89,7 @@ struct WorkoutContribution {
             var countsForMuscles = false
             var isInOrder = true
             var previousNumber: UInt32 = 0
-            for index in indices {
-                let fact = facts[index]
+            for fact in exerciseSets {
                 if fact.number < previousNumber { isInOrder = false }
                 previousNumber = fact.number
                 if fact.isImplausible { implausibleSets += 1 }
@@ -115,34 +127,35 @@ struct WorkoutContribution {
                 }
             }
             if countsForMuscles {
-                for (muscles, weight, share) in [
-                    (info.primaryMuscles, primary, muscleShare.primary),
-                    (info.secondaryMuscles, secondary, muscleShare.secondary),
-                ] where weight > 0 {
+                func add(_ share: WeekCounter, to muscles: [String], weight: Int64) {
+                    guard weight > 0 else { return }
                     for muscle in muscles {
                         weeks[WeekKey(week: week, name: muscle), default: WeekCounter()].add(share)
                     }
                 }
+                add(muscleShare.primary, to: info.primaryMuscles, weight: primary)
+                add(muscleShare.secondary, to: info.secondaryMuscles, weight: secondary)
                 if let force = info.force, force == "push" || force == "pull" {
                     weeks[WeekKey(week: week, name: "*" + force), default: WeekCounter()].add(muscleShare.force)
                 }
             }
             lines.append(line)
             let key = Key().text(exercise.exerciseId).instant(startedAt).text(workout.id).bytes
-            var exerciseSets = indices.map { facts[$0] }
             if !isInOrder { exerciseSets.sort { $0.number < $1.number } }
             sets.append((key, exercise.exerciseId, exerciseSets))
             sessions.append((key, exercise.exerciseId, session))
         }
         weeks[WeekKey(week: week, name: ""), default: WeekCounter()].add(total)
-        self.sets = sets.sorted { $0.key.lexicographicallyPrecedes($1.key) }
-        self.sessions = sessions.sorted { $0.key.lexicographicallyPrecedes($1.key) }
+        sets.sort { $0.key.lexicographicallyPrecedes($1.key) }
+        sessions.sort { $0.key.lexicographicallyPrecedes($1.key) }
+        self.sets = sets
+        self.sessions = sessions
         self.weeks = weeks
         history = WorkoutSummary(
             workoutId: workout.id, name: workout.name, routineId: workout.routineId, startedAt: startedAt,
             finishedAt: workout.finishedAt ?? startedAt,
             durationSeconds: workout.elapsedMicroseconds(at: workout.finishedAt ?? startedAt) / 1_000_000,
-            note: workout.note, sets: UInt32(facts.count), workingSets: workingSets,
+            note: workout.note, sets: UInt32(setCounts.reduce(0, +)), workingSets: workingSets,
             volume: lines.reduce(0) { $0.addingClamped($1.volume) }, implausibleSets: implausibleSets,
             exercises: lines, finishedPosition: workout.finishedPosition ?? 0)
     }
