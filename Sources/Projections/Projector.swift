@@ -371,17 +371,18 @@ public final class Projector<Event: Sendable>: Sendable {
             positions.reserveCapacity(records.count)
             events.reserveCapacity(records.count)
             for record in records {
-                let event: Event?
+                let decoded: Event?
                 do {
-                    event = try decode(record)
+                    decoded = try decode(record)
                 } catch {
                     throw ProjectionError(
                         .undecodableEvent, "record \(record.position) (\(record.type)) does not decode: \(error)",
                         remedy: "run liftledger verify; restore the journal from a backup if it fails")
                 }
-                guard let event else { continue }
+                // Moved, not copied, into the batch: in this generic code a copy goes through the type's witnesses.
+                guard let event = consume decoded else { continue }
                 positions.append(record.position)
-                events.append(event)
+                events.append(consume event)
             }
         }
 
