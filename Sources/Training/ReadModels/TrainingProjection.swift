@@ -61,8 +61,7 @@ public struct TrainingProjection: Projection {
 
     public func fold(_ events: ArraySlice<RecordedTrainingEvent>, into model: ReadModel) throws {
         var fold = TrainingFold(model: model, rules: rules)
-        // Each event is passed in place rather than copied out of the batch.
-        for index in events.indices { try fold.apply(events[index]) }
+        for event in events { try fold.apply(event) }
         try fold.flush()
     }
 }
