@@ -71,8 +71,8 @@ struct InteroperabilityTests {
             let journal = try Journal.open(at: path)
             _ = try await journal.append(
                 [
-                    ProposedEvent(type: "SetLogged", schemaVersion: 1, encoding: .binary, payload: version1.bytes),
-                    ProposedEvent(type: "SetLogged", schemaVersion: 3, encoding: .binary, payload: version1.bytes),
+                    ProposedEvent(type: "SetLogged", schemaVersion: 1, encoding: .binary, payload: version1.finish()),
+                    ProposedEvent(type: "SetLogged", schemaVersion: 3, encoding: .binary, payload: version1.finish()),
                 ], to: "workout-2")
         }
         let fromCLI = try liftledger(["events", "--json"], journal: path)

@@ -78,27 +78,27 @@ struct CodecTests {
         writer.string(41, "from a newer build")
         writer.unsigned(1, 3)
         writer.message(42) { $0.unsigned(1, 1) }
-        let removed = try SetRemoved.decode(version: 1, payload: writer.bytes[...])
+        let removed = try SetRemoved.decode(version: 1, payload: writer.finish()[...])
         #expect(removed == SetRemoved(setNumber: 3))
         #expect(throws: PayloadError.self) { try SetRemoved.decode(version: 1, payload: [][...]) }
         // Wire type 3 does not exist; a length past the end is cut short.
         #expect(throws: PayloadError.self) { try SetRemoved.decode(version: 1, payload: [0x0B][...]) }
         #expect(throws: PayloadError.self) { try WorkoutStarted.decode(version: 1, payload: [0x0A, 0x05, 0x41][...]) }
         #expect(throws: PayloadError.self) { try WorkoutStarted.decode(version: 1, payload: [0x0A, 0x01, 0xFF][...]) }
-        #expect(throws: PayloadError.self) { try SetRemoved.decode(version: 2, payload: writer.bytes[...]) }
+        #expect(throws: PayloadError.self) { try SetRemoved.decode(version: 2, payload: writer.finish()[...]) }
     }
 
     @Test func varintsRoundTripAtTheirBoundaries() throws {
         for value: UInt64 in [0, 1, 127, 128, 16_383, 16_384, UInt64(UInt32.max), .max] {
             var writer = PayloadWriter()
             writer.unsigned(5, value)
-            var reader = PayloadReader(writer.bytes[...])
+            var reader = PayloadReader(writer.finish()[...])
             #expect(try reader.next()?.unsigned() == value)
         }
         for value: Int64 in [0, -1, 1, .min, .max] {
             var writer = PayloadWriter()
             writer.signed(5, value)
-            var reader = PayloadReader(writer.bytes[...])
+            var reader = PayloadReader(writer.finish()[...])
             #expect(try reader.next()?.signed() == value)
         }
         // Eleven continuation bytes overflow 64 bits.
@@ -112,19 +112,13 @@ struct CodecTests {
     /// short nested message after it (key 0x22, length 2, field 1 = 7) keeps its one-byte length.
     @Test func nestedMessagesOfEveryLengthAreLaidOutAsDocumented() throws {
         var writer = PayloadWriter()
-        var innermost: [UInt8] = []
         writer.message(1) { middle in
-            middle.message(2) { inner in
-                inner.string(3, String(repeating: "a", count: 200))
-                innermost = inner.bytes
-            }
+            middle.message(2) { inner in inner.string(3, String(repeating: "a", count: 200)) }
         }
         writer.message(4) { $0.unsigned(1, 7) }
         let header: [UInt8] = [0x0A, 0xCE, 0x01, 0x12, 0xCB, 0x01, 0x1A, 0xC8, 0x01]
         let expected = header + [UInt8](repeating: 0x61, count: 200) + [0x22, 0x02, 0x08, 0x07]
-        #expect(writer.bytes == expected)
-        // A nested writer's bytes are its own fields only, not its parent's.
-        #expect(innermost == [0x1A, 0xC8, 0x01] + [UInt8](repeating: 0x61, count: 200))
+        #expect(writer.finish() == expected)
     }
 
     /// Read-model rows keep decimals as a significand and a scale; bytes worked out by hand from docs/FORMAT.md.
@@ -132,20 +126,46 @@ struct CodecTests {
         // 102.5 lb: weight { 1: decimal { 1: sint 1025 → zigzag 2050 = 0x82 0x10, 2: scale 1 }, 2: unit 2 }.
         var writer = PayloadWriter()
         weight("102.5", .pounds).writeRow(to: &writer)
-        #expect(writer.bytes == [0x0A, 0x05, 0x08, 0x82, 0x10, 0x10, 0x01, 0x10, 0x02])
-        #expect(try Weight(row: PayloadReader(writer.bytes[...])) == weight("102.5", .pounds))
+        #expect(writer.finish() == [0x0A, 0x05, 0x08, 0x82, 0x10, 0x10, 0x01, 0x10, 0x02])
+        #expect(try Weight(row: PayloadReader(writer.finish()[...])) == weight("102.5", .pounds))
 
         let set = SetDetails(
             exerciseId: "Rowing", weight: weight("-7.25"), reps: 0, kind: .normal, rpe: nil, note: "easy",
             durationSeconds: 600, distanceMeters: ExactDecimal("2000.5"))
         var row = PayloadWriter()
         set.writeRow(to: &row)
-        #expect(try SetDetails(row: PayloadReader(row.bytes[...])) == set)
+        #expect(try SetDetails(row: PayloadReader(row.finish()[...])) == set)
 
         // A scale past what a decimal holds is refused, not misread.
         var bad = PayloadWriter()
         bad.signed(1, 1)
         bad.unsigned(2, 200)
-        #expect(throws: PayloadError.self) { try ExactDecimal(row: PayloadReader(bad.bytes[...])) }
+        #expect(throws: PayloadError.self) { try ExactDecimal(row: PayloadReader(bad.finish()[...])) }
+    }
+
+    /// Long text decoded twice is one string, sharing its storage; short text lives inside its `String`; other text
+    /// stays other text; invalid UTF-8 is refused; and once the table is full, new text is decoded but not kept.
+    @Test func recurringTextIsSharedUpToABound() throws {
+        let shared = SharedText()
+        let squat = Array("Barbell_Full_Squat".utf8)
+        let first = try #require(shared.text(squat[...]))
+        let second = try #require(shared.text(squat[...]))
+        #expect(first == "Barbell_Full_Squat" && Self.storage(first) == Self.storage(second))
+        #expect(shared.text(Array("Barbell_Bench_Press".utf8)[...]) == "Barbell_Bench_Press")
+        #expect(shared.text(Array("Squat".utf8)[...]) == "Squat")
+        #expect(shared.text([UInt8](repeating: 0xFF, count: 20)[...]) == nil)
+
+        for index in 0..<SharedText.capacity { _ = shared.text(Array("exercise number \(index)".utf8)[...]) }
+        let late = Array("one exercise too many".utf8)
+        let lateFirst = try #require(shared.text(late[...]))
+        let lateSecond = try #require(shared.text(late[...]))
+        #expect(lateFirst == lateSecond && Self.storage(lateFirst) != Self.storage(lateSecond))
+        // Text kept before the table filled is still shared.
+        #expect(Self.storage(try #require(shared.text(squat[...]))) == Self.storage(first))
+    }
+
+    private static func storage(_ text: String) -> UnsafePointer<UInt8>? {
+        var text = text
+        return text.withUTF8 { $0.baseAddress }
     }
 }

@@ -17,7 +17,7 @@ struct UpcastTests {
             writer.unsigned(5, 2)
             if let rpe { writer.double(6, rpe) }
             writer.string(7, "old")
-            return ProposedEvent(type: "SetLogged", schemaVersion: 1, encoding: .binary, payload: writer.bytes)
+            return ProposedEvent(type: "SetLogged", schemaVersion: 1, encoding: .binary, payload: writer.finish())
         }
         _ = try await journal.append(
             [

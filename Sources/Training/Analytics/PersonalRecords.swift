@@ -108,7 +108,7 @@ public struct RecordEntry: Sendable, Equatable {
         if let weight { writer.message(10) { weight.writeRow(to: &$0) } }
         writer.unsigned(11, UInt64(reps))
         writer.unsigned(12, rpe.map { UInt64($0.halfSteps) })
-        return writer.bytes
+        return writer.finish()
     }
 
     init(
@@ -238,7 +238,7 @@ struct RecordState: Sendable, Equatable {
                 nested.unsigned(4, UInt64(entry.count))
             }
         }
-        return writer.bytes
+        return writer.finish()
     }
 
     init() {}

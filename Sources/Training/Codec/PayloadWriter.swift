@@ -3,21 +3,35 @@ import EventJournal
 /// Writes a payload in the binary encoding of docs/FORMAT.md: a sequence of fields, each a varint key
 /// (`field number << 3 | wire type`) and a value. Absent optional values are simply not written.
 public struct PayloadWriter: Sendable {
-    /// The bytes written; a nested message's writer (see ``message(_:_:)``) shares its parent's buffer from `start`.
-    private var buffer: [UInt8] = []
-    private var start = 0
+    /// The bytes written are `storage[..<count]`; the zeros after them are room to write into. Fields are written
+    /// through a pointer into that room, so that a field costs one check of the buffer, not one per byte.
+    private var storage: [UInt8]
+    private var count = 0
 
-    /// What this writer has written.
-    public var bytes: [UInt8] { start == 0 ? buffer : Array(buffer[start...]) }
-
-    public init() {}
+    public init() { storage = [] }
 
     /// A writer with room for `capacity` bytes: a row of known rough size is written without regrowing its buffer.
-    init(capacity: Int) { buffer.reserveCapacity(capacity) }
+    init(capacity: Int) {
+        // A field asks for room for the longest it could be, which may be more than it takes.
+        let capacity = capacity + Self.slack
+        storage = Array(unsafeUninitializedCapacity: capacity) { room, initialized in
+            room.initialize(repeating: 0)
+            initialized = capacity
+        }
+    }
+
+    /// Ends the writing: what this writer has written.
+    public consuming func finish() -> [UInt8] {
+        storage.removeLast(storage.count - count)
+        return storage
+    }
 
     public mutating func unsigned(_ field: UInt32, _ value: UInt64) {
-        key(field, .varint)
-        varint(value)
+        let key = Self.key(field, .varint)
+        write(atMost: 2 * Self.maximumVarintBytes) { at in
+            let keyBytes = Self.put(varint: key, at: at)
+            return keyBytes + Self.put(varint: value, at: at + keyBytes)
+        }
     }
 
     public mutating func unsigned(_ field: UInt32, _ value: UInt64?) {
@@ -26,8 +40,7 @@ public struct PayloadWriter: Sendable {
 
     /// A signed integer, zigzag-encoded so that small negative numbers stay short.
     public mutating func signed(_ field: UInt32, _ value: Int64) {
-        key(field, .varint)
-        varint(UInt64(bitPattern: (value << 1) ^ (value >> 63)))
+        unsigned(field, UInt64(bitPattern: (value << 1) ^ (value >> 63)))
     }
 
     public mutating func signed(_ field: UInt32, _ value: Int64?) {
@@ -40,17 +53,19 @@ public struct PayloadWriter: Sendable {
 
     /// An IEEE 754 binary64, 8 bytes big-endian.
     public mutating func double(_ field: UInt32, _ value: Double) {
-        key(field, .fixed64)
-        withUnsafeBytes(of: value.bitPattern.bigEndian) { buffer.append(contentsOf: $0) }
+        let key = Self.key(field, .fixed64)
+        write(atMost: Self.maximumVarintBytes + 8) { at in
+            let keyBytes = Self.put(varint: key, at: at)
+            withUnsafeBytes(of: value.bitPattern.bigEndian) {
+                UnsafeMutableRawPointer(at + keyBytes).copyMemory(from: $0.baseAddress!, byteCount: 8)
+            }
+            return keyBytes + 8
+        }
     }
 
     public mutating func string(_ field: UInt32, _ value: String) {
-        key(field, .lengthDelimited)
         var value = value
-        value.withUTF8 { utf8 in
-            varint(UInt64(utf8.count))
-            buffer.append(contentsOf: utf8)
-        }
+        value.withUTF8 { lengthDelimited(field, $0) }
     }
 
     public mutating func string(_ field: UInt32, _ value: String?) {
@@ -63,9 +78,7 @@ public struct PayloadWriter: Sendable {
     }
 
     public mutating func bytes(_ field: UInt32, _ value: [UInt8]) {
-        key(field, .lengthDelimited)
-        varint(UInt64(value.count))
-        buffer.append(contentsOf: value)
+        value.withUnsafeBufferPointer { lengthDelimited(field, $0) }
     }
 
     /// An instant as zigzag microseconds since 1970-01-01T00:00:00Z.
@@ -73,52 +86,80 @@ public struct PayloadWriter: Sendable {
         if let value { signed(field, value.microsecondsSinceEpoch) }
     }
 
-    /// A nested message: its own fields, length-delimited.
+    /// A nested message, length-delimited: the fields `write` writes, in this writer, after the message's key.
     public mutating func message(_ field: UInt32, _ write: (inout PayloadWriter) -> Void) {
-        key(field, .lengthDelimited)
+        let key = Self.key(field, .lengthDelimited)
         // The nested fields go straight into this buffer after a one-byte length, which most messages fit; a longer
-        // length takes the room it needs afterwards. No buffer of its own, no copy.
-        let lengthAt = buffer.count
-        buffer.append(0)
-        var nested = PayloadWriter()
-        nested.start = buffer.count
-        swap(&nested.buffer, &buffer)
-        write(&nested)
-        swap(&nested.buffer, &buffer)
-        let length = buffer.count - lengthAt - 1
-        if length < 0x80 {
-            buffer[lengthAt] = UInt8(length)
-        } else {
-            var prefix = PayloadWriter()
-            prefix.varint(UInt64(length))
-            buffer.replaceSubrange(lengthAt..<(lengthAt + 1), with: prefix.buffer)
+        // length shifts them along to make room for its other bytes.
+        self.write(atMost: Self.maximumVarintBytes + 1) { at in
+            let keyBytes = Self.put(varint: key, at: at)
+            at[keyBytes] = 0
+            return keyBytes + 1
         }
-    }
-
-    private mutating func key(_ field: UInt32, _ type: WireType) {
-        precondition(field > 0 && field < 1 << 29, "field numbers run from 1 to 2^29 - 1")
-        varint(UInt64(field) << 3 | UInt64(type.rawValue))
-    }
-
-    private mutating func varint(_ value: UInt64) {
-        if value < 0x80 {
-            buffer.append(UInt8(truncatingIfNeeded: value))
+        let lengthAt = count - 1
+        write(&self)
+        let length = count - lengthAt - 1
+        if length < 0x80 {
+            storage[lengthAt] = UInt8(length)
             return
         }
-        // Laid out in a local first, then appended at once: one capacity check rather than one per byte.
-        var bytes: (UInt64, UInt64) = (0, 0)
-        let count = withUnsafeMutableBytes(of: &bytes) { raw in
-            var rest = value
-            var count = 0
-            while rest >= 0x80 {
-                raw[count] = UInt8(truncatingIfNeeded: rest) | 0x80
-                rest >>= 7
-                count += 1
-            }
-            raw[count] = UInt8(rest)
-            return count + 1
+        let extra = Self.varintBytes(UInt64(length)) - 1
+        self.write(atMost: extra) { _ in extra }
+        storage.withUnsafeMutableBufferPointer { buffer in
+            let base = buffer.baseAddress! + lengthAt
+            (base + 1 + extra).moveInitialize(from: base + 1, count: length)
+            _ = Self.put(varint: UInt64(length), at: base)
         }
-        withUnsafeBytes(of: &bytes) { buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+    }
+
+    // MARK: Writing bytes
+
+    private static let maximumVarintBytes = 10
+    /// The most room a field other than text asks for beyond what it takes: a key and a varint value.
+    private static let slack = 2 * maximumVarintBytes
+
+    private static func key(_ field: UInt32, _ type: WireType) -> UInt64 {
+        precondition(field > 0 && field < 1 << 29, "field numbers run from 1 to 2^29 - 1")
+        return UInt64(field) << 3 | UInt64(type.rawValue)
+    }
+
+    /// A key, a varint length, and `value`.
+    private mutating func lengthDelimited(_ field: UInt32, _ value: UnsafeBufferPointer<UInt8>) {
+        let key = Self.key(field, .lengthDelimited)
+        write(atMost: 2 * Self.maximumVarintBytes + value.count) { at in
+            var written = Self.put(varint: key, at: at)
+            written += Self.put(varint: UInt64(value.count), at: at + written)
+            if let source = value.baseAddress { (at + written).initialize(from: source, count: value.count) }
+            return written + value.count
+        }
+    }
+
+    /// Writes at most `maximum` bytes with `body`, which is given where to write and returns how many it wrote.
+    @inline(__always)
+    private mutating func write(atMost maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        if storage.count - count < maximum {
+            storage.append(contentsOf: repeatElement(0, count: max(maximum, storage.count, 32)))
+        }
+        let start = count
+        count += storage.withUnsafeMutableBufferPointer { body($0.baseAddress! + start) }
+    }
+
+    /// Writes `value` as an unsigned LEB128 integer at `at`; returns the number of bytes, at most 10.
+    @inline(__always)
+    private static func put(varint value: UInt64, at: UnsafeMutablePointer<UInt8>) -> Int {
+        var rest = value
+        var written = 0
+        while rest >= 0x80 {
+            at[written] = UInt8(truncatingIfNeeded: rest) | 0x80
+            rest >>= 7
+            written += 1
+        }
+        at[written] = UInt8(truncatingIfNeeded: rest)
+        return written + 1
+    }
+
+    private static func varintBytes(_ value: UInt64) -> Int {
+        max(1, (64 - value.leadingZeroBitCount + 6) / 7)
     }
 }
 

@@ -90,7 +90,7 @@ public struct SetDetails: Sendable, Hashable, Encodable {
     /// Reads fields 2 to 9 of the current version; returns false for a field that is not one of them.
     mutating func read(_ field: Field) throws(PayloadError) -> Bool {
         switch field.number {
-        case 2: exerciseId = try field.string()
+        case 2: exerciseId = try field.sharedString()
         case 3: weight = try Weight(reading: field.message())
         case 4: reps = try field.integer()
         case 5: kind = try SetKind(code: field.unsigned())
@@ -164,7 +164,7 @@ public struct SetLogged: TrainingEventPayload {
         while let field = try reader.next() {
             switch field.number {
             case 1: setNumber = try field.integer()
-            case 2: set.exerciseId = try field.string()
+            case 2: set.exerciseId = try field.sharedString()
             case 3: set.weight = Weight(try kilograms(fromVersion1: field.double()), .kilograms)
             case 4: set.reps = try field.integer()
             case 5: set.kind = try SetKind(code: field.unsigned())

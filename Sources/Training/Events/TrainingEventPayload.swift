@@ -33,7 +33,7 @@ extension TrainingEventPayload {
     public var encoded: [UInt8] {
         var writer = PayloadWriter()
         write(to: &writer)
-        return writer.bytes
+        return writer.finish()
     }
 
     /// The event ready to append, with a fresh time-ordered id unless one is given.

@@ -155,8 +155,8 @@ public struct ExerciseAdded: TrainingEventPayload {
         var exerciseName = ""
         while let field = try reader.next() {
             switch field.number {
-            case 1: exerciseId = try field.string()
-            case 2: exerciseName = try field.string()
+            case 1: exerciseId = try field.sharedString()
+            case 2: exerciseName = try field.sharedString()
             default: continue
             }
         }

@@ -45,7 +45,7 @@ public struct SetFact: Sendable, Equatable {
                 if fact.isExcluded { nested.bool(15, true) }
             }
         }
-        return writer.bytes
+        return writer.finish()
     }
 
     init(
@@ -132,7 +132,7 @@ public struct SessionFact: Sendable, Equatable {
         writer.unsigned(10, bestEstimateSet.map(UInt64.init))
         writer.signed(11, topWeight)
         writer.unsigned(12, position)
-        return writer.bytes
+        return writer.finish()
     }
 
     init(
@@ -232,7 +232,7 @@ public struct WorkoutSummary: Sendable, Equatable {
             }
         }
         writer.unsigned(13, finishedPosition)
-        return writer.bytes
+        return writer.finish()
     }
 
     init(
@@ -320,7 +320,7 @@ public struct WeekCounter: Sendable, Equatable {
         writer.signed(1, workouts)
         writer.signed(2, milliSets)
         writer.signed(3, milliVolume)
-        return writer.bytes
+        return writer.finish()
     }
 
     init(workouts: Int64 = 0, milliSets: Int64 = 0, milliVolume: Int64 = 0) {

@@ -67,12 +67,12 @@ public struct PlanProjection: Projection {
                 var weight = PayloadWriter()
                 recordedWeight.weight.write(to: &weight)
                 try table(.bodyWeights).put(
-                    weight.bytes, forKey: Key().instant(recorded.occurredAt).unsigned(recorded.position).bytes)
+                    weight.finish(), forKey: Key().instant(recorded.occurredAt).unsigned(recorded.position).bytes)
             case .customExerciseAdded(let added):
                 var writer = PayloadWriter()
                 writer.unsigned(1, recorded.position)
                 writer.bytes(2, added.encoded)
-                try table(.exercises).put(writer.bytes, forKey: Array(added.exerciseId.utf8))
+                try table(.exercises).put(writer.finish(), forKey: Array(added.exerciseId.utf8))
             case .routineCreated(let created):
                 var stored = try routine(created.routineId) ?? StoredRoutine(position: recorded.position)
                 stored.routine = Routine(id: created.routineId, name: created.name, exercises: stored.routine.exercises)
@@ -87,7 +87,7 @@ public struct PlanProjection: Projection {
                 var writer = PayloadWriter()
                 writer.timestamp(1, recorded.occurredAt)
                 writer.bytes(2, set.encoded)
-                try table(.schedules).put(writer.bytes, forKey: Key().unsigned(recorded.position).bytes)
+                try table(.schedules).put(writer.finish(), forKey: Key().unsigned(recorded.position).bytes)
             default:
                 continue
             }
@@ -123,7 +123,7 @@ struct StoredRoutine {
         writer.string(2, routine.name)
         writer.unsigned(3, position)
         for exercise in routine.exercises { writer.bytes(4, exercise.encoded) }
-        return writer.bytes
+        return writer.finish()
     }
 
     init(decoding bytes: ArraySlice<UInt8>) throws(PayloadError) {

@@ -66,7 +66,7 @@ extension SetDetails {
         self.init(exerciseId: "", weight: nil, reps: 0)
         while let field = try reader.next() {
             switch field.number {
-            case 1: exerciseId = try field.string()
+            case 1: exerciseId = try field.sharedString()
             case 2: weight = try Weight(row: field.message())
             case 3: reps = try field.integer()
             case 4: kind = try SetKind(code: field.unsigned())

@@ -174,14 +174,17 @@ struct TrainingFold {
     /// it contributes now: in the order they started, so that records mostly add on rather than count again.
     private mutating func settle() throws {
         parkCurrent()
-        let order = unsettled.keys.sorted { (workouts[$0]!.startedAt, $0) < (workouts[$1]!.startedAt, $1) }
-        for stream in order {
-            let before = unsettled[stream]!.before
+        // Each workout looked up once, not at every comparison of the sort.
+        var order = unsettled.map { stream, unsettled in
+            (startedAt: workouts[stream]!.startedAt, stream: stream, before: unsettled.before)
+        }
+        unsettled.removeAll(keepingCapacity: true)
+        order.sort { ($0.startedAt, $0.stream) < ($1.startedAt, $1.stream) }
+        for (_, stream, before) in order {
             let workout = workouts[stream]!
             let after = workout.counts ? try contribution(workout) : nil
             if before != nil || after != nil { try move(from: before, to: after) }
         }
-        unsettled.removeAll(keepingCapacity: true)
     }
 
     private mutating func contribution(_ workout: Workout) throws -> WorkoutContribution {

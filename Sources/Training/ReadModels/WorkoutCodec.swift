@@ -54,7 +54,7 @@ extension Workout {
         writer.timestamp(14, lastActivityAt)
         writer.timestamp(15, startRecordedAt)
         writer.unsigned(16, finishedPosition)
-        return writer.bytes
+        return writer.finish()
     }
 
     init(decoding bytes: ArraySlice<UInt8>) throws(PayloadError) {
@@ -107,8 +107,8 @@ extension Workout {
         var name: String?
         while let field = try reader.next() {
             switch field.number {
-            case 1: id = try field.string()
-            case 2: name = try field.string()
+            case 1: id = try field.sharedString()
+            case 2: name = try field.sharedString()
             default: continue
             }
         }
