@@ -94,4 +94,38 @@ struct SessionTests {
         dips = try #require(try log.activeSession()?.exercises.first)
         #expect(dips.suggestion?.weight == weight("12.5") && dips.suggestion?.reps == 7, "repeat the last set")
     }
+
+    /// The markers of workouts in progress, folded in one pass (one chunk) and event by event. By hand, with the
+    /// positions the appends below give: workout-4, started at 1 and caught up on its own, finishes at 7 and loses
+    /// its marker; workout-1 starts (2) and finishes (3) and never has one; workout-2 starts at 4 and keeps one at 4;
+    /// workout-3 starts at 5 and again at 6, while in progress, and keeps one at 6.
+    @Test func workoutsInProgressAreMarkedTheSameInOnePassAndEventByEvent() async throws {
+        let expected = ["active/workout-2": UInt64(4), "active/workout-3": 6]
+        for chunkSize in [16_384, 1] {
+            let test = try TestJournal()
+            let models = try TrainingReadModels(journal: test.journal)
+            func append(_ payload: any TrainingEventPayload, to stream: String) async throws {
+                _ = try await test.journal.append([payload.proposed()], to: stream)
+            }
+            try await append(WorkoutStarted(name: "Earlier"), to: "workout-4")
+            try models.catchUp(chunkSize: chunkSize)
+            try await append(WorkoutStarted(name: "Done"), to: "workout-1")
+            try await append(WorkoutFinished(), to: "workout-1")
+            try await append(WorkoutStarted(name: "Open"), to: "workout-2")
+            try await append(WorkoutStarted(name: "First try"), to: "workout-3")
+            try await append(WorkoutStarted(name: "Second try"), to: "workout-3")
+            try await append(WorkoutFinished(), to: "workout-4")
+            try models.catchUp(chunkSize: chunkSize)
+            let markers = try models.query { snapshot in
+                var markers: [String: UInt64] = [:]
+                try snapshot.table(.meta)?.scan(prefix: Array("active/".utf8)) { key, value in
+                    markers[String(decoding: key, as: UTF8.self)] = value.bigEndian(UInt64.self, at: 0)
+                    return true
+                }
+                return markers
+            }
+            #expect(markers == expected, "chunks of \(chunkSize)")
+            #expect(try models.query { try $0.activeWorkout()?.name } == "Second try")
+        }
+    }
 }

@@ -26,6 +26,7 @@ public struct PayloadWriter: Sendable {
         return storage
     }
 
+    @inline(__always)
     public mutating func unsigned(_ field: UInt32, _ value: UInt64) {
         let key = Self.key(field, .varint)
         write(atMost: 2 * Self.maximumVarintBytes) { at in
@@ -39,6 +40,7 @@ public struct PayloadWriter: Sendable {
     }
 
     /// A signed integer, zigzag-encoded so that small negative numbers stay short.
+    @inline(__always)
     public mutating func signed(_ field: UInt32, _ value: Int64) {
         unsigned(field, UInt64(bitPattern: (value << 1) ^ (value >> 63)))
     }
@@ -87,6 +89,7 @@ public struct PayloadWriter: Sendable {
     }
 
     /// A nested message, length-delimited: the fields `write` writes, in this writer, after the message's key.
+    @inline(__always)
     public mutating func message(_ field: UInt32, _ write: (inout PayloadWriter) -> Void) {
         let key = Self.key(field, .lengthDelimited)
         // The nested fields go straight into this buffer after a one-byte length, which most messages fit; a longer
@@ -124,6 +127,7 @@ public struct PayloadWriter: Sendable {
     }
 
     /// A key, a varint length, and `value`.
+    @inline(__always)
     private mutating func lengthDelimited(_ field: UInt32, _ value: UnsafeBufferPointer<UInt8>) {
         let key = Self.key(field, .lengthDelimited)
         write(atMost: 2 * Self.maximumVarintBytes + value.count) { at in

@@ -66,8 +66,9 @@ public struct TrainingProjection: Projection {
     }
 }
 
-/// One call's fold: rows that many events of a chunk change (workout states, counters, record states) are kept in
-/// memory and written once at the end; rows that queries scan in order are written as they change.
+/// One call's fold: rows that many events of a chunk change (workout states, counters, record states, the markers of
+/// workouts in progress) are kept in memory and written once at the end; rows that queries scan in order are written
+/// as they change.
 ///
 /// A workout's contribution (its history row, sets, sessions, counters and records) depends on its state alone, so it
 /// is moved once per fold, from what the workout contributed before the fold touched it to what it contributes at the
@@ -89,9 +90,20 @@ struct TrainingFold {
     private var exerciseFacts: [String: ExerciseFacts] = [:]
     private var highest: UInt64?
     private var highestChanged = false
+    /// The `active/` rows to write at the end, by workout: a workout that starts and ends within one fold never has its
+    /// row written.
+    private var activeRows: [String: ActiveRow] = [:]
 
     private struct Unsettled {
         var before: WorkoutContribution?
+    }
+
+    /// A workout's `active/` row as this fold leaves it.
+    private struct ActiveRow {
+        /// Whether the row was there before the fold: the workout was in progress.
+        let existedBefore: Bool
+        /// The position of the workout's start while it is in progress; nil once it has ended.
+        var start: UInt64?
     }
 
     init(model: ReadModel, rules: Rules) {
@@ -113,7 +125,7 @@ struct TrainingFold {
             try noteBefore(previous)
             let workout = Workout(
                 id: stream, started: started, at: recorded.occurredAt, recordedAt: recorded.recordedAt)
-            try keep(workout, wasActive: previous?.isActive ?? false, startPosition: recorded.position)
+            keep(workout, wasActive: previous?.isActive ?? false, startPosition: recorded.position)
             if let number = Workout.number(inStreamID: stream), number > (try highestWorkoutNumber()) {
                 highest = number
                 highestChanged = true
@@ -123,14 +135,14 @@ struct TrainingFold {
                 // Changed in place: the workout is not copied out of `current`.
                 let wasActive = current!.isActive
                 current!.apply(recorded.event, at: recorded.occurredAt, position: recorded.position)
-                try updateActiveRow(of: stream, isActive: current!.isActive, wasActive: wasActive, startPosition: nil)
+                updateActiveRow(of: stream, isActive: current!.isActive, wasActive: wasActive, startPosition: nil)
                 return
             }
             guard var workout = try takeWorkout(stream) else { return }
             try noteBefore(workout)
             let wasActive = workout.isActive
             workout.apply(recorded.event, at: recorded.occurredAt, position: recorded.position)
-            try keep(workout, wasActive: wasActive, startPosition: nil)
+            keep(workout, wasActive: wasActive, startPosition: nil)
         default:
             return
         }
@@ -143,23 +155,20 @@ struct TrainingFold {
     }
 
     /// Keeps the changed `workout`, and its place among the workouts in progress.
-    private mutating func keep(_ workout: Workout, wasActive: Bool, startPosition: UInt64?) throws {
+    private mutating func keep(_ workout: Workout, wasActive: Bool, startPosition: UInt64?) {
         if unsettled[workout.id] == nil { unsettled[workout.id] = Unsettled(before: nil) }
-        try updateActiveRow(
-            of: workout.id, isActive: workout.isActive, wasActive: wasActive, startPosition: startPosition)
+        updateActiveRow(of: workout.id, isActive: workout.isActive, wasActive: wasActive, startPosition: startPosition)
         changedWorkouts.insert(workout.id)
         parkCurrent()
         current = workout
     }
 
     /// Records a workout that has just started as in progress, and forgets one that has just ended.
-    private func updateActiveRow(of stream: String, isActive: Bool, wasActive: Bool, startPosition: UInt64?) throws {
+    private mutating func updateActiveRow(of stream: String, isActive: Bool, wasActive: Bool, startPosition: UInt64?) {
         if let startPosition, isActive {
-            var value: [UInt8] = []
-            value.appendBigEndian(startPosition)
-            try table(.meta).put(value, forKey: Array(("active/" + stream).utf8))
+            activeRows[stream, default: ActiveRow(existedBefore: wasActive)].start = startPosition
         } else if wasActive && !isActive {
-            try table(.meta).delete(Array(("active/" + stream).utf8))
+            activeRows[stream, default: ActiveRow(existedBefore: wasActive)].start = nil
         }
     }
 
@@ -197,7 +206,8 @@ struct TrainingFold {
     private struct ExerciseChange {
         var mustRecount = false
         var addedSets: [SetFact] = []
-        var addedSessions: [SessionFact] = []
+        /// An exercise has one session per workout, and a move is one workout's.
+        var addedSession: SessionFact?
     }
 
     private mutating func move(from old: WorkoutContribution?, to new: WorkoutContribution?) throws {
@@ -221,7 +231,7 @@ struct TrainingFold {
             for (exerciseSets, session) in zip(new.sets, new.sessions) {
                 try sets.put(SetFact.encoded(exerciseSets.facts), forKey: exerciseSets.key)
                 try sessions.put(session.fact.encoded, forKey: session.key)
-                let change = ExerciseChange(addedSets: exerciseSets.facts, addedSessions: [session.fact])
+                let change = ExerciseChange(addedSets: exerciseSets.facts, addedSession: session.fact)
                 try updateRecords(
                     exerciseSets.exerciseId, change, workoutKey: new.workoutKey, changedFrom: new.workoutKey)
             }
@@ -248,7 +258,7 @@ struct TrainingFold {
                 guard previous.fact != fact else { continue }
                 changes[exerciseId, default: .init()].mustRecount = true
             } else {
-                changes[exerciseId, default: .init()].addedSessions.append(fact)
+                changes[exerciseId, default: .init()].addedSession = fact
             }
             try sessions.put(fact.encoded, forKey: key)
         }
@@ -282,7 +292,7 @@ struct TrainingFold {
             for set in change.addedSets {
                 for entry in tracker.consider(set) { try records.put(entry.encoded, forKey: recordKey(prefix, entry)) }
             }
-            for session in change.addedSessions {
+            if let session = change.addedSession {
                 for entry in tracker.consider(session) {
                     try records.put(entry.encoded, forKey: recordKey(prefix, entry))
                 }
@@ -427,10 +437,21 @@ struct TrainingFold {
                 try states.put(state.encoded, forKey: Array(exerciseId.utf8))
             }
         }
+        let meta = table(.meta)
+        for (stream, row) in activeRows {
+            let key = Array(("active/" + stream).utf8)
+            if let start = row.start {
+                var value: [UInt8] = []
+                value.appendBigEndian(start)
+                try meta.put(value, forKey: key)
+            } else if row.existedBefore {
+                try meta.delete(key)
+            }
+        }
         if highestChanged, let highest {
             var value: [UInt8] = []
             value.appendBigEndian(highest)
-            try table(.meta).put(value, forKey: Array("highest".utf8))
+            try meta.put(value, forKey: Array("highest".utf8))
         }
     }
 }
