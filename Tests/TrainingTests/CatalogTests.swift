@@ -223,6 +223,26 @@ struct CatalogTests {
         #expect(catalog.exercises == [expected])
     }
 
+    /// A value the loader skips is still checked as one it reads would be. Offsets by hand: the skipped string opens
+    /// at byte 11 and its text starts at 12; an escape's letter is at 14, and a tab at 13.
+    @Test(arguments: [
+        (#"[{"notes": "a\qb", "id": "a", "name": "A"}]"#, "an escape sequence at byte 15"),
+        ("[{\"notes\": \"a\tb\", \"id\": \"a\", \"name\": \"A\"}]", "no control character in a string at byte 13"),
+        (#"[{"notes": "a\uZZZZ", "id": "a", "name": "A"}]"#, "four hexadecimal digits at byte 15"),
+        (#"[{"notes": "abc"#, "'\"' at byte 15"),
+        (#"[{"notes": "ab\"#, "'\"' at byte 15"),
+    ])
+    func skippedStringsAreCheckedAsReadOnesAre(json: String, expected: String) throws {
+        let directory = try TemporaryDirectory()
+        let file = URL(fileURLWithPath: directory.child("exercises.json"))
+        try Data(json.utf8).write(to: file)
+        let error = #expect(throws: CatalogError.self) {
+            try ExerciseCatalog.load(
+                exercises: file, aliases: Self.resources.appendingPathComponent("exercise-aliases.json"))
+        }
+        #expect(error?.message.contains("malformed: expected \(expected)") == true, "\(String(describing: error))")
+    }
+
     @Test(arguments: [("kitten", "sitting", 3), ("ab", "ba", 1), ("ca", "abc", 3), ("", "abc", 3), ("abc", "abc", 0)])
     func editDistanceCountsSwapsAsOneEdit(a: String, b: String, distance: Int) {
         #expect(editDistance(Array(a), Array(b)) == distance)

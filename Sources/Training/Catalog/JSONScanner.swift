@@ -48,20 +48,17 @@ struct JSONScanner {
     mutating func string() throws(JSONSyntaxError) -> String {
         try expect("\"")
         let start = offset
-        while offset < bytes.count {
-            switch bytes[offset] {
-            case UInt8(ascii: "\""):
-                offset += 1
-                return String(decoding: bytes[start..<offset - 1], as: UTF8.self)
-            case UInt8(ascii: "\\"):
-                return try escapedString(startingWith: bytes[start..<offset])
-            case 0..<0x20:
-                throw failure("no control character in a string")
-            default:
-                offset += 1
-            }
+        offset = nextSpecialByte(from: offset)
+        guard offset < bytes.count else { throw failure("'\"'") }
+        switch bytes[offset] {
+        case UInt8(ascii: "\""):
+            offset += 1
+            return String(decoding: bytes[start..<offset - 1], as: UTF8.self)
+        case UInt8(ascii: "\\"):
+            return try escapedString(startingWith: bytes[start..<offset])
+        default:
+            throw failure("no control character in a string")
         }
-        throw failure("'\"'")
     }
 
     /// A string, or nil for `null`.
@@ -86,7 +83,7 @@ struct JSONScanner {
         case UInt8(ascii: "["):
             try array { (scanner: inout JSONScanner) throws(JSONSyntaxError) in try scanner.skipValue() }
         case UInt8(ascii: "\""):
-            _ = try string()
+            try skipString()
         case UInt8(ascii: "t"):
             try literal("true")
         case UInt8(ascii: "f"):
@@ -97,6 +94,48 @@ struct JSONScanner {
             let start = offset
             while offset < bytes.count, Self.numberBytes.contains(bytes[offset]) { offset += 1 }
             guard offset > start else { throw failure("a JSON value") }
+        }
+    }
+
+    /// Passes over a string, checking it as `string()` does but without making it.
+    private mutating func skipString() throws(JSONSyntaxError) {
+        try expect("\"")
+        while true {
+            offset = nextSpecialByte(from: offset)
+            guard offset < bytes.count else { throw failure("'\"'") }
+            switch bytes[offset] {
+            case UInt8(ascii: "\""):
+                offset += 1
+                return
+            case UInt8(ascii: "\\"):
+                offset += 1
+                guard offset < bytes.count else { throw failure("'\"'") }
+                let escape = bytes[offset]
+                offset += 1
+                switch escape {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                    UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    continue
+                case UInt8(ascii: "u"): _ = try unicodeEscape()
+                default: throw failure("an escape sequence")
+                }
+            default:
+                throw failure("no control character in a string")
+            }
+        }
+    }
+
+    /// The offset of the first quote, backslash or control character at or after `start`, or the end: the bytes a
+    /// string's scan stops at.
+    private func nextSpecialByte(from start: Int) -> Int {
+        bytes.withUnsafeBufferPointer { bytes in
+            var offset = start
+            while offset < bytes.count {
+                let byte = bytes[offset]
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { return offset }
+                offset += 1
+            }
+            return offset
         }
     }
 

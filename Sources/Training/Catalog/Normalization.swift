@@ -5,7 +5,8 @@ extension ExerciseCatalog {
     /// than letters, marks and digits made one space, and trimmed. Letters of every script are kept.
     public static func normalized(_ text: String) -> String {
         let isASCII = text.utf8.allSatisfy { $0 < 0x80 }
-        let folded = isASCII ? text : text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+        if isASCII { return normalized(ascii: text) }
+        let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
         var result = String.UnicodeScalarView()
         var spaceDue = false
         for var scalar in folded.unicodeScalars {
@@ -21,6 +22,29 @@ extension ExerciseCatalog {
             result.append(scalar)
         }
         return String(result)
+    }
+
+    /// `normalized` of ASCII text, byte by byte: the same rules, without going through Unicode scalars.
+    private static func normalized(ascii text: String) -> String {
+        var result: [UInt8] = []
+        result.reserveCapacity(text.utf8.count)
+        var spaceDue = false
+        for var byte in text.utf8 {
+            if (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) { byte += 0x20 }
+            guard
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            else {
+                spaceDue = !result.isEmpty
+                continue
+            }
+            if spaceDue {
+                result.append(UInt8(ascii: " "))
+                spaceDue = false
+            }
+            result.append(byte)
+        }
+        return String(decoding: result, as: UTF8.self)
     }
 
     private static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
