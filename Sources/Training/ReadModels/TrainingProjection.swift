@@ -163,7 +163,8 @@ struct TrainingFold {
         current = workout
     }
 
-    /// Records a workout that has just started as in progress, and forgets one that has just ended.
+    /// Notes, for the end of the fold, a workout that has just started as in progress, and one that has just ended as
+    /// no longer so.
     private mutating func updateActiveRow(of stream: String, isActive: Bool, wasActive: Bool, startPosition: UInt64?) {
         if let startPosition, isActive {
             activeRows[stream, default: ActiveRow(existedBefore: wasActive)].start = startPosition
