@@ -224,7 +224,9 @@ struct CatalogTests {
     }
 
     /// A value the loader skips is still checked as one it reads would be. Offsets by hand: the skipped string opens
-    /// at byte 11 and its text starts at 12; an escape's letter is at 14, and a tab at 13.
+    /// at byte 11 and its text starts at 12; a tab at 13 is reported where it is, a bad escape or `\u` after the
+    /// backslash at 13 is reported just after its letter, at 15, and an end inside the string where the input ends, at
+    /// 15.
     @Test(arguments: [
         (#"[{"notes": "a\qb", "id": "a", "name": "A"}]"#, "an escape sequence at byte 15"),
         ("[{\"notes\": \"a\tb\", \"id\": \"a\", \"name\": \"A\"}]", "no control character in a string at byte 13"),
