@@ -109,16 +109,7 @@ struct JSONScanner {
                 return
             case UInt8(ascii: "\\"):
                 offset += 1
-                guard offset < bytes.count else { throw failure("'\"'") }
-                let escape = bytes[offset]
-                offset += 1
-                switch escape {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-                    UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-                    continue
-                case UInt8(ascii: "u"): _ = try unicodeEscape()
-                default: throw failure("an escape sequence")
-                }
+                _ = try escapedScalar()
             default:
                 throw failure("no control character in a string")
             }
@@ -201,19 +192,7 @@ struct JSONScanner {
             case UInt8(ascii: "\""):
                 return String(decoding: utf8, as: UTF8.self)
             case UInt8(ascii: "\\"):
-                guard offset < bytes.count else { break }
-                let escape = bytes[offset]
-                offset += 1
-                switch escape {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(escape)
-                case UInt8(ascii: "b"): utf8.append(0x08)
-                case UInt8(ascii: "f"): utf8.append(0x0C)
-                case UInt8(ascii: "n"): utf8.append(0x0A)
-                case UInt8(ascii: "r"): utf8.append(0x0D)
-                case UInt8(ascii: "t"): utf8.append(0x09)
-                case UInt8(ascii: "u"): utf8.append(contentsOf: String(try unicodeEscape()).utf8)
-                default: throw failure("an escape sequence")
-                }
+                UTF8.encode(try escapedScalar()) { utf8.append($0) }
             case 0..<0x20:
                 throw failure("no control character in a string")
             default:
@@ -221,6 +200,24 @@ struct JSONScanner {
             }
         }
         throw failure("'\"'")
+    }
+
+    /// The character an escape stands for, its backslash read: `\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`, or
+    /// `\uXXXX`.
+    private mutating func escapedScalar() throws(JSONSyntaxError) -> Unicode.Scalar {
+        guard offset < bytes.count else { throw failure("'\"'") }
+        let escape = bytes[offset]
+        offset += 1
+        switch escape {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): return Unicode.Scalar(escape)
+        case UInt8(ascii: "b"): return "\u{08}"
+        case UInt8(ascii: "f"): return "\u{0C}"
+        case UInt8(ascii: "n"): return "\n"
+        case UInt8(ascii: "r"): return "\r"
+        case UInt8(ascii: "t"): return "\t"
+        case UInt8(ascii: "u"): return try unicodeEscape()
+        default: throw failure("an escape sequence")
+        }
     }
 
     /// The scalar of a `\uXXXX` escape whose `\u` is read, joining a surrogate pair.
