@@ -86,6 +86,11 @@ public struct ReadModelTable {
         try transaction.put(value, forKey: key, in: database)
     }
 
+    /// Stores a copy of the bytes `value` points to under `key`, replacing any value there.
+    public func put(_ value: UnsafeRawBufferPointer, forKey key: [UInt8]) throws {
+        try key.withUnsafeBytes { key in _ = try transaction.put(value, forKey: key, in: database) }
+    }
+
     /// Deletes `key`; returns false when it was not there.
     @discardableResult
     public func delete(_ key: [UInt8]) throws -> Bool {

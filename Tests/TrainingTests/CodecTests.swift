@@ -121,6 +121,21 @@ struct CodecTests {
         #expect(writer.finish() == expected)
     }
 
+    /// A writer emptied and written again holds the new bytes alone, even after a longer message had grown it and
+    /// moved its bytes to make room for a two-byte length.
+    @Test func aWriterEmptiedWritesTheNextRowAlone() throws {
+        var writer = PayloadWriter()
+        writer.message(1) { $0.string(1, String(repeating: "a", count: 300)) }
+        writer.unsigned(2, 300)
+        writer.removeAll()
+        writer.withBytes { #expect($0.isEmpty) }
+        // Field 4, message { field 1 varint 7 }: 0x22 0x02 0x08 0x07; then field 5, "Leg": 0x2A 0x03 "Leg".
+        writer.message(4) { $0.unsigned(1, 7) }
+        writer.string(5, "Leg")
+        writer.withBytes { #expect(Array($0) == [0x22, 0x02, 0x08, 0x07, 0x2A, 0x03, 0x4C, 0x65, 0x67]) }
+        #expect(writer.finish() == [0x22, 0x02, 0x08, 0x07, 0x2A, 0x03, 0x4C, 0x65, 0x67])
+    }
+
     /// Read-model rows keep decimals as a significand and a scale; bytes worked out by hand from docs/FORMAT.md.
     @Test func readModelRowsNestDecimalsAsDocumented() throws {
         // 102.5 lb: weight { 1: decimal { 1: sint 1025 → zigzag 2050 = 0x82 0x10, 2: scale 1 }, 2: unit 2 }.

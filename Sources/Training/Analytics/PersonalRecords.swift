@@ -96,6 +96,12 @@ public struct RecordEntry: Sendable, Equatable {
 
     var encoded: [UInt8] {
         var writer = PayloadWriter(capacity: 64 + workoutId.utf8.count)
+        writeRow(to: &writer)
+        return writer.finish()
+    }
+
+    /// Writes the row (see ``encoded``).
+    func writeRow(to writer: inout PayloadWriter) {
         writer.unsigned(1, UInt64(kind.code))
         writer.unsigned(2, UInt64(sequence))
         writer.signed(3, value.numerator)
@@ -108,7 +114,6 @@ public struct RecordEntry: Sendable, Equatable {
         if let weight { writer.message(10) { weight.writeRow(to: &$0) } }
         writer.unsigned(11, UInt64(reps))
         writer.unsigned(12, rpe.map { UInt64($0.halfSteps) })
-        return writer.finish()
     }
 
     init(
@@ -228,6 +233,12 @@ struct RecordState: Sendable, Equatable {
 
     var encoded: [UInt8] {
         var writer = PayloadWriter()
+        writeRow(to: &writer)
+        return writer.finish()
+    }
+
+    /// Writes the row (see ``encoded``).
+    func writeRow(to writer: inout PayloadWriter) {
         if let lastWorkoutKey { writer.bytes(1, lastWorkoutKey) }
         for kind in RecordBests.kindsByCode {
             guard let entry = best[kind] else { continue }
@@ -238,7 +249,6 @@ struct RecordState: Sendable, Equatable {
                 nested.unsigned(4, UInt64(entry.count))
             }
         }
-        return writer.finish()
     }
 
     init() {}

@@ -3,7 +3,7 @@ import EventJournal
 /// Writes a payload in the binary encoding of docs/FORMAT.md: a sequence of fields, each a varint key
 /// (`field number << 3 | wire type`) and a value. Absent optional values are simply not written.
 public struct PayloadWriter: Sendable {
-    /// The bytes written are `storage[..<count]`; the zeros after them are room to write into. Fields are written
+    /// The bytes written are `storage[..<count]`; the bytes after them are room to write into. Fields are written
     /// through a pointer into that room, so that a field costs one check of the buffer, not one per byte.
     private var storage: [UInt8]
     private var count = 0
@@ -25,6 +25,15 @@ public struct PayloadWriter: Sendable {
         storage.removeLast(storage.count - count)
         return storage
     }
+
+    /// Calls `body` with what this writer has written so far, without copying it.
+    func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try storage.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+    }
+
+    /// Forgets what was written and keeps the buffer, so that one writer writes row after row without a buffer for
+    /// each.
+    mutating func removeAll() { count = 0 }
 
     @inline(__always)
     public mutating func unsigned(_ field: UInt32, _ value: UInt64) {

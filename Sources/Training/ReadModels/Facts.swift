@@ -35,6 +35,12 @@ public struct SetFact: Sendable, Equatable {
     /// The `sets` row of `facts`, an exercise's sets in one workout: each set without what the row's key holds.
     static func encoded(_ facts: [SetFact]) -> [UInt8] {
         var writer = PayloadWriter(capacity: 40 * facts.count)
+        writeRow(facts, to: &writer)
+        return writer.finish()
+    }
+
+    /// Writes the `sets` row of `facts` (see ``encoded(_:)``).
+    static func writeRow(_ facts: [SetFact], to writer: inout PayloadWriter) {
         for fact in facts {
             writer.message(1) { nested in
                 nested.unsigned(1, UInt64(fact.number))
@@ -45,7 +51,6 @@ public struct SetFact: Sendable, Equatable {
                 if fact.isExcluded { nested.bool(15, true) }
             }
         }
-        return writer.finish()
     }
 
     init(
@@ -120,6 +125,12 @@ public struct SessionFact: Sendable, Equatable {
     /// The row, without what its key holds.
     var encoded: [UInt8] {
         var writer = PayloadWriter(capacity: 64 + workoutName.utf8.count)
+        writeRow(to: &writer)
+        return writer.finish()
+    }
+
+    /// Writes the row (see ``encoded``).
+    func writeRow(to writer: inout PayloadWriter) {
         writer.string(2, workoutName)
         writer.unsigned(4, UInt64(workingSets))
         writer.unsigned(5, UInt64(reps))
@@ -132,7 +143,6 @@ public struct SessionFact: Sendable, Equatable {
         writer.unsigned(10, bestEstimateSet.map(UInt64.init))
         writer.signed(11, topWeight)
         writer.unsigned(12, position)
-        return writer.finish()
     }
 
     init(
@@ -211,6 +221,12 @@ public struct WorkoutSummary: Sendable, Equatable {
 
     var encoded: [UInt8] {
         var writer = PayloadWriter(capacity: 128 + 48 * exercises.count)
+        writeRow(to: &writer)
+        return writer.finish()
+    }
+
+    /// Writes the row (see ``encoded``).
+    func writeRow(to writer: inout PayloadWriter) {
         writer.string(1, workoutId)
         writer.string(2, name)
         writer.string(3, routineId)
@@ -232,7 +248,6 @@ public struct WorkoutSummary: Sendable, Equatable {
             }
         }
         writer.unsigned(13, finishedPosition)
-        return writer.finish()
     }
 
     init(
@@ -317,10 +332,15 @@ public struct WeekCounter: Sendable, Equatable {
 
     var encoded: [UInt8] {
         var writer = PayloadWriter(capacity: 32)
+        writeRow(to: &writer)
+        return writer.finish()
+    }
+
+    /// Writes the row (see ``encoded``).
+    func writeRow(to writer: inout PayloadWriter) {
         writer.signed(1, workouts)
         writer.signed(2, milliSets)
         writer.signed(3, milliVolume)
-        return writer.finish()
     }
 
     init(workouts: Int64 = 0, milliSets: Int64 = 0, milliVolume: Int64 = 0) {

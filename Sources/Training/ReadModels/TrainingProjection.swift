@@ -93,6 +93,8 @@ struct TrainingFold {
     /// The `active/` rows to write at the end, by workout: a workout that starts and ends within one fold never has its
     /// row written.
     private var activeRows: [String: ActiveRow] = [:]
+    /// Every row the fold writes is written here first, so that a row costs no buffer of its own.
+    private var rowWriter = PayloadWriter()
 
     private struct Unsettled {
         var before: WorkoutContribution?
@@ -112,6 +114,13 @@ struct TrainingFold {
     }
 
     private func table(_ table: TrainingTable) -> ReadModelTable { model.table(table.rawValue) }
+
+    /// Stores under `key` the row that `write` writes. `write` must not use the fold, whose row buffer it is given.
+    private mutating func put(_ table: TrainingTable, _ key: [UInt8], _ write: (inout PayloadWriter) -> Void) throws {
+        rowWriter.removeAll()
+        write(&rowWriter)
+        try rowWriter.withBytes { try model.table(table.rawValue).put($0, forKey: key) }
+    }
 
     mutating func apply(_ recorded: RecordedTrainingEvent) throws {
         let stream = recorded.streamID
@@ -215,7 +224,7 @@ struct TrainingFold {
         let history = table(.history)
         if let old, old.workoutKey != new?.workoutKey { try history.delete(old.workoutKey) }
         if let new, new.history != old?.history || new.workoutKey != old?.workoutKey {
-            try history.put(new.history.encoded, forKey: new.workoutKey)
+            try put(.history, new.workoutKey) { new.history.writeRow(to: &$0) }
         }
         if old?.day != new?.day {
             if let old { try addToDay(old.day, -1) }
@@ -230,8 +239,8 @@ struct TrainingFold {
             // A workout that contributed nothing before (the common case: it has just finished): each of its
             // exercises adds its sets and its session, whose lists hold the same keys in the same order.
             for (exerciseSets, session) in zip(new.sets, new.sessions) {
-                try sets.put(SetFact.encoded(exerciseSets.facts), forKey: exerciseSets.key)
-                try sessions.put(session.fact.encoded, forKey: session.key)
+                try put(.sets, exerciseSets.key) { SetFact.writeRow(exerciseSets.facts, to: &$0) }
+                try put(.sessions, session.key) { session.fact.writeRow(to: &$0) }
                 let change = ExerciseChange(addedSets: exerciseSets.facts, addedSession: session.fact)
                 try updateRecords(
                     exerciseSets.exerciseId, change, workoutKey: new.workoutKey, changedFrom: new.workoutKey)
@@ -247,7 +256,7 @@ struct TrainingFold {
             } else {
                 changes[exerciseId, default: .init()].addedSets += facts
             }
-            try sets.put(SetFact.encoded(facts), forKey: key)
+            try put(.sets, key) { SetFact.writeRow(facts, to: &$0) }
         }
         for (key, group) in oldSets {
             try sets.delete(key)
@@ -261,7 +270,7 @@ struct TrainingFold {
             } else {
                 changes[exerciseId, default: .init()].addedSession = fact
             }
-            try sessions.put(fact.encoded, forKey: key)
+            try put(.sessions, key) { fact.writeRow(to: &$0) }
         }
         for (key, session) in oldSessions {
             try sessions.delete(key)
@@ -285,18 +294,15 @@ struct TrainingFold {
     ) throws {
         var tracker = RecordTracker(
             isAssisted: try facts(exerciseId).isAssisted, rules: rules, state: try takeRecordState(exerciseId))
-        let records = table(.records)
         let prefix = Key().text(exerciseId)
         if !change.mustRecount, let workoutKey,
             tracker.state.lastWorkoutKey.map({ $0.lexicographicallyPrecedes(workoutKey) }) ?? true
         {
             for set in change.addedSets {
-                for entry in tracker.consider(set) { try records.put(entry.encoded, forKey: recordKey(prefix, entry)) }
+                for entry in tracker.consider(set) { try put(entry, prefix) }
             }
             if let session = change.addedSession {
-                for entry in tracker.consider(session) {
-                    try records.put(entry.encoded, forKey: recordKey(prefix, entry))
-                }
+                for entry in tracker.consider(session) { try put(entry, prefix) }
             }
             tracker.state.lastWorkoutKey = workoutKey
         } else {
@@ -316,7 +322,7 @@ struct TrainingFold {
                 tracker.state.lastWorkoutKey = Array(key[prefix.bytes.count...])
                 return true
             }
-            for entry in entries { try records.put(entry.encoded, forKey: recordKey(prefix, entry)) }
+            for entry in entries { try put(entry, prefix) }
         }
         recordStates[exerciseId] = tracker.state
     }
@@ -347,8 +353,9 @@ struct TrainingFold {
         return state
     }
 
-    private func recordKey(_ prefix: Key, _ entry: RecordEntry) -> [UInt8] {
-        prefix.byte(entry.kind.code).unsigned(entry.sequence).bytes
+    /// Stores a record under the exercise's key `prefix`.
+    private mutating func put(_ entry: RecordEntry, _ prefix: Key) throws {
+        try put(.records, prefix.byte(entry.kind.code).unsigned(entry.sequence).bytes) { entry.writeRow(to: &$0) }
     }
 
     // MARK: Rows kept in memory during the fold
@@ -410,9 +417,9 @@ struct TrainingFold {
     /// Settles the workouts changed, and writes the rows kept in memory.
     mutating func flush() throws {
         try settle()
-        let workoutsTable = table(.workouts)
         for stream in changedWorkouts.sorted() {
-            try workoutsTable.put(workouts[stream]!.encoded, forKey: Array(stream.utf8))
+            let workout = workouts[stream]!
+            try put(.workouts, Array(stream.utf8)) { workout.writeRow(to: &$0) }
         }
         let daysTable = table(.days)
         for (day, count) in days {
@@ -428,14 +435,14 @@ struct TrainingFold {
         let weeksTable = table(.weeks)
         for (key, counter) in weeks {
             let key = key.bytes
-            if counter.isZero { try weeksTable.delete(key) } else { try weeksTable.put(counter.encoded, forKey: key) }
+            if counter.isZero { try weeksTable.delete(key) } else { try put(.weeks, key) { counter.writeRow(to: &$0) } }
         }
         let states = table(.recordState)
         for (exerciseId, state) in recordStates {
             if state.lastWorkoutKey == nil {
                 try states.delete(Array(exerciseId.utf8))
             } else {
-                try states.put(state.encoded, forKey: Array(exerciseId.utf8))
+                try put(.recordState, Array(exerciseId.utf8)) { state.writeRow(to: &$0) }
             }
         }
         let meta = table(.meta)

@@ -5,6 +5,12 @@ import EventJournal
 extension Workout {
     var encoded: [UInt8] {
         var writer = PayloadWriter(capacity: 128 + 40 * sets.count + 32 * exercises.count)
+        writeRow(to: &writer)
+        return writer.finish()
+    }
+
+    /// Writes the row (see ``encoded``).
+    func writeRow(to writer: inout PayloadWriter) {
         writer.string(1, id)
         writer.string(2, name)
         writer.string(3, routineId)
@@ -54,7 +60,6 @@ extension Workout {
         writer.timestamp(14, lastActivityAt)
         writer.timestamp(15, startRecordedAt)
         writer.unsigned(16, finishedPosition)
-        return writer.finish()
     }
 
     init(decoding bytes: ArraySlice<UInt8>) throws(PayloadError) {
