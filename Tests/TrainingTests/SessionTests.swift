@@ -128,4 +128,25 @@ struct SessionTests {
             #expect(try models.query { try $0.activeWorkout()?.name } == "Second try")
         }
     }
+
+    /// A start on the highest-numbered workout, folded after that workout had finished, begins it again: what it
+    /// counted for goes (by hand: the one finished workout leaves history, which is then empty) and it is the workout
+    /// in progress. A fold that took such a start for a workout's first would leave the history row.
+    @Test func theHighestNumberedWorkoutStartedAgainNoLongerCounts() async throws {
+        for chunkSize in [16_384, 1] {
+            let test = try TestJournal()
+            let models = try TrainingReadModels(journal: test.journal)
+            let set = SetDetails(exerciseId: "Barbell_Squat", weight: weight("100"), reps: 5)
+            let events: [any TrainingEventPayload] = [
+                WorkoutStarted(name: "Legs"), SetLogged(setNumber: 1, set: set), WorkoutFinished(),
+            ]
+            _ = try await test.journal.append(events.map { $0.proposed() }, to: "workout-7")
+            try models.catchUp(chunkSize: chunkSize)
+            #expect(try models.query { try $0.history().map(\.workoutId) } == ["workout-7"])
+            _ = try await test.journal.append([WorkoutStarted(name: "Legs again").proposed()], to: "workout-7")
+            try models.catchUp(chunkSize: chunkSize)
+            #expect(try models.query { try $0.history() }.isEmpty, "chunks of \(chunkSize)")
+            #expect(try models.query { try $0.activeWorkout()?.name } == "Legs again")
+        }
+    }
 }

@@ -130,12 +130,16 @@ struct TrainingFold {
             try table(.exercises).put(added.encoded, forKey: Array(added.exerciseId.utf8))
             exerciseFacts[added.exerciseId] = nil
         case .workoutStarted(let started):
-            let previous = try takeWorkout(stream)
+            // A workout numbered above every one started before has never started: it has no state to look up (in a
+            // rebuild, nearly every workout).
+            let number = Workout.number(inStreamID: stream)
+            let isFirstStart = try number.map { $0 > (try highestWorkoutNumber()) } ?? false
+            let previous = isFirstStart ? nil : try takeWorkout(stream)
             try noteBefore(previous)
             let workout = Workout(
                 id: stream, started: started, at: recorded.occurredAt, recordedAt: recorded.recordedAt)
             keep(workout, wasActive: previous?.isActive ?? false, startPosition: recorded.position)
-            if let number = Workout.number(inStreamID: stream), number > (try highestWorkoutNumber()) {
+            if isFirstStart, let number {
                 highest = number
                 highestChanged = true
             }
