@@ -28,7 +28,7 @@ struct ReadModelRowTests {
         ]
         for (offset, event) in events.enumerated() { workout.apply(event, at: time, position: UInt64(10 + offset)) }
 
-        let decoded = try Workout(decoding: workout.encoded[...])
+        let decoded = try Workout(decoding: row { workout.writeRow(to: &$0) }[...])
         #expect(decoded.exercises.map(\.exerciseId) == ["Barbell_Squat", "Leg_Press"])
         #expect(decoded.exercises.map(\.name) == ["Barbell_Squat", "Sled press"])
         #expect(decoded.sets.map(\.details.exerciseId) == ["Lunge", "Leg_Press", "Barbell_Squat"])
@@ -45,10 +45,10 @@ struct ReadModelRowTests {
                 loggedAt: Timestamp(microsecondsSinceEpoch: start.microsecondsSinceEpoch + Int64(number) * 60_000_000),
                 position: 90 + UInt64(number), isImplausible: false, isExcluded: number == 4)
         }
-        let row = SetFact.encoded(facts)
+        let written = row { SetFact.writeRow(facts, to: &$0) }
         let key = Key().text("Deadlift").instant(start).text("workout-12").bytes
-        #expect(try key.withUnsafeBytes { try SetFact.decode(key: $0, row: row[...]) } == facts)
-        #expect(!row.contains(Array("workout-12".utf8)) && !row.contains(Array("Deadlift".utf8)))
+        #expect(try key.withUnsafeBytes { try SetFact.decode(key: $0, row: written[...]) } == facts)
+        #expect(!written.contains(Array("workout-12".utf8)) && !written.contains(Array("Deadlift".utf8)))
     }
 
     /// A `sessions` row holds no workout or start: they come from its key.
@@ -58,8 +58,9 @@ struct ReadModelRowTests {
             volume: 1_500_000_000, recordVolume: 1_500_000_000, bestEstimate: Score(116_666_667),
             bestEstimateSet: 2, topWeight: 100_000_000, position: 120)
         let key = Key().text("Deadlift").instant(start).text("workout-12").bytes
-        #expect(try key.withUnsafeBytes { try SessionFact(key: $0, row: session.encoded[...]) } == session)
-        #expect(!session.encoded.contains(Array("workout-12".utf8)))
+        let written = row { session.writeRow(to: &$0) }
+        #expect(try key.withUnsafeBytes { try SessionFact(key: $0, row: written[...]) } == session)
+        #expect(!written.contains(Array("workout-12".utf8)))
     }
 
     /// A history line's name is stored only when it differs from the exercise's id.
@@ -72,6 +73,6 @@ struct ReadModelRowTests {
             workoutId: "workout-3", name: "Pull", routineId: nil, startedAt: start, finishedAt: start,
             durationSeconds: 0, note: nil, sets: 5, workingSets: 5, volume: 3, implausibleSets: 0, exercises: lines,
             finishedPosition: 40)
-        #expect(try WorkoutSummary(decoding: summary.encoded[...]) == summary)
+        #expect(try WorkoutSummary(decoding: row { summary.writeRow(to: &$0) }[...]) == summary)
     }
 }

@@ -61,3 +61,10 @@ func trainingError(_ body: () async throws -> Void) async -> TrainingError? {
 }
 
 func weight(_ text: String, _ unit: MassUnit = .kilograms) -> Weight { Weight(ExactDecimal(text)!, unit) }
+
+/// The bytes `write` writes into a new writer: a read-model row as a fold writes it.
+func row(_ write: (inout PayloadWriter) -> Void) -> [UInt8] {
+    var writer = PayloadWriter()
+    write(&writer)
+    return writer.finish()
+}

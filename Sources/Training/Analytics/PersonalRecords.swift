@@ -94,13 +94,7 @@ public struct RecordEntry: Sendable, Equatable {
     public var reps: UInt32
     public var rpe: RPE?
 
-    var encoded: [UInt8] {
-        var writer = PayloadWriter(capacity: 64 + workoutId.utf8.count)
-        writeRow(to: &writer)
-        return writer.finish()
-    }
-
-    /// Writes the row (see ``encoded``).
+    /// Writes the `records` row.
     func writeRow(to writer: inout PayloadWriter) {
         writer.unsigned(1, UInt64(kind.code))
         writer.unsigned(2, UInt64(sequence))
@@ -231,13 +225,7 @@ struct RecordState: Sendable, Equatable {
             }
     }
 
-    var encoded: [UInt8] {
-        var writer = PayloadWriter()
-        writeRow(to: &writer)
-        return writer.finish()
-    }
-
-    /// Writes the row (see ``encoded``).
+    /// Writes the `record-state` row.
     func writeRow(to writer: inout PayloadWriter) {
         if let lastWorkoutKey { writer.bytes(1, lastWorkoutKey) }
         for kind in RecordBests.kindsByCode {

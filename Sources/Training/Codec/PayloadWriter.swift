@@ -10,16 +10,6 @@ public struct PayloadWriter: Sendable {
 
     public init() { storage = [] }
 
-    /// A writer with room for `capacity` bytes: a row of known rough size is written without regrowing its buffer.
-    init(capacity: Int) {
-        // A field asks for room for the longest it could be, which may be more than it takes.
-        let capacity = capacity + Self.slack
-        storage = Array(unsafeUninitializedCapacity: capacity) { room, initialized in
-            room.initialize(repeating: 0)
-            initialized = capacity
-        }
-    }
-
     /// Ends the writing: what this writer has written.
     public consuming func finish() -> [UInt8] {
         storage.removeLast(storage.count - count)
@@ -127,8 +117,6 @@ public struct PayloadWriter: Sendable {
     // MARK: Writing bytes
 
     private static let maximumVarintBytes = 10
-    /// The most room a field other than text asks for beyond what it takes: a key and a varint value.
-    private static let slack = 2 * maximumVarintBytes
 
     private static func key(_ field: UInt32, _ type: WireType) -> UInt64 {
         precondition(field > 0 && field < 1 << 29, "field numbers run from 1 to 2^29 - 1")

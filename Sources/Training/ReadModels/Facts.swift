@@ -32,14 +32,7 @@ public struct SetFact: Sendable, Equatable {
         return milligrams.multipliedClamped(by: Int64(details.reps))
     }
 
-    /// The `sets` row of `facts`, an exercise's sets in one workout: each set without what the row's key holds.
-    static func encoded(_ facts: [SetFact]) -> [UInt8] {
-        var writer = PayloadWriter(capacity: 40 * facts.count)
-        writeRow(facts, to: &writer)
-        return writer.finish()
-    }
-
-    /// Writes the `sets` row of `facts` (see ``encoded(_:)``).
+    /// Writes the `sets` row of `facts`, an exercise's sets in one workout: each set without what the row's key holds.
     static func writeRow(_ facts: [SetFact], to writer: inout PayloadWriter) {
         for fact in facts {
             writer.message(1) { nested in
@@ -122,14 +115,7 @@ public struct SessionFact: Sendable, Equatable {
     /// The position of the event that finished the workout.
     public var position: UInt64
 
-    /// The row, without what its key holds.
-    var encoded: [UInt8] {
-        var writer = PayloadWriter(capacity: 64 + workoutName.utf8.count)
-        writeRow(to: &writer)
-        return writer.finish()
-    }
-
-    /// Writes the row (see ``encoded``).
+    /// Writes the `sessions` row, without what its key holds.
     func writeRow(to writer: inout PayloadWriter) {
         writer.string(2, workoutName)
         writer.unsigned(4, UInt64(workingSets))
@@ -219,13 +205,7 @@ public struct WorkoutSummary: Sendable, Equatable {
     public var exercises: [ExerciseLine]
     public var finishedPosition: UInt64
 
-    var encoded: [UInt8] {
-        var writer = PayloadWriter(capacity: 128 + 48 * exercises.count)
-        writeRow(to: &writer)
-        return writer.finish()
-    }
-
-    /// Writes the row (see ``encoded``).
+    /// Writes the `history` row.
     func writeRow(to writer: inout PayloadWriter) {
         writer.string(1, workoutId)
         writer.string(2, name)
@@ -330,13 +310,7 @@ public struct WeekCounter: Sendable, Equatable {
         milliVolume &+= sign &* other.milliVolume
     }
 
-    var encoded: [UInt8] {
-        var writer = PayloadWriter(capacity: 32)
-        writeRow(to: &writer)
-        return writer.finish()
-    }
-
-    /// Writes the row (see ``encoded``).
+    /// Writes the `weeks` row.
     func writeRow(to writer: inout PayloadWriter) {
         writer.signed(1, workouts)
         writer.signed(2, milliSets)

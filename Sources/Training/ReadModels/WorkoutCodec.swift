@@ -3,13 +3,7 @@ import EventJournal
 /// A workout's state as the `workouts` table keeps it, in the binary encoding of the events (docs/FORMAT.md lists the
 /// fields), so that a later event on a finished workout can be folded without replaying its stream.
 extension Workout {
-    var encoded: [UInt8] {
-        var writer = PayloadWriter(capacity: 128 + 40 * sets.count + 32 * exercises.count)
-        writeRow(to: &writer)
-        return writer.finish()
-    }
-
-    /// Writes the row (see ``encoded``).
+    /// Writes the `workouts` row.
     func writeRow(to writer: inout PayloadWriter) {
         writer.string(1, id)
         writer.string(2, name)
