@@ -162,6 +162,41 @@ public final class Environment: @unchecked Sendable {
         }
     }
 
+    /// The names of the environment's named databases: the keys of its main database, which in an environment used
+    /// only through named databases are their names.
+    public func databaseNames() throws -> [String] {
+        try withTransaction(readOnly: true, commit: false) { txn in
+            var main: MDB_dbi = 0
+            try check(mdb_dbi_open(txn, nil, 0, &main), "mdb_dbi_open(main)", path: path)
+            return try Transaction(txn, readOnly: true).withCursor(on: Database(dbi: main, name: "main")) { cursor in
+                var names: [String] = []
+                var entry = try cursor.first()
+                while let found = entry {
+                    names.append(String(decoding: found.key, as: UTF8.self))
+                    entry = try cursor.next()
+                }
+                return names
+            }
+        }
+    }
+
+    /// Deletes the named databases `names` that exist, with everything in them, in one transaction. For databases
+    /// this process has not opened: a handle to a dropped database is closed. Call at start-up, like
+    /// ``openDatabases(_:create:initialize:)``.
+    public func dropDatabases(_ names: [String]) throws {
+        try databaseOpening.withLock { _ in
+            try withTransaction(readOnly: false, commit: true) { txn in
+                for name in names {
+                    var dbi: MDB_dbi = 0
+                    let rc = mdb_dbi_open(txn, name, 0, &dbi)
+                    if rc == MDB_NOTFOUND { continue }
+                    try check(rc, "mdb_dbi_open(\(name))", path: path)
+                    try check(mdb_drop(txn, dbi, 1), "mdb_drop(\(name))", path: path)
+                }
+            }
+        }
+    }
+
     private func openDatabasesUnserialised(
         _ names: [String], create: Bool, readOnly: Bool, initialize: (Transaction, [Database]) throws -> Void
     ) throws -> [Database] {

@@ -60,6 +60,9 @@ public final class ReadModelStore: Sendable {
             // The first use of these projections in this environment: create their databases, once.
             databases = try environment.openDatabases(names, create: true)
         }
+        if !environment.options.readOnly {
+            try Self.dropTablesNoLongerKept(by: projections, keeping: names, in: environment)
+        }
         self.environment = environment
         self.projections = projections
         self.scratchDirectory = scratchDirectory
@@ -74,6 +77,19 @@ public final class ReadModelStore: Sendable {
             next += 2 * count
         }
         self.slots = slots
+    }
+
+    /// Drops the databases of tables that `projections` no longer have, left by older versions of their code, whose
+    /// rows would only take space: the databases named after one of the projections that are not among `kept`.
+    private static func dropTablesNoLongerKept(
+        by projections: [ProjectionDescriptor], keeping kept: [String], in environment: Environment
+    ) throws {
+        let prefixes = projections.map { "rm.\($0.name)." }
+        let kept = Set(kept)
+        let stale = try environment.databaseNames().filter { name in
+            !kept.contains(name) && prefixes.contains { name.hasPrefix($0) }
+        }
+        if !stale.isEmpty { try environment.dropDatabases(stale) }
     }
 
     deinit {

@@ -212,6 +212,24 @@ struct ProjectorTests {
         }
     }
 
+    /// A store opened with a projection that has fewer tables than before drops the databases of the table it no
+    /// longer has, in both slots, and leaves the rows of the tables it keeps.
+    @Test func aTableAProjectionNoLongerHasIsDroppedWhenAStoreOpens() async throws {
+        try await append(["A", "B"], to: "one")
+        let counts = Counts()
+        try projector([counts]).catchUp([counts])
+        let environment = journal.environment
+        let before = try environment.databaseNames()
+        #expect(["rm.counts.types.0", "rm.counts.types.1"].allSatisfy(before.contains))
+        var fewer = counts
+        fewer.tables = ["streams"]
+        _ = try ReadModelStore(environment: environment, projections: [ProjectionDescriptor(fewer)])
+        #expect(try environment.databaseNames() == before.filter { !$0.hasPrefix("rm.counts.types.") })
+        let streams = try environment.openDatabases(["rm.counts.streams.0"], create: false)[0]
+        #expect(
+            try environment.read { try $0.value(forKey: Array("one".utf8), in: streams) } == [0, 0, 0, 0, 0, 0, 0, 2])
+    }
+
     /// Keys worked out by hand: a table of streams "a", "ab", "b", "ba", "c" in byte order.
     @Test func scansKeepToTheirPrefixInBothDirections() async throws {
         for stream in ["c", "ab", "b", "ba", "a"] { try await append(["E"], to: stream) }
@@ -303,7 +321,7 @@ struct Counts: Projection {
     /// The size of each stored count, padded with zeros: past half a page, rows go to overflow pages.
     var rowSize = 8
     var seen = Seen()
-    let tables = ["streams", "types"]
+    var tables = ["streams", "types"]
 
     var rulesDigest: [UInt8] { Array((onlyStream ?? "*").utf8) }
 

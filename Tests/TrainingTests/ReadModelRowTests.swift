@@ -35,9 +35,9 @@ struct ReadModelRowTests {
         #expect(decoded.sets == workout.sets)
     }
 
-    /// A `sets` row holds an exercise's sets in one workout, with no exercise, start or workout: they come from its
-    /// key.
-    @Test func setsComeBackFromTheirKeyAndRow() throws {
+    /// A `sessions` row holds an exercise's figures and its sets in one workout, with no exercise, start or workout:
+    /// they come from its key.
+    @Test func aSessionAndItsSetsComeBackFromTheirKeyAndRow() throws {
         let facts = [(1, "100", nil), (2, "102.5", RPE(9)), (4, "105", RPE(10))].map { number, kilograms, rpe in
             SetFact(
                 workoutId: "workout-12", number: UInt32(number), startedAt: start,
@@ -45,22 +45,16 @@ struct ReadModelRowTests {
                 loggedAt: Timestamp(microsecondsSinceEpoch: start.microsecondsSinceEpoch + Int64(number) * 60_000_000),
                 position: 90 + UInt64(number), isImplausible: false, isExcluded: number == 4)
         }
-        let written = row { SetFact.writeRow(facts, to: &$0) }
+        let figures = SessionFact(
+            workoutId: "workout-12", workoutName: "Pull", startedAt: start, workingSets: 3, reps: 9,
+            volume: 921_000_000, recordVolume: 921_000_000, bestEstimate: Score(116_666_667),
+            bestEstimateSet: 2, topWeight: 105_000_000, position: 120)
         let key = Key().text("Deadlift").instant(start).text("workout-12").bytes
-        #expect(try key.withUnsafeBytes { try SetFact.decode(key: $0, row: written[...]) } == facts)
-        #expect(!written.contains(Array("workout-12".utf8)) && !written.contains(Array("Deadlift".utf8)))
-    }
-
-    /// A `sessions` row holds no workout or start: they come from its key.
-    @Test func aSessionComesBackFromItsKeyAndRow() throws {
-        let session = SessionFact(
-            workoutId: "workout-12", workoutName: "Pull", startedAt: start, workingSets: 3, reps: 15,
-            volume: 1_500_000_000, recordVolume: 1_500_000_000, bestEstimate: Score(116_666_667),
-            bestEstimateSet: 2, topWeight: 100_000_000, position: 120)
-        let key = Key().text("Deadlift").instant(start).text("workout-12").bytes
+        let session = ExerciseSession(key: key, exerciseId: "Deadlift", fact: figures, sets: facts)
         let written = row { session.writeRow(to: &$0) }
-        #expect(try key.withUnsafeBytes { try SessionFact(key: $0, row: written[...]) } == session)
-        #expect(!written.contains(Array("workout-12".utf8)))
+        #expect(try key.withUnsafeBytes { try SetFact.decode(key: $0, row: written[...]) } == facts)
+        #expect(try key.withUnsafeBytes { try SessionFact(key: $0, row: written[...]) } == figures)
+        #expect(!written.contains(Array("workout-12".utf8)) && !written.contains(Array("Deadlift".utf8)))
     }
 
     /// A history line's name is stored only when it differs from the exercise's id.

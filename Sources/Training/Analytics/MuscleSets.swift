@@ -1,6 +1,6 @@
 /// The sets behind one muscle's figure in ``MuscleBalance``: every working set, in the weeks given, of an exercise
-/// that works the muscle, with the weight its role there gives it. Read from the workouts' `history` and `sets` rows,
-/// not from the weekly counters that `balance` reads, so the two can be held against each other.
+/// that works the muscle, with the weight its role there gives it. Read from the workouts' `history` and `sessions`
+/// rows, not from the weekly counters that `balance` reads, so the two can be held against each other.
 public struct MuscleSets: Sendable {
     /// One exercise of one workout, in one role for the muscle.
     public struct Line: Sendable {
@@ -64,12 +64,12 @@ extension TrainingSnapshot {
         return MuscleSets(muscle: muscle, weeks: weeks, lines: lines)
     }
 
-    /// The counted sets of `exerciseId` in `workout`, by number, from its `sets` row.
+    /// The counted sets of `exerciseId` in `workout`, by number, from its `sessions` row.
     private func countedSets(_ exerciseId: String, in workout: WorkoutSummary) throws -> [SetFact] {
         let key = Key().text(exerciseId).instant(workout.startedAt).text(workout.workoutId).bytes
-        return try table(.sets)?.withValue(forKey: key) { value in
+        return try table(.sessions)?.withValue(forKey: key) { value in
             try key.withUnsafeBytes { key in
-                try ReadModelRow.decode(key: key, value: value, table: "sets", SetFact.decode(key:row:))
+                try ReadModelRow.decode(key: key, value: value, table: "sessions", SetFact.decode(key:row:))
             }
         } ?? []
     }

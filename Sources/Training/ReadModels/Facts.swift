@@ -3,8 +3,8 @@ import EventJournal
 // The rows of the training read model's tables, each in the binary encoding of the events (docs/FORMAT.md lists
 // their fields). A row holds everything a query or a later fold needs, so that neither replays events.
 
-/// A set that counts (of a finished, not deleted workout, not removed, of an exercise still in it). The `sets` table
-/// keeps an exercise's counted sets in one workout as one row under the exercise, the workout's start and the
+/// A set that counts (of a finished, not deleted workout, not removed, of an exercise still in it). The `sessions`
+/// table keeps an exercise's counted sets in one workout in its row under the exercise, the workout's start and the
 /// workout, in the order of their numbers.
 public struct SetFact: Sendable, Equatable {
     public var workoutId: String
@@ -32,7 +32,8 @@ public struct SetFact: Sendable, Equatable {
         return milligrams.multipliedClamped(by: Int64(details.reps))
     }
 
-    /// Writes the `sets` row of `facts`, an exercise's sets in one workout: each set without what the row's key holds.
+    /// Writes `facts`, an exercise's sets in one workout, into its `sessions` row: each set (field 1) without what the
+    /// row's key holds.
     static func writeRow(_ facts: [SetFact], to writer: inout PayloadWriter) {
         for fact in facts {
             writer.message(1) { nested in
@@ -60,7 +61,7 @@ public struct SetFact: Sendable, Equatable {
         self.isExcluded = isExcluded
     }
 
-    /// The sets a row of the `sets` table holds under `key`.
+    /// The sets a row of the `sessions` table holds under `key`.
     static func decode(key: UnsafeRawBufferPointer, row bytes: ArraySlice<UInt8>) throws(PayloadError) -> [SetFact] {
         var keyReader = Key.Reader(key)
         let exerciseId = keyReader.text()
@@ -115,7 +116,7 @@ public struct SessionFact: Sendable, Equatable {
     /// The position of the event that finished the workout.
     public var position: UInt64
 
-    /// Writes the `sessions` row, without what its key holds.
+    /// Writes the session's figures into its `sessions` row, without what the row's key holds.
     func writeRow(to writer: inout PayloadWriter) {
         writer.string(2, workoutName)
         writer.unsigned(4, UInt64(workingSets))

@@ -11,9 +11,7 @@ enum TrainingTable: Int, CaseIterable {
     case history
     /// Local day → the number of counted workouts that started on it.
     case days
-    /// Exercise ‖ start ‖ workout → the exercise's counted sets in that workout.
-    case sets
-    /// Exercise ‖ start ‖ workout → the exercise's figures in that workout.
+    /// Exercise ‖ start ‖ workout → the exercise's figures and counted sets in that workout.
     case sessions
     /// Exercise ‖ kind ‖ sequence → a personal record.
     case records
@@ -30,7 +28,6 @@ enum TrainingTable: Int, CaseIterable {
         case .meta: "meta"
         case .history: "history"
         case .days: "days"
-        case .sets: "sets"
         case .sessions: "sessions"
         case .records: "records"
         case .recordState: "record-state"
@@ -51,8 +48,9 @@ public struct TrainingProjection: Projection {
     /// 1: the first version. 2: fewer, smaller rows: a `sets` row holds an exercise's sets in one workout; `sets`
     /// and `sessions` rows leave out what their keys hold; a workout's sets name their exercise by its index among
     /// the workout's and their time as an offset from its start; exercise names equal to their ids, and a weight's
-    /// unit and scale when they are kilograms and 0, are left out.
-    public let version: UInt32 = 2
+    /// unit and scale when they are kilograms and 0, are left out. 3: an exercise's sets in a workout are kept in its
+    /// `sessions` row; the `sets` table is gone.
+    public let version: UInt32 = 3
     public let rules: Rules
     public var rulesDigest: [UInt8] { rules.foldDigest }
     public let tables = TrainingTable.allCases.map(\.name)
@@ -70,7 +68,7 @@ public struct TrainingProjection: Projection {
 /// workouts in progress) are kept in memory and written once at the end; rows that queries scan in order are written
 /// as they change.
 ///
-/// A workout's contribution (its history row, sets, sessions, counters and records) depends on its state alone, so it
+/// A workout's contribution (its history row, sessions, counters and records) depends on its state alone, so it
 /// is moved once per fold, from what the workout contributed before the fold touched it to what it contributes at the
 /// end, however many of its events the fold holds: folding event by event and in one pass give the same rows. Only
 /// a change of a custom exercise (which contributions read) settles the moves due first.
@@ -237,45 +235,29 @@ struct TrainingFold {
         for (key, counter) in old?.weeks ?? [:] { try addToWeek(key, counter, sign: -1) }
         for (key, counter) in new?.weeks ?? [:] { try addToWeek(key, counter, sign: 1) }
 
-        let sets = table(.sets)
-        let sessions = table(.sessions)
         if old == nil, let new {
             // A workout that contributed nothing before (the common case: it has just finished): each of its
-            // exercises adds its sets and its session, whose lists hold the same keys in the same order.
-            for (exerciseSets, session) in zip(new.sets, new.sessions) {
-                try put(.sets, exerciseSets.key) { SetFact.writeRow(exerciseSets.facts, to: &$0) }
-                try put(.sessions, session.key) { session.fact.writeRow(to: &$0) }
-                let change = ExerciseChange(addedSets: exerciseSets.facts, addedSession: session.fact)
-                try updateRecords(
-                    exerciseSets.exerciseId, change, workoutKey: new.workoutKey, changedFrom: new.workoutKey)
+            // exercises adds its session and its sets.
+            for session in new.sessions {
+                try put(.sessions, session.key) { session.writeRow(to: &$0) }
+                let change = ExerciseChange(addedSets: session.sets, addedSession: session.fact)
+                try updateRecords(session.exerciseId, change, workoutKey: new.workoutKey, changedFrom: new.workoutKey)
             }
             return
         }
         var changes: [String: ExerciseChange] = [:]
-        var oldSets = Dictionary(uniqueKeysWithValues: (old?.sets ?? []).map { ($0.key, $0) })
-        for (key, exerciseId, facts) in new?.sets ?? [] {
-            if !oldSets.isEmpty, let previous = oldSets.removeValue(forKey: key) {
-                guard previous.facts != facts else { continue }
-                changes[exerciseId, default: .init()].mustRecount = true
-            } else {
-                changes[exerciseId, default: .init()].addedSets += facts
-            }
-            try put(.sets, key) { SetFact.writeRow(facts, to: &$0) }
-        }
-        for (key, group) in oldSets {
-            try sets.delete(key)
-            changes[group.exerciseId, default: .init()].mustRecount = true
-        }
         var oldSessions = Dictionary(uniqueKeysWithValues: (old?.sessions ?? []).map { ($0.key, $0) })
-        for (key, exerciseId, fact) in new?.sessions ?? [] {
-            if !oldSessions.isEmpty, let previous = oldSessions.removeValue(forKey: key) {
-                guard previous.fact != fact else { continue }
-                changes[exerciseId, default: .init()].mustRecount = true
+        for session in new?.sessions ?? [] {
+            if !oldSessions.isEmpty, let previous = oldSessions.removeValue(forKey: session.key) {
+                guard previous != session else { continue }
+                changes[session.exerciseId, default: .init()].mustRecount = true
             } else {
-                changes[exerciseId, default: .init()].addedSession = fact
+                changes[session.exerciseId, default: .init()].addedSets += session.sets
+                changes[session.exerciseId, default: .init()].addedSession = session.fact
             }
-            try put(.sessions, key) { fact.writeRow(to: &$0) }
+            try put(.sessions, session.key) { session.writeRow(to: &$0) }
         }
+        let sessions = table(.sessions)
         for (key, session) in oldSessions {
             try sessions.delete(key)
             changes[session.exerciseId, default: .init()].mustRecount = true
@@ -311,15 +293,13 @@ struct TrainingFold {
             tracker.state.lastWorkoutKey = workoutKey
         } else {
             tracker.state = try recordsBefore(changedFrom, prefix: prefix)
-            let start = prefix.bytes + changedFrom
             var entries: [RecordEntry] = []
-            try table(.sets).scan(prefix: prefix.bytes, from: start) { key, value in
-                for fact in try ReadModelRow.decode(key: key, value: value, table: "sets", SetFact.decode(key:row:)) {
+            try table(.sessions).scan(prefix: prefix.bytes, from: prefix.bytes + changedFrom) { key, value in
+                for fact in try ReadModelRow.decode(
+                    key: key, value: value, table: "sessions", SetFact.decode(key:row:))
+                {
                     entries += tracker.consider(fact)
                 }
-                return true
-            }
-            try table(.sessions).scan(prefix: prefix.bytes, from: start) { key, value in
                 let session = try ReadModelRow.decode(
                     key: key, value: value, table: "sessions", SessionFact.init(key:row:))
                 entries += tracker.consider(session)

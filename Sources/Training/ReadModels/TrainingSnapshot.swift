@@ -260,8 +260,8 @@ public struct TrainingSnapshot {
             return set.details.weight
         }
         var weight: Weight?
-        try table(.sets)?.scan(prefix: Key().text(exerciseId).bytes, reverse: true) { key, value in
-            let facts = try ReadModelRow.decode(key: key, value: value, table: "sets", SetFact.decode(key:row:))
+        try table(.sessions)?.scan(prefix: Key().text(exerciseId).bytes, reverse: true) { key, value in
+            let facts = try ReadModelRow.decode(key: key, value: value, table: "sessions", SetFact.decode(key:row:))
             weight = facts.last { $0.details.weight != nil }?.details.weight
             return weight == nil
         }

@@ -9,12 +9,11 @@ import Projections
 struct WorkoutContribution {
     var history: WorkoutSummary
     var day: Int
-    /// Keyed rows, sorted by key: each exercise's counted sets (by number) and its session, under the same key.
-    var sets: [(key: [UInt8], exerciseId: String, facts: [SetFact])]
-    var sessions: [(key: [UInt8], exerciseId: String, fact: SessionFact)]
+    /// Each exercise's session in the workout, sorted by key.
+    var sessions: [ExerciseSession]
     var weeks: [WeekKey: WeekCounter]
-    /// The workout's start and id: its `history` key, and its place among an exercise's workouts in the `sets` and
-    /// `sessions` keys.
+    /// The workout's start and id: its `history` key, and its place among an exercise's workouts in the `sessions`
+    /// keys.
     var workoutKey: [UInt8]
 
     /// The first instant that is plausible for a workout: 2000-01-01T00:00:00Z.
@@ -59,10 +58,8 @@ struct WorkoutContribution {
                     isExcluded: implausible && rules.excludeImplausible))
         }
         var lines: [WorkoutSummary.ExerciseLine] = []
-        var sets: [(key: [UInt8], exerciseId: String, facts: [SetFact])] = []
-        var sessions: [(key: [UInt8], exerciseId: String, fact: SessionFact)] = []
+        var sessions: [ExerciseSession] = []
         lines.reserveCapacity(workout.exercises.count)
-        sets.reserveCapacity(workout.exercises.count)
         sessions.reserveCapacity(workout.exercises.count)
         var weeks: [WeekKey: WeekCounter] = [:]
         weeks.reserveCapacity(16)
@@ -142,13 +139,11 @@ struct WorkoutContribution {
             lines.append(line)
             let key = Key().text(exercise.exerciseId).instant(startedAt).text(workout.id).bytes
             if !isInOrder { exerciseSets.sort { $0.number < $1.number } }
-            sets.append((key, exercise.exerciseId, exerciseSets))
-            sessions.append((key, exercise.exerciseId, session))
+            sessions.append(
+                ExerciseSession(key: key, exerciseId: exercise.exerciseId, fact: session, sets: exerciseSets))
         }
         weeks[WeekKey(week: week, name: ""), default: WeekCounter()].add(total)
-        sets.sort { $0.key.lexicographicallyPrecedes($1.key) }
         sessions.sort { $0.key.lexicographicallyPrecedes($1.key) }
-        self.sets = sets
         self.sessions = sessions
         self.weeks = weeks
         history = WorkoutSummary(
@@ -158,6 +153,22 @@ struct WorkoutContribution {
             note: workout.note, sets: UInt32(setCounts.reduce(0, +)), workingSets: workingSets,
             volume: lines.reduce(0) { $0.addingClamped($1.volume) }, implausibleSets: implausibleSets,
             exercises: lines, finishedPosition: workout.finishedPosition ?? 0)
+    }
+}
+
+/// An exercise's session in one counted workout: the `sessions` row under `key` (the exercise, the workout's start and
+/// the workout), holding its figures and its counted sets.
+struct ExerciseSession: Equatable {
+    let key: [UInt8]
+    let exerciseId: String
+    var fact: SessionFact
+    /// The exercise's counted sets in the workout, by number.
+    var sets: [SetFact]
+
+    /// Writes the `sessions` row: the session's figures, then its sets.
+    func writeRow(to writer: inout PayloadWriter) {
+        fact.writeRow(to: &writer)
+        SetFact.writeRow(sets, to: &writer)
     }
 }
 
