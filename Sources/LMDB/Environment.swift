@@ -180,23 +180,6 @@ public final class Environment: @unchecked Sendable {
         }
     }
 
-    /// Deletes the named databases `names` that exist, with everything in them, in one transaction. For databases
-    /// this process has not opened: a handle to a dropped database is closed. Call at start-up, like
-    /// ``openDatabases(_:create:initialize:)``.
-    public func dropDatabases(_ names: [String]) throws {
-        try databaseOpening.withLock { _ in
-            try withTransaction(readOnly: false, commit: true) { txn in
-                for name in names {
-                    var dbi: MDB_dbi = 0
-                    let rc = mdb_dbi_open(txn, name, 0, &dbi)
-                    if rc == MDB_NOTFOUND { continue }
-                    try check(rc, "mdb_dbi_open(\(name))", path: path)
-                    try check(mdb_drop(txn, dbi, 1), "mdb_drop(\(name))", path: path)
-                }
-            }
-        }
-    }
-
     private func openDatabasesUnserialised(
         _ names: [String], create: Bool, readOnly: Bool, initialize: (Transaction, [Database]) throws -> Void
     ) throws -> [Database] {

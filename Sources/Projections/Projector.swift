@@ -219,6 +219,12 @@ public final class Projector<Event: Sendable>: Sendable {
             // The old read models, now spare: emptied after the swap, unless a new rebuild has claimed the slot.
             for (name, slot) in step.replaced {
                 try store.emptySlot(name, slot: slot) { try !self.isClaimed(name, slot: slot, $0) }
+                // The tables of older code that this code no longer has: emptied while this code's read model is live.
+                let projection = projections.first { $0.name == name }!
+                let descriptor = ProjectionDescriptor(projection)
+                try store.emptyTablesNoLongerKept(name) { transaction in
+                    try store.checkpoint(name, transaction).map(descriptor.isBuilt(by:)) == true
+                }
             }
         }
         return notBuilt

@@ -15,6 +15,8 @@ public final class ReadModelStore: Sendable {
     private let slots: [String: [[Database]]]
     /// The directory of a scratch store, removed when the store goes.
     private let scratchDirectory: String?
+    /// Per projection name: the databases of tables it no longer has (named `rm.<projection>.`, but not its own).
+    private let tablesNoLongerKept: [String: [Database]]
 
     static let checkpointsName = "checkpoints"
 
@@ -60,8 +62,17 @@ public final class ReadModelStore: Sendable {
             // The first use of these projections in this environment: create their databases, once.
             databases = try environment.openDatabases(names, create: true)
         }
-        if !environment.options.readOnly {
-            try Self.dropTablesNoLongerKept(by: projections, keeping: names, in: environment)
+        // Tables a projection no longer has, left by an older version of its code: opened, so that a rebuild that swaps
+        // this code's read model in can empty them.
+        let kept = Set(names)
+        let stale = try environment.databaseNames().compactMap { name -> (projection: String, database: String)? in
+            guard !kept.contains(name), let owner = projections.first(where: { name.hasPrefix("rm.\($0.name).") })
+            else { return nil }
+            return (owner.name, name)
+        }
+        let staleDatabases = stale.isEmpty ? [] : try environment.openDatabases(stale.map(\.database), create: false)
+        tablesNoLongerKept = Dictionary(grouping: zip(stale, staleDatabases)) { $0.0.projection }.mapValues {
+            $0.map(\.1)
         }
         self.environment = environment
         self.projections = projections
@@ -77,19 +88,6 @@ public final class ReadModelStore: Sendable {
             next += 2 * count
         }
         self.slots = slots
-    }
-
-    /// Drops the databases of tables that `projections` no longer have, left by older versions of their code, whose
-    /// rows would only take space: the databases named after one of the projections that are not among `kept`.
-    private static func dropTablesNoLongerKept(
-        by projections: [ProjectionDescriptor], keeping kept: [String], in environment: Environment
-    ) throws {
-        let prefixes = projections.map { "rm.\($0.name)." }
-        let kept = Set(kept)
-        let stale = try environment.databaseNames().filter { name in
-            !kept.contains(name) && prefixes.contains { name.hasPrefix($0) }
-        }
-        if !stale.isEmpty { try environment.dropDatabases(stale) }
     }
 
     deinit {
@@ -143,10 +141,21 @@ public final class ReadModelStore: Sendable {
     /// model would make them all resident. Releases the pages read between transactions. Stops as soon as
     /// `stillWanted`, asked in each transaction, says no.
     func emptySlot(_ projection: String, slot: UInt8, while stillWanted: (Transaction) throws -> Bool) throws {
+        try empty(tables(projection, slot: slot), while: stillWanted)
+    }
+
+    /// Empties, as ``emptySlot(_:slot:while:)`` does, the databases of tables `projection` no longer has, which an
+    /// older version of its code left; the databases stay, empty, for a process still running that code.
+    func emptyTablesNoLongerKept(_ projection: String, while stillWanted: (Transaction) throws -> Bool) throws {
+        guard let tables = tablesNoLongerKept[projection] else { return }
+        try empty(tables, while: stillWanted)
+    }
+
+    private func empty(_ tables: [Database], while stillWanted: (Transaction) throws -> Bool) throws {
         let withOverflow = try environment.write { transaction -> [Database]? in
             guard try stillWanted(transaction) else { return nil }
             var withOverflow: [Database] = []
-            for table in tables(projection, slot: slot) {
+            for table in tables {
                 let statistics = try transaction.statistics(of: table)
                 if statistics.entries == 0 { continue }
                 if statistics.overflowPages == 0 {
