@@ -147,9 +147,21 @@ struct CodecTests {
         let set = SetDetails(
             exerciseId: "Rowing", weight: weight("-7.25"), reps: 0, kind: .normal, rpe: nil, note: "easy",
             durationSeconds: 600, distanceMeters: ExactDecimal("2000.5"))
-        var row = PayloadWriter()
-        set.writeRow(to: &row)
-        #expect(try SetDetails(row: PayloadReader(row.finish()[...])) == set)
+        let rowing = row { set.writeRow(to: &$0) }
+        #expect(try SetDetails(row: PayloadReader(rowing[...])) == set)
+
+        // A set keeps its weight in its own fields: 2 sint 1025 (0x10 0x82 0x10), 9 scale 1 (0x48 0x01), 10 unit 2
+        // (0x50 0x02); then 3 reps 5 (0x18 0x05). A normal set's kind is left out; a warm-up's is 4: 2 (0x20 0x02).
+        let pounds = SetDetails(exerciseId: "Squat", weight: weight("102.5", .pounds), reps: 5)
+        let poundsRow = row { pounds.writeRow(to: &$0, withExercise: false) }
+        #expect(poundsRow == [0x10, 0x82, 0x10, 0x48, 0x01, 0x50, 0x02, 0x18, 0x05])
+        var decoded = try SetDetails(row: PayloadReader(poundsRow[...]))
+        decoded.exerciseId = "Squat"
+        #expect(decoded == pounds)
+        let warmup = SetDetails(exerciseId: "Squat", weight: nil, reps: 8, kind: .warmup)
+        #expect(row { warmup.writeRow(to: &$0, withExercise: false) } == [0x18, 0x08, 0x20, 0x02])
+        // A set's weight with a scale past what a decimal holds is refused, not misread.
+        #expect(throws: PayloadError.self) { try SetDetails(row: PayloadReader([0x10, 0x02, 0x48, 0xC8, 0x01])) }
 
         // A scale past what a decimal holds is refused, not misread.
         var bad = PayloadWriter()

@@ -49,8 +49,9 @@ public struct TrainingProjection: Projection {
     /// and `sessions` rows leave out what their keys hold; a workout's sets name their exercise by its index among
     /// the workout's and their time as an offset from its start; exercise names equal to their ids, and a weight's
     /// unit and scale when they are kilograms and 0, are left out. 3: an exercise's sets in a workout are kept in its
-    /// `sessions` row; the `sets` table is gone.
-    public let version: UInt32 = 3
+    /// `sessions` row; the `sets` table is gone. 4: a set's weight is kept in the set's own fields, and a normal set's
+    /// kind is left out.
+    public let version: UInt32 = 4
     public let rules: Rules
     public var rulesDigest: [UInt8] { rules.foldDigest }
     public let tables = TrainingTable.allCases.map(\.name)
