@@ -152,7 +152,8 @@ public final class Environment: @unchecked Sendable {
     }
 
     /// Opens named databases, creating the missing ones when `create` is true, and runs `initialize` in the same
-    /// transaction (so that a crash cannot leave databases without their initial contents). Call once, at start-up.
+    /// transaction (so that a crash cannot leave databases without their initial contents). A handle stays valid for
+    /// the environment's life: open each database once, at start-up where it can be.
     public func openDatabases(
         _ names: [String], create: Bool, initialize: (Transaction, [Database]) throws -> Void = { _, _ in }
     ) throws -> [Database] {

@@ -15,8 +15,6 @@ public final class ReadModelStore: Sendable {
     private let slots: [String: [[Database]]]
     /// The directory of a scratch store, removed when the store goes.
     private let scratchDirectory: String?
-    /// Per projection name: the databases of tables it no longer has (named `rm.<projection>.`, but not its own).
-    private let tablesNoLongerKept: [String: [Database]]
 
     static let checkpointsName = "checkpoints"
 
@@ -61,18 +59,6 @@ public final class ReadModelStore: Sendable {
         } catch let error as LMDBError where error.code == .notFound {
             // The first use of these projections in this environment: create their databases, once.
             databases = try environment.openDatabases(names, create: true)
-        }
-        // Tables a projection no longer has, left by an older version of its code: opened, so that a rebuild that swaps
-        // this code's read model in can empty them.
-        let kept = Set(names)
-        let stale = try environment.databaseNames().compactMap { name -> (projection: String, database: String)? in
-            guard !kept.contains(name), let owner = projections.first(where: { name.hasPrefix("rm.\($0.name).") })
-            else { return nil }
-            return (owner.name, name)
-        }
-        let staleDatabases = stale.isEmpty ? [] : try environment.openDatabases(stale.map(\.database), create: false)
-        tablesNoLongerKept = Dictionary(grouping: zip(stale, staleDatabases)) { $0.0.projection }.mapValues {
-            $0.map(\.1)
         }
         self.environment = environment
         self.projections = projections
@@ -144,11 +130,14 @@ public final class ReadModelStore: Sendable {
         try empty(tables(projection, slot: slot), while: stillWanted)
     }
 
-    /// Empties, as ``emptySlot(_:slot:while:)`` does, the databases of tables `projection` no longer has, which an
-    /// older version of its code left; the databases stay, empty, for a process still running that code.
+    /// Empties, as ``emptySlot(_:slot:while:)`` does, the databases named after `projection` that are not among its
+    /// tables: tables an older version of its code had. The databases stay, empty, for a process still running that
+    /// code.
     func emptyTablesNoLongerKept(_ projection: String, while stillWanted: (Transaction) throws -> Bool) throws {
-        guard let tables = tablesNoLongerKept[projection] else { return }
-        try empty(tables, while: stillWanted)
+        let kept = Set((tables(projection, slot: 0) + tables(projection, slot: 1)).map(\.name))
+        let stale = try environment.databaseNames().filter { $0.hasPrefix("rm.\(projection).") && !kept.contains($0) }
+        guard !stale.isEmpty else { return }
+        try empty(environment.openDatabases(stale, create: false), while: stillWanted)
     }
 
     private func empty(_ tables: [Database], while stillWanted: (Transaction) throws -> Bool) throws {
