@@ -58,12 +58,18 @@ struct ProjectionsBench: AsyncParsableCommand {
         let sqlitePath = root + "/peer.sqlite"
         try Self.exportToSQLite(main, path: sqlitePath)
         var rebuild: [Double] = []
+        // The processor time of the rebuild (every thread's, user and system) over its wall time, and the same for the
+        // peer: how many of the machine's cores each kept busy.
+        var rebuildBusyCores: [Double] = []
+        var peerBusyCores: [Double] = []
         var unsynced: [Double] = []
         var scan: [Double] = []
         var peer: [Double] = []
         var peerStore: ReadModelStore?
         for repetition in 0..<repetitions {
-            rebuild.append(Double(events) / (try Self.seconds { try models.rebuild() }))
+            let rebuildTime = try Self.wallAndProcessorSeconds { try models.rebuild() }
+            rebuild.append(Double(events) / rebuildTime.wall)
+            rebuildBusyCores.append(rebuildTime.processor / rebuildTime.wall)
             unsynced.append(Double(events) / (try Self.seconds { try unsyncedModels.rebuild() }))
             scan.append(try JournalBench.rawScan(main.path, expected: Int(events)))
             // The peer's read models are synced at each commit, as the rebuild's are beside the journal.
@@ -71,8 +77,11 @@ struct ProjectionsBench: AsyncParsableCommand {
             try FileManager.default.createDirectory(atPath: peerPath, withIntermediateDirectories: false)
             let store = try ReadModelStore(
                 environment: Environment.open(path: peerPath), projections: TrainingReadModels.descriptors)
-            peer.append(
-                Double(events) / (try Self.seconds { try Self.foldFromSQLite(sqlitePath, into: store, rules: rules) }))
+            let peerTime = try Self.wallAndProcessorSeconds {
+                try Self.foldFromSQLite(sqlitePath, into: store, rules: rules)
+            }
+            peer.append(Double(events) / peerTime.wall)
+            peerBusyCores.append(peerTime.processor / peerTime.wall)
             peerStore = store
         }
         let ours = try ReadModelDigestCommand.digests(
@@ -92,6 +101,10 @@ struct ProjectionsBench: AsyncParsableCommand {
             // Not a target: the same rebuild with commits that do not sync, to show what the syncs cost.
             ("unsyncedRebuildEventsPerSecond", String(Int(Self.median(unsynced)))),
             ("unsyncedRebuildVsRawScan", String((Self.median(zip(unsynced, scan).map(/)) * 1_000).rounded() / 1_000)),
+            // Not targets: how many cores the rebuild and the peer kept busy, beside how many this machine has.
+            ("rebuildBusyCores", String(format: "%.2f", Self.median(rebuildBusyCores))),
+            ("sqliteJSONPeerBusyCores", String(format: "%.2f", Self.median(peerBusyCores))),
+            ("processorCores", String(ProcessInfo.processInfo.activeProcessorCount)),
             ("readModelMebibytes", String(format: "%.1f", Double(ours.map(\.bytes).reduce(0, +)) / 1_048_576)),
         ]
 
@@ -292,6 +305,26 @@ struct ProjectionsBench: AsyncParsableCommand {
         let started = ContinuousClock.now
         try body()
         return JournalBench.seconds(ContinuousClock.now - started)
+    }
+
+    /// The wall time of `body`, and the processor time (user and system, every thread) this process spent meanwhile,
+    /// in seconds.
+    static func wallAndProcessorSeconds(_ body: () throws -> Void) throws -> (wall: Double, processor: Double) {
+        let before = processorSeconds()
+        let wall = try seconds(body)
+        return (wall, processorSeconds() - before)
+    }
+
+    /// The processor time, user and system, that every thread of this process has spent so far, in seconds.
+    static func processorSeconds() -> Double {
+        var usage = rusage()
+        #if canImport(Glibc)
+            getrusage(RUSAGE_SELF.rawValue, &usage)  // Glibc's RUSAGE_SELF comes in as a case of an enum
+        #else
+            getrusage(RUSAGE_SELF, &usage)
+        #endif
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 
     static func seconds(_ body: () async throws -> Void) async throws -> Double {
