@@ -71,7 +71,7 @@ let package = Package(
             dependencies: ["EventJournal", "LMDB", "TestSupport", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "EventJournal", "LMDB", "TestSupport"]),
-        .testTarget(name: "TrainingTests", dependencies: ["Training", "EventJournal", "TestSupport"]),
+        .testTarget(name: "TrainingTests", dependencies: ["Training", "Projections", "EventJournal", "TestSupport"]),
         .testTarget(
             name: "InterchangeTests", dependencies: ["Interchange", "Training", "EventJournal", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["EventJournal", "LMDB", "Training", "TestSupport"]),

@@ -10,6 +10,7 @@ struct Harness: AsyncParsableCommand {
         subcommands: [
             CrashTest.self, AppendWorker.self, ContendWorker.self, Bench.self, SessionCrashTest.self,
             WorkoutDriver.self, RaceStart.self, GenerateCommand.self, ProjectCommand.self, ReadModelDigestCommand.self,
+            PreparedFoldDigestCommand.self,
             PeakMemoryCommand.self, FuzzImport.self,
         ]
     )

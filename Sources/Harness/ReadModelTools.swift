@@ -36,11 +36,14 @@ struct ReadModelDigestCommand: AsyncParsableCommand {
     func run() async throws {
         let target = try Journal.open(at: journal)
         let store = try ReadModelStore(environment: target.environment, projections: TrainingReadModels.descriptors)
-        let digests = try Self.digests(of: store)
-        writeLine(
-            "{"
-                + digests.map { #""\#($0.table)":{"entries":\#($0.entries),"sha256":"\#($0.sha256)"}"# }
-                .joined(separator: ",") + "}")
+        writeLine(Self.json(try Self.digests(of: store)))
+    }
+
+    /// The digests as the command prints them: one JSON object, by table.
+    static func json(_ digests: [(table: String, entries: Int, bytes: Int, sha256: String)]) -> String {
+        "{"
+            + digests.map { #""\#($0.table)":{"entries":\#($0.entries),"sha256":"\#($0.sha256)"}"# }
+            .joined(separator: ",") + "}"
     }
 
     /// Each live table's entry count, the bytes of its pages (which depend on the order of the writes, so the command
@@ -73,5 +76,48 @@ struct ReadModelDigestCommand: AsyncParsableCommand {
                 }
             }
         }
+    }
+}
+
+/// Folds a journal's events into a scratch store, chunk by chunk, each projection preparing each chunk's fold first
+/// as a rebuild's reading thread does, and prints the read models' digest as `read-model-digest` does. The same digest
+/// as the journal's rebuilt read models shows that the preparation, whole or cut short, changes nothing.
+struct PreparedFoldDigestCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "prepared-fold-digest",
+        abstract: "Fold with each chunk's fold prepared first; print the read models' digest, as JSON.")
+
+    @Option(help: "The journal directory.")
+    var journal: String
+
+    @Option(help: "Events folded per transaction.")
+    var chunk = 4_096
+
+    @Option(
+        help: """
+            How often each chunk's preparation may check whether the fold waits for it before it is told so (it \
+            checks once per 1,024 events while finding the workouts, then once per workout); by default it never is, \
+            and prepares everything.
+            """)
+    var checks: Int?
+
+    func run() async throws {
+        let source = try Journal.open(at: journal)
+        let rules = try TrainingReadModels(journal: source).currentRules()
+        let projections: [any Projection<RecordedTrainingEvent>] = [PlanProjection(), TrainingProjection(rules: rules)]
+        let store = try ReadModelStore.scratch(projections: TrainingReadModels.descriptors)
+        var next: UInt64 = 1
+        while true {
+            let records = try source.records(from: next, limit: chunk)
+            guard let last = records.last?.position else { break }
+            let events = try records.compactMap { try RecordedTrainingEvent($0) }
+            var checked = 0
+            try store.fold(projections, events[...], through: last) {
+                checked += 1
+                return checks.map { checked > $0 } ?? false
+            }
+            next = last + 1
+        }
+        writeLine(ReadModelDigestCommand.json(try ReadModelDigestCommand.digests(of: store)))
     }
 }

@@ -1,12 +1,14 @@
 import Dispatch
 import EventJournal
 import LMDB
+import Synchronization
 
 /// A chunk of the journal read and decoded on another thread, so that a rebuild reads the next chunk while it folds
-/// the current one, and reading and decoding move off the folding thread.
+/// the current one, and reading and decoding move off the folding thread. Once the chunk is decoded, its projections
+/// prepare what they can of its fold there too, until the folding thread asks for the chunk.
 ///
 /// `@unchecked Sendable`: `chunk` is written once, by the reading thread, before it signals `finished`, and read only
-/// after waiting on `finished`; the semaphore orders the write before the read.
+/// after waiting on `finished`; the semaphore orders the write before the read. `isWanted` is atomic.
 final class ChunkPrefetch<Event: Sendable>: @unchecked Sendable {
     /// The last record read from `from`, and the events decoded from the records.
     struct Chunk {
@@ -18,13 +20,17 @@ final class ChunkPrefetch<Event: Sendable>: @unchecked Sendable {
     let from: UInt64
     private let finished = DispatchSemaphore(value: 0)
     private var chunk: Chunk?
+    /// Set once the folding thread waits for the chunk: the preparing stops there.
+    private let isWanted = Atomic<Bool>(false)
 
-    /// Starts reading up to `limit` records from `from` in a read transaction of its own. `spent`, a chunk already
+    /// Starts reading up to `limit` records from `from` in a read transaction of its own, and preparing the fold of
+    /// `projections` (see ``Projection/prepare(_:until:)``). `spent`, a chunk already
     /// folded, is freed on the reading thread, which has time to spare, rather than on the folding thread; so are the
     /// pages of `environment`'s map released from resident memory after the read, when it is given.
     init(
         _ journal: Journal, from: UInt64, limit: Int, decode: @escaping @Sendable (EventRecord) throws -> Event?,
-        freeing spent: consuming Chunk? = nil, releasingPagesOf environment: Environment? = nil
+        preparing projections: [any Projection<Event>], freeing spent: consuming Chunk? = nil,
+        releasingPagesOf environment: Environment? = nil
     ) {
         self.from = from
         let spent = Spent(spent)
@@ -32,11 +38,18 @@ final class ChunkPrefetch<Event: Sendable>: @unchecked Sendable {
             spent.chunk = nil  // freed before the next chunk is read, so that no more than two are held at once
             // A failure leaves `chunk` nil: the caller then reads the chunk itself, and meets the failure there.
             if let records = try? journal.records(from: from, limit: limit),
-                let batch = try? Projector<Event>.Batch(records, decode: decode)
+                var batch = try? Projector<Event>.Batch(records, decode: decode)
             {
+                environment?.releaseResidentPages()
+                for projection in projections {
+                    batch.preparations[projection.name] = projection.preparation(batch.events[...]) {
+                        isWanted.load(ordering: .relaxed)
+                    }
+                }
                 chunk = Chunk(last: records.last?.position, batch: batch)
+            } else {
+                environment?.releaseResidentPages()
             }
-            environment?.releaseResidentPages()
             finished.signal()
         }
     }
@@ -53,6 +66,7 @@ final class ChunkPrefetch<Event: Sendable>: @unchecked Sendable {
 
     /// Waits for the read to end; returns where it began and the chunk, which is nil when the read failed.
     func result() -> (from: UInt64, chunk: Chunk?) {
+        isWanted.store(true, ordering: .relaxed)
         finished.wait()
         return (from, chunk)
     }

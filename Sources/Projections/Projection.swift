@@ -5,6 +5,8 @@
 /// so that folding one event at a time, in chunks, or in a full rebuild writes the same bytes.
 public protocol Projection<Event>: Sendable {
     associatedtype Event
+    /// What ``prepare(_:until:)`` works out ahead of a fold; `Never` for a projection that prepares nothing.
+    associatedtype Preparation: Sendable = Never
 
     /// Names the projection in checkpoints and database names: 1 to 40 lowercase letters, digits and `-`.
     var name: String { get }
@@ -17,6 +19,37 @@ public protocol Projection<Event>: Sendable {
 
     /// Folds `events`, which follow every event folded before, in journal order, into the read model.
     func fold(_ events: ArraySlice<Event>, into model: ReadModel) throws
+
+    /// Works out, from `events` alone, part of what folding them will need, so that a rebuild can do it on its
+    /// reading thread while the chunk before folds. It stops early, with part of the work done, once `isWanted`
+    /// returns true (the fold is waiting for the chunk); nil when there is nothing to prepare.
+    func prepare(_ events: ArraySlice<Event>, until isWanted: () -> Bool) -> Preparation?
+
+    /// Folds a slice of the events that `prepared` was worked out from, as ``fold(_:into:)`` does, and must write
+    /// the same rows: the preparation saves work, and changes nothing.
+    func fold(_ events: ArraySlice<Event>, prepared: Preparation, into model: ReadModel) throws
+}
+
+extension Projection where Preparation == Never {
+    public func prepare(_ events: ArraySlice<Event>, until isWanted: () -> Bool) -> Never? { nil }
+
+    public func fold(_ events: ArraySlice<Event>, prepared: Never, into model: ReadModel) throws {}
+}
+
+extension Projection {
+    /// ``prepare(_:until:)``, its result as a value the projector keeps beside the chunk, whatever the projection.
+    func preparation(_ events: ArraySlice<Event>, until isWanted: () -> Bool) -> (any Sendable)? {
+        prepare(events, until: isWanted)
+    }
+
+    /// Folds with `prepared` when it is this projection's preparation, else without.
+    func fold(_ events: ArraySlice<Event>, preparation prepared: (any Sendable)?, into model: ReadModel) throws {
+        if let prepared = prepared as? Preparation {
+            try fold(events, prepared: prepared, into: model)
+        } else {
+            try fold(events, into: model)
+        }
+    }
 }
 
 /// What a projection is, without its fold: what the store needs to open its tables and check its checkpoint.

@@ -190,7 +190,8 @@ public final class Projector<Event: Sendable>: Sendable {
                 ahead =
                     last < head
                     ? ChunkPrefetch(
-                        journal, from: last + 1, limit: size, decode: decode, freeing: spent.take(),
+                        journal, from: last + 1, limit: size, decode: decode, preparing: due.map(\.0),
+                        freeing: spent.take(),
                         releasingPagesOf: pages.isDue(upTo: last) ? store.environment : nil)
                     : nil
                 for (projection, checkpoint) in due {
@@ -361,7 +362,10 @@ public final class Projector<Event: Sendable>: Sendable {
     ) throws -> Checkpoint {
         let model = store.model(projection.name, slot: checkpoint.slot, checkpoint: checkpoint, transaction)
         let start = batch.firstIndex(after: checkpoint.position)
-        if start < batch.events.endIndex { try projection.fold(batch.events[start...], into: model) }
+        if start < batch.events.endIndex {
+            try projection.fold(
+                batch.events[start...], preparation: batch.preparations[projection.name], into: model)
+        }
         var moved = checkpoint
         moved.position = max(checkpoint.position, last)
         return moved
@@ -372,6 +376,8 @@ public final class Projector<Event: Sendable>: Sendable {
         /// The records' positions, for those that decoded to an event.
         var positions: [UInt64] = []
         var events: [Event] = []
+        /// What projections prepared of the chunk's fold, by name (see ``Projection/prepare(_:until:)``).
+        var preparations: [String: any Sendable] = [:]
 
         init(_ records: [EventRecord], decode: (EventRecord) throws -> Event?) throws {
             positions.reserveCapacity(records.count)

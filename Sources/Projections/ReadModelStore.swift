@@ -226,9 +226,13 @@ public final class ReadModelStore: Sendable {
     // MARK: Folding events from elsewhere
 
     /// Folds `events`, which come from somewhere other than a journal (another store, for a comparison), into the
-    /// read models of `projections`, in one write transaction that moves their checkpoints to `position`.
+    /// read models of `projections`, in one write transaction that moves their checkpoints to `position`. With
+    /// `preparingUntil`, each projection first prepares the fold (see ``Projection/prepare(_:until:)``), on this
+    /// thread, until the closure returns true, and then folds with what it prepared: a check that the preparation
+    /// changes nothing.
     public func fold<Event>(
-        _ projections: [any Projection<Event>], _ events: ArraySlice<Event>, through position: UInt64
+        _ projections: [any Projection<Event>], _ events: ArraySlice<Event>, through position: UInt64,
+        preparingUntil isWanted: (() -> Bool)? = nil
     ) throws {
         try environment.write { transaction in
             for projection in projections {
@@ -236,8 +240,10 @@ public final class ReadModelStore: Sendable {
                     try self.checkpoint(projection.name, transaction)
                     ?? Checkpoint(
                         position: 0, version: projection.version, rulesDigest: projection.rulesDigest, slot: 0)
+                let preparation = isWanted.flatMap { projection.preparation(events, until: $0) }
                 try projection.fold(
-                    events, into: model(projection.name, slot: checkpoint.slot, checkpoint: checkpoint, transaction))
+                    events, preparation: preparation,
+                    into: model(projection.name, slot: checkpoint.slot, checkpoint: checkpoint, transaction))
                 checkpoint.position = max(checkpoint.position, position)
                 try putCheckpoint(checkpoint, for: projection.name, transaction)
             }

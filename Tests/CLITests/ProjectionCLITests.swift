@@ -27,7 +27,8 @@ struct ProjectionCLITests {
 
     /// A seeded journal of 100,000 generated events (every training event type, corrections and deletions among
     /// them), copied three times: folded event by event, rebuilt in one pass, and rebuilt with a kill -9 in the
-    /// middle and a restart. The three read models must be byte for byte the same.
+    /// middle and a restart. The three read models must be byte for byte the same, and so must the read models folded
+    /// with each chunk's fold prepared first, wholly or in part.
     @Test func readModelsAreTheSameEventByEventInOnePassAndAfterAKilledRebuild() throws {
         let original = directory.child("generated")
         let generated = try harness(["generate", "--journal", original, "--events", "100000", "--seed", "7"])
@@ -90,6 +91,14 @@ struct ProjectionCLITests {
         #expect(digests[2] == digests[1])
         #expect(digests[0].contains(#""training.records":{"entries":"#))
         #expect(cutAt.map { chunkEnds.contains(Int($0)) } == true)
+
+        // The same read models when each chunk's fold is prepared first, as a rebuild's reading thread prepares it:
+        // wholly, and cut short after 40 checks of chunks of 4,096 events (4 while finding the workouts, then one per
+        // workout, of about 75) or after 300 of chunks of 16,384 (16, then about 300 workouts).
+        for arguments in [[], ["--checks", "40"], ["--chunk", "16384", "--checks", "300"]] {
+            let prepared = try harness(["prepared-fold-digest", "--journal", original] + arguments)
+            #expect(prepared.standardOutput == digests[1], "\(arguments)")
+        }
     }
 
     /// `rules set --dry-run` reports exactly the differences a real change then shows, writes nothing, and a query

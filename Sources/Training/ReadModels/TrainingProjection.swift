@@ -63,6 +63,32 @@ public struct TrainingProjection: Projection {
         for event in events { try fold.apply(event) }
         try fold.flush()
     }
+
+    /// Finds the workouts that the chunk's events start and end, and works out their states and contributions.
+    public func prepare(_ events: ArraySlice<RecordedTrainingEvent>, until isWanted: () -> Bool) -> PreparedWorkouts? {
+        PreparedWorkouts(events, rules: rules, until: isWanted)
+    }
+
+    public func fold(
+        _ events: ArraySlice<RecordedTrainingEvent>, prepared: PreparedWorkouts, into model: ReadModel
+    ) throws {
+        var fold = TrainingFold(model: model, rules: rules)
+        // Whether each prepared workout was taken over at its start: its other events are then passed over.
+        var adopted = [Bool](repeating: false, count: prepared.workouts.count)
+        for index in events.indices {
+            if let owner = prepared.owner(ofEventAt: index) {
+                if adopted[owner] { continue }
+                if let workout = prepared.workouts[owner], workout.startIndex == index,
+                    try fold.adopt(workout, startedBy: events[index])
+                {
+                    adopted[owner] = true
+                    continue
+                }
+            }
+            try fold.apply(events[index])
+        }
+        try fold.flush()
+    }
 }
 
 /// One call's fold: rows that many events of a chunk change (workout states, counters, record states, the markers of
@@ -97,6 +123,8 @@ struct TrainingFold {
 
     private struct Unsettled {
         var before: WorkoutContribution?
+        /// What the workout's state contributes, worked out ahead with the catalog's facts of its exercises.
+        var prepared: WorkoutContribution?
     }
 
     /// A workout's `active/` row as this fold leaves it.
@@ -160,6 +188,23 @@ struct TrainingFold {
         }
     }
 
+    /// Takes over, at its start, a workout that the chunk's preparation built from its events, when the start is the
+    /// workout's first: the fold would build the same state from the same events, which it then passes over. Returns
+    /// false, having changed nothing, when the start is not the first.
+    mutating func adopt(_ prepared: PreparedWorkout, startedBy start: RecordedTrainingEvent) throws -> Bool {
+        guard let number = Workout.number(inStreamID: start.streamID), number > (try highestWorkoutNumber()) else {
+            return false
+        }
+        highest = number
+        highestChanged = true
+        let id = prepared.workout.id
+        // It has never started, so nothing was noted of it, and it has no `active/` row: it ends within the chunk.
+        unsettled[id] = Unsettled(before: nil, prepared: prepared.contribution)
+        changedWorkouts.insert(id)
+        workouts[id] = prepared.workout
+        return true
+    }
+
     /// Notes what `workout` contributes, the first time this fold changes it.
     private mutating func noteBefore(_ workout: Workout?) throws {
         guard let workout, unsettled[workout.id] == nil else { return }
@@ -198,19 +243,23 @@ struct TrainingFold {
         parkCurrent()
         // Each workout looked up once, not at every comparison of the sort.
         var order = unsettled.map { stream, unsettled in
-            (startedAt: workouts[stream]!.startedAt, stream: stream, before: unsettled.before)
+            (startedAt: workouts[stream]!.startedAt, stream: stream, unsettled: unsettled)
         }
         unsettled.removeAll(keepingCapacity: true)
         order.sort { ($0.startedAt, $0.stream) < ($1.startedAt, $1.stream) }
-        for (_, stream, before) in order {
+        for (_, stream, unsettled) in order {
             let workout = workouts[stream]!
-            let after = workout.counts ? try contribution(workout) : nil
-            if before != nil || after != nil { try move(from: before, to: after) }
+            let after = workout.counts ? try contribution(workout, prepared: unsettled.prepared) : nil
+            if unsettled.before != nil || after != nil { try move(from: unsettled.before, to: after) }
         }
     }
 
-    private mutating func contribution(_ workout: Workout) throws -> WorkoutContribution {
+    /// What `workout` contributes: `prepared` when it is given and none of the workout's exercises is a custom one.
+    private mutating func contribution(
+        _ workout: Workout, prepared: WorkoutContribution? = nil
+    ) throws -> WorkoutContribution {
         let facts = try workout.exercises.map { try self.facts($0.exerciseId) }
+        if let prepared, !facts.contains(where: \.isCustom) { return prepared }
         return WorkoutContribution(workout, rules: rules, exercises: facts)
     }
 

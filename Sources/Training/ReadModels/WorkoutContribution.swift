@@ -189,16 +189,18 @@ struct ExerciseFacts: Sendable {
     let force: String?
     /// An assisted exercise (its name says so): the weight is help, and less is better.
     let isAssisted: Bool
+    /// Whether the facts are a custom exercise's, which an event can add, rather than the bundled catalog's.
+    let isCustom: Bool
 
-    init(_ exercise: Exercise) {
+    init(_ exercise: Exercise, isCustom: Bool) {
         self.init(
             name: exercise.name, primaryMuscles: exercise.primaryMuscles, secondaryMuscles: exercise.secondaryMuscles,
-            force: exercise.force)
+            force: exercise.force, isCustom: isCustom)
     }
 
     /// An exercise the catalog does not know: no muscles.
     init(unknown id: String) {
-        self.init(name: id, primaryMuscles: [], secondaryMuscles: [], force: nil)
+        self.init(name: id, primaryMuscles: [], secondaryMuscles: [], force: nil, isCustom: false)
     }
 
     /// An exercise as the training fold takes it: a custom exercise as `customExercises` (the training read model's
@@ -210,16 +212,23 @@ struct ExerciseFacts: Sendable {
                 return try CustomExerciseAdded(reading: &reader)
             }
         }
-        if let custom { return ExerciseFacts(custom.exercise) }
-        return try ExerciseCatalog.bundled().exercise(id: exerciseId).map(ExerciseFacts.init)
+        if let custom { return ExerciseFacts(custom.exercise, isCustom: true) }
+        return try catalogued(exerciseId)
+    }
+
+    /// An exercise as the bundled catalog has it, else one without muscles: the training fold's facts for an
+    /// exercise that is not custom.
+    static func catalogued(_ exerciseId: String) throws(CatalogError) -> ExerciseFacts {
+        try ExerciseCatalog.bundled().exercise(id: exerciseId).map { ExerciseFacts($0, isCustom: false) }
             ?? ExerciseFacts(unknown: exerciseId)
     }
 
-    private init(name: String, primaryMuscles: [String], secondaryMuscles: [String], force: String?) {
+    private init(name: String, primaryMuscles: [String], secondaryMuscles: [String], force: String?, isCustom: Bool) {
         self.primaryMuscles = primaryMuscles
         self.secondaryMuscles = secondaryMuscles
         self.force = force
         isAssisted = ExerciseCatalog.normalized(name).contains("assisted")
+        self.isCustom = isCustom
     }
 }
 

@@ -1,0 +1,141 @@
+import EventJournal
+import Projections
+import Testing
+
+@testable import Training
+
+/// The training fold with its chunk prepared ahead (as a rebuild's reading thread prepares it) writes the same rows as
+/// without, whether the preparation ran to its end or was cut short, and for the workouts it must leave to the fold.
+struct PreparedFoldTests {
+    /// Events at consecutive positions, each a minute after the one before.
+    struct Events {
+        var list: [RecordedTrainingEvent] = []
+        var position: UInt64
+        var minute: Int64 = 0
+
+        init(after position: UInt64) { self.position = position }
+
+        mutating func add(_ stream: String, _ event: TrainingEvent) {
+            position += 1
+            minute += 1
+            // 2026-11-02T08:00:00Z, a Monday, and on.
+            let time = Timestamp(microsecondsSinceEpoch: 1_793_606_400_000_000 + minute * 60_000_000)
+            list.append(
+                RecordedTrainingEvent(
+                    position: position, streamID: stream, streamVersion: 1, occurredAt: time, recordedAt: time,
+                    event: event))
+        }
+
+        mutating func workout(_ number: Int, _ exerciseId: String, sets: Int = 2, finish: Bool = true) {
+            let stream = "workout-\(number)"
+            add(stream, .workoutStarted(WorkoutStarted(name: "Workout \(number)")))
+            add(stream, .exerciseAdded(ExerciseAdded(exerciseId: exerciseId, exerciseName: exerciseId)))
+            for set in 1...sets { log(stream, set, exerciseId) }
+            if finish { add(stream, .workoutFinished(WorkoutFinished())) }
+        }
+
+        mutating func log(_ stream: String, _ number: Int, _ exerciseId: String) {
+            let details = SetDetails(
+                exerciseId: exerciseId, weight: weight(String(60 + 5 * number)), reps: UInt32(4 + number))
+            add(stream, .setLogged(SetLogged(setNumber: UInt32(number), set: details)))
+        }
+    }
+
+    static let squat = "Barbell_Full_Squat"
+
+    /// A first chunk that stores a custom exercise and a finished workout-0, and a second chunk with one workout of
+    /// each kind the preparation must handle, by hand:
+    /// - workout-1, workout-3: catalog exercises only, started and finished within the chunk: prepared and taken over;
+    /// - workout-2: a custom exercise stored by the first chunk: prepared with the catalog's facts (it has none), which
+    ///   the fold must not take, since the read model's facts give it muscles;
+    /// - workout-4: the squat given other muscles by a `CustomExerciseAdded` between two of its sets: not prepared,
+    ///   since the fold counts its first set under the catalog's facts and the rest under the new ones;
+    /// - workout-5: started twice; workout-6: a set logged before its start; workout-7: deleted after it finished;
+    ///   workout-8: still in progress at the end; `session-9`: not a workout number;
+    /// - workout-0: started again and finished: prepared, but not taken over, since the fold must first take away what
+    ///   it contributed in the first chunk.
+    static func chunks() -> (first: [RecordedTrainingEvent], second: [RecordedTrainingEvent]) {
+        var first = Events(after: 0)
+        first.add(
+            "exercises",
+            .customExerciseAdded(
+                CustomExerciseAdded(exerciseId: "sled-push", name: "Sled Push", primaryMuscles: ["quadriceps"])))
+        first.workout(0, squat)
+        var second = Events(after: first.position)
+        second.workout(1, squat)
+        second.workout(2, "sled-push")
+        second.workout(3, "Barbell_Bench_Press_-_Medium_Grip")
+        second.add("workout-4", .workoutStarted(WorkoutStarted(name: "Squat")))
+        second.add("workout-4", .exerciseAdded(ExerciseAdded(exerciseId: squat, exerciseName: "Squat")))
+        second.log("workout-4", 1, squat)
+        second.add(
+            "exercises",
+            .customExerciseAdded(
+                CustomExerciseAdded(exerciseId: squat, name: "Squat", primaryMuscles: ["calves"], force: "pull")))
+        second.log("workout-4", 2, squat)
+        second.add("workout-4", .workoutFinished(WorkoutFinished()))
+        second.workout(5, squat)
+        second.workout(5, squat, sets: 1)
+        second.log("workout-6", 1, squat)
+        second.workout(6, squat)
+        second.workout(7, squat)
+        second.add("workout-7", .workoutDeleted(WorkoutDeleted()))
+        second.workout(9, squat, sets: 3)
+        second.workout(8, squat, finish: false)
+        second.add("session-9", .workoutStarted(WorkoutStarted(name: "Not numbered")))
+        second.add("session-9", .workoutFinished(WorkoutFinished()))
+        second.workout(0, squat, sets: 3)
+        return (first.list, second.list)
+    }
+
+    /// Every row of every table, keys and values in turn, after folding the first chunk plainly and the second as
+    /// `isWanted` says: nil for a plain fold.
+    func rows(preparingUntil isWanted: (() -> Bool)?) throws -> [[[UInt8]]] {
+        let projection = TrainingProjection(rules: Rules())
+        let store = try ReadModelStore.scratch(projections: [ProjectionDescriptor(projection)])
+        let (first, second) = Self.chunks()
+        try store.fold([projection], first[...], through: first.last!.position)
+        try store.fold([projection], second[...], through: second.last!.position, preparingUntil: isWanted)
+        return try store.read { snapshot in
+            let model = try #require(try snapshot.model(TrainingProjection.name))
+            return try projection.tables.indices.map { index in
+                var rows: [[UInt8]] = []
+                try model.table(index).scan { key, value in
+                    rows += [Array(key), Array(value)]
+                    return true
+                }
+                return rows
+            }
+        }
+    }
+
+    /// The names of the tables whose rows differ.
+    func differences(_ rows: [[[UInt8]]], _ others: [[[UInt8]]]) -> [String] {
+        zip(TrainingTable.allCases, zip(rows, others)).filter { $1.0 != $1.1 }.map(\.0.name)
+    }
+
+    @Test func aPreparedFoldWritesWhatAPlainFoldWrites() throws {
+        let plain = try rows(preparingUntil: nil)
+        #expect(plain.count == TrainingTable.allCases.count)
+        #expect(differences(try rows(preparingUntil: { false }), plain) == [])
+        // Cut short after each number of checks: one while finding the workouts, then one before each workout.
+        for checks in 0...10 {
+            var checked = 0
+            let cutShort = try rows(preparingUntil: {
+                checked += 1
+                return checked > checks
+            })
+            #expect(differences(cutShort, plain) == [], "cut short after \(checks) checks")
+        }
+    }
+
+    @Test func thePreparationLeavesToTheFoldTheWorkoutsItCannotSettleAlone() throws {
+        let (_, second) = Self.chunks()
+        let prepared = try #require(TrainingProjection(rules: Rules()).prepare(second[...]) { false })
+        let ids = Set(prepared.workouts.compactMap { $0?.workout.id })
+        // Prepared: those started and ended in the chunk, once, with no custom exercise added among their events.
+        #expect(ids == ["workout-0", "workout-1", "workout-2", "workout-3", "workout-7", "workout-9"])
+        #expect(
+            prepared.workouts.compactMap { $0 }.allSatisfy { $0.workout.id == "workout-7" || $0.contribution != nil })
+    }
+}
