@@ -7,8 +7,8 @@
 /// `CustomExerciseAdded` falls among its events, so the facts of its exercises stay the catalog's unless the read
 /// model holds a custom exercise of that id, which the fold checks.
 public struct PreparedWorkouts: Sendable {
-    /// The workouts found, in the order of their starts; nil for one not prepared (in progress at the chunk's end, or
-    /// not reached when the fold asked for the chunk).
+    /// The workouts found, in the order of their starts; nil for one not prepared (not eligible, in progress at the
+    /// chunk's end, or not reached when the fold asked for the chunk).
     let workouts: [PreparedWorkout?]
     /// For each event of the chunk, from `firstIndex` on: the index among `workouts` of the workout it belongs to, or
     /// -1.
@@ -69,7 +69,7 @@ public struct PreparedWorkouts: Sendable {
     private struct Candidate {
         let start: Int
         var end: Int
-        /// False once it starts again, or a `CustomExerciseAdded` falls among its events.
+        /// False once it starts again, or once a `CustomExerciseAdded` falls among its events.
         var isEligible = true
     }
 

@@ -258,8 +258,10 @@ struct TrainingFold {
     private mutating func contribution(
         _ workout: Workout, prepared: WorkoutContribution? = nil
     ) throws -> WorkoutContribution {
+        if let prepared, try workout.exercises.allSatisfy({ try !self.facts($0.exerciseId).isCustom }) {
+            return prepared
+        }
         let facts = try workout.exercises.map { try self.facts($0.exerciseId) }
-        if let prepared, !facts.contains(where: \.isCustom) { return prepared }
         return WorkoutContribution(workout, rules: rules, exercises: facts)
     }
 
