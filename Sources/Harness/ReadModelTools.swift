@@ -95,9 +95,9 @@ struct PreparedFoldDigestCommand: AsyncParsableCommand {
 
     @Option(
         help: """
-            How often each chunk's preparation may check whether the fold waits for it before it is told so (it \
-            checks once per 1,024 events while finding the workouts, then once per workout); by default it never is, \
-            and prepares everything.
+            How many times each chunk's preparation may ask whether the fold waits for it before the answer is yes \
+            (it asks once per 1,024 events while finding the workouts, then once per workout); by default the answer \
+            is always no, and it prepares everything.
             """)
     var checks: Int?
 

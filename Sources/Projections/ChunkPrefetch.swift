@@ -23,10 +23,10 @@ final class ChunkPrefetch<Event: Sendable>: @unchecked Sendable {
     /// Set once the folding thread waits for the chunk: the preparing stops there.
     private let isWanted = Atomic<Bool>(false)
 
-    /// Starts reading up to `limit` records from `from` in a read transaction of its own, and preparing the fold of
-    /// `projections` (see ``Projection/prepare(_:until:)``). `spent`, a chunk already
-    /// folded, is freed on the reading thread, which has time to spare, rather than on the folding thread; so are the
-    /// pages of `environment`'s map released from resident memory after the read, when it is given.
+    /// Starts reading up to `limit` records from `from` in a read transaction of its own, then preparing the fold of
+    /// `projections` (see ``Projection/prepare(_:until:)``). `spent`, a chunk already folded, is freed on the reading
+    /// thread rather than on the folding thread; so are the pages of `environment`'s map released from resident
+    /// memory after the read, when it is given.
     init(
         _ journal: Journal, from: UInt64, limit: Int, decode: @escaping @Sendable (EventRecord) throws -> Event?,
         preparing projections: [any Projection<Event>], freeing spent: consuming Chunk? = nil,
@@ -37,18 +37,17 @@ final class ChunkPrefetch<Event: Sendable>: @unchecked Sendable {
         DispatchQueue.global(qos: .userInitiated).async { [self] in
             spent.chunk = nil  // freed before the next chunk is read, so that no more than two are held at once
             // A failure leaves `chunk` nil: the caller then reads the chunk itself, and meets the failure there.
-            if let records = try? journal.records(from: from, limit: limit),
-                var batch = try? Projector<Event>.Batch(records, decode: decode)
-            {
-                environment?.releaseResidentPages()
+            let records = try? journal.records(from: from, limit: limit)
+            let decoded = records.flatMap { try? Projector<Event>.Batch($0, decode: decode) }
+            let last = records?.last?.position
+            environment?.releaseResidentPages()
+            if var batch = decoded {
                 for projection in projections {
                     batch.preparations[projection.name] = projection.preparation(batch.events[...]) {
                         isWanted.load(ordering: .relaxed)
                     }
                 }
-                chunk = Chunk(last: records.last?.position, batch: batch)
-            } else {
-                environment?.releaseResidentPages()
+                chunk = Chunk(last: last, batch: batch)
             }
             finished.signal()
         }
