@@ -45,13 +45,14 @@ struct PreparedFoldTests {
 
     /// A first chunk that stores a custom exercise and a finished workout-0, and a second chunk with one workout of
     /// each kind the preparation must handle, by hand:
-    /// - workout-1, workout-3: catalog exercises only, started and finished within the chunk: prepared and taken over;
+    /// - workout-1, workout-3, workout-9: catalog exercises only, started and finished within the chunk: prepared and
+    ///   taken over;
     /// - workout-2: a custom exercise stored by the first chunk: prepared with the catalog's facts (it has none), which
     ///   the fold must not take, since the read model's facts give it muscles;
     /// - workout-4: the squat given other muscles by a `CustomExerciseAdded` between two of its sets: not prepared,
     ///   since the fold counts its first set under the catalog's facts and the rest under the new ones;
     /// - workout-5: started twice; workout-6: a set logged before its start; workout-7: deleted after it finished;
-    ///   workout-8: still in progress at the end; `session-9`: not a workout number;
+    ///   workout-8: still in progress at the end (and started after workout-9); `session-9`: not a workout number;
     /// - workout-0: started again and finished: prepared, but not taken over, since the fold must first take away what
     ///   it contributed in the first chunk.
     static func chunks() -> (first: [RecordedTrainingEvent], second: [RecordedTrainingEvent]) {
