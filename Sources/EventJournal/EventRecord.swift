@@ -66,6 +66,14 @@ public struct EventRecord: Sendable {
         bytes[(bytes.startIndex + Int(range.lowerBound))..<(bytes.startIndex + Int(range.upperBound))]
     }
 
+    /// Calls `body` with a view of this record, valid during the call.
+    public func withView<Result>(_ body: (RecordView) throws -> Result) rethrows -> Result {
+        let header = RecordFormat.Header(
+            position: position, streamVersion: streamVersion, recordedAt: recordedAt, occurredAt: occurredAt,
+            schemaVersion: schemaVersion, encoding: encoding, fields: fields)
+        return try bytes.withUnsafeBytes { try body(RecordView($0, header)) }
+    }
+
     /// True when `event` has the same content as this record (its id, type, payload and metadata; and its
     /// occurrence time, when the event names one).
     func hasSameContent(as event: ProposedEvent, in stream: String) -> Bool {

@@ -229,6 +229,14 @@ public final class Journal: Sendable {
         try mappingStorageErrors { try store.records(from: position, limit: limit, transaction) }
     }
 
+    /// Calls `body` with a reader of the records from `position` on, as `transaction`, a transaction of
+    /// ``environment``, sees them. The reader reads each record where it lies, without copying it (see ``RecordView``).
+    public func withRecords<Result>(
+        from position: UInt64, in transaction: Transaction, _ body: (inout RecordReader) throws -> Result
+    ) throws -> Result {
+        try mappingStorageErrors { try store.withRecords(from: position, transaction, body) }
+    }
+
     // MARK: Maintenance
 
     /// Makes visible a commit left by a writer process that died between committing and publishing it (see

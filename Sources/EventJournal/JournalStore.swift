@@ -152,6 +152,16 @@ final class JournalStore: Sendable {
         }
     }
 
+    /// Calls `body` with a reader of the records from `position` on, in `txn`.
+    func withRecords<Result>(
+        from position: UInt64, _ txn: Transaction, _ body: (inout RecordReader) throws -> Result
+    ) throws -> Result {
+        try txn.withCursor(on: events) { cursor in
+            var reader = RecordReader(cursor, from: position)
+            return try body(&reader)
+        }
+    }
+
     func streamRecords(
         _ stream: String, from version: UInt64, direction: ReadDirection, limit: Int, _ txn: Transaction
     ) throws -> [EventRecord] {

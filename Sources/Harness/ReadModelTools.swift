@@ -110,7 +110,7 @@ struct PreparedFoldDigestCommand: AsyncParsableCommand {
         while true {
             let records = try source.records(from: next, limit: chunk)
             guard let last = records.last?.position else { break }
-            let events = try records.compactMap { try RecordedTrainingEvent($0) }
+            let events = try records.compactMap { record in try record.withView { try RecordedTrainingEvent($0) } }
             var checked = 0
             try store.fold(projections, events[...], through: last) {
                 checked += 1

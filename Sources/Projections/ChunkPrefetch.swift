@@ -10,12 +10,7 @@ import Synchronization
 /// `@unchecked Sendable`: `chunk` is written once, by the reading thread, before it signals `finished`, and read only
 /// after waiting on `finished`; the semaphore orders the write before the read. `isWanted` is atomic.
 final class ChunkPrefetch<Event: Sendable>: @unchecked Sendable {
-    /// The last record read from `from`, and the events decoded from the records.
-    struct Chunk {
-        /// The last record's position; nil when there was none.
-        var last: UInt64?
-        var batch: Projector<Event>.Batch
-    }
+    typealias Chunk = Projector<Event>.Batch
 
     let from: UInt64
     private let finished = DispatchSemaphore(value: 0)
@@ -28,7 +23,7 @@ final class ChunkPrefetch<Event: Sendable>: @unchecked Sendable {
     /// thread rather than on the folding thread; so are the pages of `environment`'s map released from resident
     /// memory after the read, when it is given.
     init(
-        _ journal: Journal, from: UInt64, limit: Int, decode: @escaping @Sendable (EventRecord) throws -> Event?,
+        _ journal: Journal, from: UInt64, limit: Int, decode: @escaping @Sendable (RecordView) throws -> Event?,
         preparing projections: [any Projection<Event>], freeing spent: consuming Chunk? = nil,
         releasingPagesOf environment: Environment? = nil
     ) {
@@ -37,17 +32,17 @@ final class ChunkPrefetch<Event: Sendable>: @unchecked Sendable {
         DispatchQueue.global(qos: .userInitiated).async { [self] in
             spent.chunk = nil  // freed before the next chunk is read, so that no more than two are held at once
             // A failure leaves `chunk` nil: the caller then reads the chunk itself, and meets the failure there.
-            let records = try? journal.records(from: from, limit: limit)
-            let decoded = records.flatMap { try? Projector<Event>.Batch($0, decode: decode) }
-            let last = records?.last?.position
+            let read = try? journal.environment.read { transaction in
+                try Chunk(journal, from: from, limit: limit, in: transaction, decode: decode)
+            }
             environment?.releaseResidentPages()
-            if var batch = decoded {
+            if var batch = read {
                 for projection in projections {
                     batch.preparations[projection.name] = projection.preparation(batch.events[...]) {
                         isWanted.load(ordering: .relaxed)
                     }
                 }
-                chunk = Chunk(last: last, batch: batch)
+                chunk = batch
             }
             finished.signal()
         }

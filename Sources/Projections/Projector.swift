@@ -14,14 +14,15 @@ import LMDB
 public final class Projector<Event: Sendable>: Sendable {
     public let journal: Journal
     public let store: ReadModelStore
-    private let decode: @Sendable (EventRecord) throws -> Event?
+    private let decode: @Sendable (RecordView) throws -> Event?
 
     /// Reports progress of long work: the projection, the position reached and the position to reach.
     public typealias Progress = (_ projection: String, _ position: UInt64, _ target: UInt64) -> Void
 
     /// `decode` turns a record into the events projections fold; nil passes a record over (another domain's event, a
-    /// newer schema than this build reads). A record it throws for stops the fold.
-    public init(journal: Journal, store: ReadModelStore, decode: @escaping @Sendable (EventRecord) throws -> Event?) {
+    /// newer schema than this build reads). A record it throws for stops the fold. The record is lent for the call
+    /// (see ``RecordView``): the event must copy what it keeps of it.
+    public init(journal: Journal, store: ReadModelStore, decode: @escaping @Sendable (RecordView) throws -> Event?) {
         self.journal = journal
         self.store = store
         self.decode = decode
@@ -109,9 +110,10 @@ public final class Projector<Event: Sendable>: Sendable {
                     due.append((projection, checkpoint))
                 }
                 guard let from = due.map(\.1.position).min() else { return nil }
-                let records = try journal.records(from: from + 1, limit: chunkSize, in: transaction)
-                guard let last = records.last?.position else { return nil }
-                let batch = try Batch(records, decode: decode)
+                let batch = try Batch(
+                    journal, from: from + 1, limit: Self.limit(chunkSize, after: from, head: head), in: transaction,
+                    decode: decode)
+                guard let last = batch.last else { return nil }
                 for (projection, checkpoint) in due where checkpoint.position < last {
                     let moved = try fold(projection, batch, after: checkpoint, through: last, transaction)
                     try store.putCheckpoint(moved, for: projection.name, transaction)
@@ -147,8 +149,8 @@ public final class Projector<Event: Sendable>: Sendable {
         var pages = ResidentPages(store.environment)
         var ahead: ChunkPrefetch<Event>?
         // The chunk each step folds, and then, once folded, hands on for the next read ahead to free.
-        var folded: Chunk?
-        var spent: Chunk?
+        var folded: Batch?
+        var spent: Batch?
         // The first chunks are small and each is twice the one before, up to `chunkSize`: the first is read before
         // any folding can start, and each next one is read while the one before folds.
         var size = min(chunkSize, Self.firstChunkSize)
@@ -181,7 +183,9 @@ public final class Projector<Event: Sendable>: Sendable {
                 guard let from = due.map(\.1.position).min() else { return (head, head, done, [], lost) }
                 let chunk =
                     try prefetched.flatMap { $0.from == from + 1 ? $0.chunk : nil }
-                    ?? read(from: from + 1, size, transaction)
+                    ?? Batch(
+                        journal, from: from + 1, limit: Self.limit(size, after: from, head: head), in: transaction,
+                        decode: decode)
                 folded = chunk
                 let last = chunk.last ?? from
                 size = min(chunkSize, size * 2)
@@ -190,12 +194,13 @@ public final class Projector<Event: Sendable>: Sendable {
                 ahead =
                     last < head
                     ? ChunkPrefetch(
-                        journal, from: last + 1, limit: size, decode: decode, preparing: due.map(\.0),
+                        journal, from: last + 1, limit: Self.limit(size, after: last, head: head), decode: decode,
+                        preparing: due.map(\.0),
                         freeing: spent.take(),
                         releasingPagesOf: pages.isDue(upTo: last) ? store.environment : nil)
                     : nil
                 for (projection, checkpoint) in due {
-                    let moved = try fold(projection, chunk.batch, after: checkpoint, through: last, transaction)
+                    let moved = try fold(projection, chunk, after: checkpoint, through: last, transaction)
                     // Every record up to the head is folded when the chunk ends there.
                     guard last >= head else {
                         try store.putRebuildMarker(RebuildMarker(checkpoint: moved), for: projection.name, transaction)
@@ -233,6 +238,12 @@ public final class Projector<Event: Sendable>: Sendable {
 
     /// The events of a rebuild's first chunk, at most.
     static var firstChunkSize: Int { 4_096 }
+
+    /// How many records a chunk of at most `size` reads after `position`, up to `head`: a batch makes room for that
+    /// many events at once.
+    private static func limit(_ size: Int, after position: UInt64, head: UInt64) -> Int {
+        min(size, Int(clamping: head - min(position, head)))
+    }
 
     /// Whether a rebuild has begun in `slot`, or the slot holds the live read model.
     private func isClaimed(_ name: String, slot: UInt8, _ transaction: Transaction) throws -> Bool {
@@ -313,7 +324,7 @@ public final class Projector<Event: Sendable>: Sendable {
     /// `include` admits: the read models as they would have stood then.
     public func replay(
         _ projections: [any Projection<Event>], through last: UInt64,
-        including include: (EventRecord) -> Bool = { _ in true }, chunkSize: Int = 65_536, progress: Progress? = nil
+        including include: (RecordView) -> Bool = { _ in true }, chunkSize: Int = 65_536, progress: Progress? = nil
     ) throws {
         guard !isBesideJournal else {
             throw ProjectionError(
@@ -324,9 +335,12 @@ public final class Projector<Event: Sendable>: Sendable {
         var journalPages = ResidentPages(journal.environment)
         var storePages = ResidentPages(store.environment)
         while next <= last {
-            let records = try journal.records(from: next, limit: min(chunkSize, Int(clamping: last - next + 1)))
-            guard let reached = records.last?.position else { break }
-            let batch = try Batch(records.filter(include), decode: decode)
+            let batch = try journal.environment.read { transaction in
+                try Batch(
+                    journal, from: next, limit: min(chunkSize, Int(clamping: last - next + 1)), in: transaction,
+                    including: include, decode: decode)
+            }
+            guard let reached = batch.last else { break }
             try store.environment.write { transaction in
                 for projection in projections {
                     let checkpoint =
@@ -345,14 +359,6 @@ public final class Projector<Event: Sendable>: Sendable {
     }
 
     // MARK: Folding
-
-    private typealias Chunk = ChunkPrefetch<Event>.Chunk
-
-    /// Up to `limit` records from `position` on, as `transaction` sees them, and their events.
-    private func read(from position: UInt64, _ limit: Int, _ transaction: Transaction) throws -> Chunk {
-        let records = try journal.records(from: position, limit: limit, in: transaction)
-        return .init(last: records.last?.position, batch: try Batch(records, decode: decode))
-    }
 
     /// Folds the events of `batch` after `checkpoint` into the read model in the checkpoint's slot, in
     /// `transaction`; returns the checkpoint moved to `last`, for the caller to store.
@@ -373,29 +379,50 @@ public final class Projector<Event: Sendable>: Sendable {
 
     /// A chunk of records decoded once for every projection that folds it.
     struct Batch {
+        /// The last record's position, whether it decoded to an event or not; nil when there was none.
+        var last: UInt64?
         /// The records' positions, for those that decoded to an event.
         var positions: [UInt64] = []
         var events: [Event] = []
         /// What projections prepared of the chunk's fold, by name (see ``Projection/prepare(_:until:)``).
         var preparations: [String: any Sendable] = [:]
 
-        init(_ records: [EventRecord], decode: (EventRecord) throws -> Event?) throws {
-            positions.reserveCapacity(records.count)
-            events.reserveCapacity(records.count)
-            for record in records {
-                let decoded: Event?
-                do {
-                    decoded = try decode(record)
-                } catch {
-                    throw ProjectionError(
-                        .undecodableEvent, "record \(record.position) (\(record.type)) does not decode: \(error)",
-                        remedy: "run liftledger verify; restore the journal from a backup if it fails")
+        /// Reads up to `limit` records from `position` on as `transaction` sees them, where they lie, and decodes
+        /// those `include` admits.
+        init(
+            _ journal: Journal, from position: UInt64, limit: Int, in transaction: Transaction,
+            including include: (RecordView) -> Bool = { _ in true }, decode: (RecordView) throws -> Event?
+        ) throws {
+            var positions: [UInt64] = []
+            var events: [Event] = []
+            positions.reserveCapacity(limit)
+            events.reserveCapacity(limit)
+            // One loop over the records rather than a closure called for each: in this generic code, a closure
+            // would look up the event's generic types again at every call.
+            last = try journal.withRecords(from: position, in: transaction) { reader in
+                var last: UInt64?
+                var count = 0
+                while count < limit, let record = try reader.next() {
+                    last = record.position
+                    count += 1
+                    guard include(record) else { continue }
+                    let decoded: Event?
+                    do {
+                        decoded = try decode(record)
+                    } catch {
+                        throw ProjectionError(
+                            .undecodableEvent, "record \(record.position) (\(record.type)) does not decode: \(error)",
+                            remedy: "run liftledger verify; restore the journal from a backup if it fails")
+                    }
+                    // Moved, not copied, into the batch: in this generic code a copy goes through the type's witnesses.
+                    guard let event = consume decoded else { continue }
+                    positions.append(record.position)
+                    events.append(consume event)
                 }
-                // Moved, not copied, into the batch: in this generic code a copy goes through the type's witnesses.
-                guard let event = consume decoded else { continue }
-                positions.append(record.position)
-                events.append(consume event)
+                return last
             }
+            self.positions = positions
+            self.events = events
         }
 
         /// The index of the first event after `position`.

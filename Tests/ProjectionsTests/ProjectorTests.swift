@@ -341,7 +341,7 @@ struct Counts: Projection {
 
     var rulesDigest: [UInt8] { Array((onlyStream ?? "*").utf8) }
 
-    static let decode: @Sendable (EventRecord) throws -> Event? = { record in
+    static let decode: @Sendable (RecordView) throws -> Event? = { record in
         Event(stream: record.streamID, type: record.type)
     }
 

@@ -78,32 +78,33 @@ struct CodecTests {
         writer.string(41, "from a newer build")
         writer.unsigned(1, 3)
         writer.message(42) { $0.unsigned(1, 1) }
-        let removed = try SetRemoved.decode(version: 1, payload: writer.finish()[...])
+        let removed = try Self.decode(SetRemoved.self, version: 1, writer.finish())
         #expect(removed == SetRemoved(setNumber: 3))
-        #expect(throws: PayloadError.self) { try SetRemoved.decode(version: 1, payload: [][...]) }
+        #expect(throws: PayloadError.self) { try Self.decode(SetRemoved.self, version: 1, []) }
         // Wire type 3 does not exist; a length past the end is cut short.
-        #expect(throws: PayloadError.self) { try SetRemoved.decode(version: 1, payload: [0x0B][...]) }
-        #expect(throws: PayloadError.self) { try WorkoutStarted.decode(version: 1, payload: [0x0A, 0x05, 0x41][...]) }
-        #expect(throws: PayloadError.self) { try WorkoutStarted.decode(version: 1, payload: [0x0A, 0x01, 0xFF][...]) }
-        #expect(throws: PayloadError.self) { try SetRemoved.decode(version: 2, payload: writer.finish()[...]) }
+        #expect(throws: PayloadError.self) { try Self.decode(SetRemoved.self, version: 1, [0x0B]) }
+        #expect(throws: PayloadError.self) { try Self.decode(WorkoutStarted.self, version: 1, [0x0A, 0x05, 0x41]) }
+        #expect(throws: PayloadError.self) { try Self.decode(WorkoutStarted.self, version: 1, [0x0A, 0x01, 0xFF]) }
+        #expect(throws: PayloadError.self) { try Self.decode(SetRemoved.self, version: 2, writer.finish()) }
     }
 
     @Test func varintsRoundTripAtTheirBoundaries() throws {
         for value: UInt64 in [0, 1, 127, 128, 16_383, 16_384, UInt64(UInt32.max), .max] {
             var writer = PayloadWriter()
             writer.unsigned(5, value)
-            var reader = PayloadReader(writer.finish()[...])
-            #expect(try reader.next()?.unsigned() == value)
+            #expect(
+                try Self.firstField(writer.finish()) { field throws(PayloadError) in try field.unsigned() } == value)
         }
         for value: Int64 in [0, -1, 1, .min, .max] {
             var writer = PayloadWriter()
             writer.signed(5, value)
-            var reader = PayloadReader(writer.finish()[...])
-            #expect(try reader.next()?.signed() == value)
+            #expect(try Self.firstField(writer.finish()) { field throws(PayloadError) in try field.signed() } == value)
         }
         // Eleven continuation bytes overflow 64 bits.
-        var overlong = PayloadReader(([0x08] + [UInt8](repeating: 0xFF, count: 10) + [0x01])[...])
-        #expect(throws: PayloadError.self) { try overlong.next() }
+        let overlong = [0x08] + [UInt8](repeating: 0xFF, count: 10) + [0x01]
+        #expect(throws: PayloadError.self) {
+            try Self.firstField(overlong) { field throws(PayloadError) in try field.unsigned() }
+        }
     }
 
     /// Nested messages are written into their parent's buffer with a one-byte length that grows when it must; bytes
@@ -142,32 +143,34 @@ struct CodecTests {
         var writer = PayloadWriter()
         weight("102.5", .pounds).writeRow(to: &writer)
         #expect(writer.finish() == [0x0A, 0x05, 0x08, 0x82, 0x10, 0x10, 0x01, 0x10, 0x02])
-        #expect(try Weight(row: PayloadReader(writer.finish()[...])) == weight("102.5", .pounds))
+        #expect(try Self.decodeRow(writer.finish(), Weight.init(row:)) == weight("102.5", .pounds))
 
         let set = SetDetails(
             exerciseId: "Rowing", weight: weight("-7.25"), reps: 0, kind: .normal, rpe: nil, note: "easy",
             durationSeconds: 600, distanceMeters: ExactDecimal("2000.5"))
         let rowing = row { set.writeRow(to: &$0) }
-        #expect(try SetDetails(row: PayloadReader(rowing[...])) == set)
+        #expect(try Self.decodeRow(rowing, SetDetails.init(row:)) == set)
 
         // A set keeps its weight in its own fields: 2 sint 1025 (0x10 0x82 0x10), 9 scale 1 (0x48 0x01), 10 unit 2
         // (0x50 0x02); then 3 reps 5 (0x18 0x05). A normal set's kind is left out; a warm-up's is 4: 2 (0x20 0x02).
         let pounds = SetDetails(exerciseId: "Squat", weight: weight("102.5", .pounds), reps: 5)
         let poundsRow = row { pounds.writeRow(to: &$0, withExercise: false) }
         #expect(poundsRow == [0x10, 0x82, 0x10, 0x48, 0x01, 0x50, 0x02, 0x18, 0x05])
-        var decoded = try SetDetails(row: PayloadReader(poundsRow[...]))
+        var decoded = try Self.decodeRow(poundsRow, SetDetails.init(row:))
         decoded.exerciseId = "Squat"
         #expect(decoded == pounds)
         let warmup = SetDetails(exerciseId: "Squat", weight: nil, reps: 8, kind: .warmup)
         #expect(row { warmup.writeRow(to: &$0, withExercise: false) } == [0x18, 0x08, 0x20, 0x02])
         // A set's weight with a scale past what a decimal holds is refused, not misread.
-        #expect(throws: PayloadError.self) { try SetDetails(row: PayloadReader([0x10, 0x02, 0x48, 0xC8, 0x01])) }
+        #expect(throws: PayloadError.self) {
+            try Self.decodeRow([0x10, 0x02, 0x48, 0xC8, 0x01], SetDetails.init(row:))
+        }
 
         // A scale past what a decimal holds is refused, not misread.
         var bad = PayloadWriter()
         bad.signed(1, 1)
         bad.unsigned(2, 200)
-        #expect(throws: PayloadError.self) { try ExactDecimal(row: PayloadReader(bad.finish()[...])) }
+        #expect(throws: PayloadError.self) { try Self.decodeRow(bad.finish(), ExactDecimal.init(row:)) }
     }
 
     /// Long text decoded twice is one string, sharing its storage; short text lives inside its `String`; other text
@@ -175,20 +178,45 @@ struct CodecTests {
     @Test func recurringTextIsSharedUpToABound() throws {
         let shared = SharedText()
         let squat = Array("Barbell_Full_Squat".utf8)
-        let first = try #require(shared.text(squat[...]))
-        let second = try #require(shared.text(squat[...]))
+        let first = try #require(Self.text(shared, squat))
+        let second = try #require(Self.text(shared, squat))
         #expect(first == "Barbell_Full_Squat" && Self.storage(first) == Self.storage(second))
-        #expect(shared.text(Array("Barbell_Bench_Press".utf8)[...]) == "Barbell_Bench_Press")
-        #expect(shared.text(Array("Squat".utf8)[...]) == "Squat")
-        #expect(shared.text([UInt8](repeating: 0xFF, count: 20)[...]) == nil)
+        #expect(Self.text(shared, Array("Barbell_Bench_Press".utf8)) == "Barbell_Bench_Press")
+        #expect(Self.text(shared, Array("Squat".utf8)) == "Squat")
+        #expect(Self.text(shared, [UInt8](repeating: 0xFF, count: 20)) == nil)
 
-        for index in 0..<SharedText.capacity { _ = shared.text(Array("exercise number \(index)".utf8)[...]) }
+        for index in 0..<SharedText.capacity { _ = Self.text(shared, Array("exercise number \(index)".utf8)) }
         let late = Array("one exercise too many".utf8)
-        let lateFirst = try #require(shared.text(late[...]))
-        let lateSecond = try #require(shared.text(late[...]))
+        let lateFirst = try #require(Self.text(shared, late))
+        let lateSecond = try #require(Self.text(shared, late))
         #expect(lateFirst == lateSecond && Self.storage(lateFirst) != Self.storage(lateSecond))
         // Text kept before the table filled is still shared.
-        #expect(Self.storage(try #require(shared.text(squat[...]))) == Self.storage(first))
+        #expect(Self.storage(try #require(Self.text(shared, squat))) == Self.storage(first))
+    }
+
+    /// `bytes` decoded as a `Payload` of schema `version`.
+    private static func decode<Payload: TrainingEventPayload>(
+        _: Payload.Type, version: UInt32, _ bytes: [UInt8]
+    ) throws -> Payload {
+        try bytes.withUnsafeBytes { try Payload.decode(version: version, payload: $0) }
+    }
+
+    /// What `read` makes of the first field of `bytes`.
+    private static func firstField<Value>(
+        _ bytes: [UInt8], _ read: (Field) throws(PayloadError) -> Value
+    ) throws(PayloadError) -> Value? {
+        try PayloadReader.read(bytes[...]) { reader throws(PayloadError) in try reader.next().map(read) }
+    }
+
+    /// A read-model row decoded from `bytes` by `decode`.
+    private static func decodeRow<Row>(
+        _ bytes: [UInt8], _ decode: (PayloadReader) throws(PayloadError) -> Row
+    ) throws(PayloadError) -> Row {
+        try PayloadReader.read(bytes[...]) { reader throws(PayloadError) in try decode(reader) }
+    }
+
+    private static func text(_ shared: SharedText, _ bytes: [UInt8]) -> String? {
+        bytes.withUnsafeBytes { shared.text($0) }
     }
 
     private static func storage(_ text: String) -> UnsafePointer<UInt8>? {

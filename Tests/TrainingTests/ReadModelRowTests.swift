@@ -28,7 +28,7 @@ struct ReadModelRowTests {
         ]
         for (offset, event) in events.enumerated() { workout.apply(event, at: time, position: UInt64(10 + offset)) }
 
-        let decoded = try Workout(decoding: row { workout.writeRow(to: &$0) }[...])
+        let decoded = try row { workout.writeRow(to: &$0) }.withUnsafeBytes { try Workout(decoding: $0) }
         #expect(decoded.exercises.map(\.exerciseId) == ["Barbell_Squat", "Leg_Press"])
         #expect(decoded.exercises.map(\.name) == ["Barbell_Squat", "Sled press"])
         #expect(decoded.sets.map(\.details.exerciseId) == ["Lunge", "Leg_Press", "Barbell_Squat"])
@@ -52,8 +52,13 @@ struct ReadModelRowTests {
         let key = Key().text("Deadlift").instant(start).text("workout-12").bytes
         let session = ExerciseSession(key: key, exerciseId: "Deadlift", fact: figures, sets: facts)
         let written = row { session.writeRow(to: &$0) }
-        #expect(try key.withUnsafeBytes { try SetFact.decode(key: $0, row: written[...]) } == facts)
-        #expect(try key.withUnsafeBytes { try SessionFact(key: $0, row: written[...]) } == figures)
+        let (setFacts, sessionFact) = try key.withUnsafeBytes { key in
+            try written.withUnsafeBytes { row in
+                (try SetFact.decode(key: key, row: row), try SessionFact(key: key, row: row))
+            }
+        }
+        #expect(setFacts == facts)
+        #expect(sessionFact == figures)
         #expect(!written.contains(Array("workout-12".utf8)) && !written.contains(Array("Deadlift".utf8)))
     }
 
@@ -67,6 +72,6 @@ struct ReadModelRowTests {
             workoutId: "workout-3", name: "Pull", routineId: nil, startedAt: start, finishedAt: start,
             durationSeconds: 0, note: nil, sets: 5, workingSets: 5, volume: 3, implausibleSets: 0, exercises: lines,
             finishedPosition: 40)
-        #expect(try WorkoutSummary(decoding: row { summary.writeRow(to: &$0) }[...]) == summary)
+        #expect(try row { summary.writeRow(to: &$0) }.withUnsafeBytes { try WorkoutSummary(decoding: $0) } == summary)
     }
 }

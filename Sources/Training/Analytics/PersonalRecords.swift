@@ -127,7 +127,7 @@ public struct RecordEntry: Sendable, Equatable {
         self.rpe = rpe
     }
 
-    init(decoding bytes: ArraySlice<UInt8>) throws(PayloadError) {
+    init(decoding bytes: UnsafeRawBufferPointer) throws(PayloadError) {
         var reader = PayloadReader(bytes)
         var kind: RecordKind?
         var numerator: Int64 = 0
@@ -167,7 +167,7 @@ extension RecordEntry {
         var sequence: UInt32
         var workoutKey: [UInt8]
 
-        init(decoding bytes: ArraySlice<UInt8>) throws(PayloadError) {
+        init(decoding bytes: UnsafeRawBufferPointer) throws(PayloadError) {
             var reader = PayloadReader(bytes)
             var sequence: UInt32 = 0
             var numerator: Int64 = 0
@@ -241,7 +241,7 @@ struct RecordState: Sendable, Equatable {
 
     init() {}
 
-    init(decoding bytes: ArraySlice<UInt8>) throws(PayloadError) {
+    init(decoding bytes: UnsafeRawBufferPointer) throws(PayloadError) {
         var reader = PayloadReader(bytes)
         while let field = try reader.next() {
             switch field.number {

@@ -13,18 +13,36 @@ public struct PayloadError: Error, Sendable, Equatable, CustomStringConvertible 
 ///
 /// Decoders loop over `next()` and switch on the field number; fields they do not know are skipped, which is what
 /// lets an older build read a newer event.
+///
+/// The reader and the fields it returns point into the bytes they were made from, without holding them: use them only
+/// inside the closure that lends the bytes (``read(_:_:)`` lends an array's), and copy what must outlive it.
 public struct PayloadReader {
-    private let bytes: ArraySlice<UInt8>
+    private let bytes: UnsafeRawBufferPointer
     private var index: Int
 
-    public init(_ bytes: ArraySlice<UInt8>) {
+    /// A reader over `bytes`, which must stay valid while the reader or a field it returns is in use.
+    public init(_ bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
-        index = bytes.startIndex
+        index = 0
+    }
+
+    /// Calls `body` with a reader over `bytes`, and returns what it returns.
+    public static func read<Value>(
+        _ bytes: ArraySlice<UInt8>, _ body: (inout PayloadReader) throws(PayloadError) -> Value
+    ) throws(PayloadError) -> Value {
+        // `withUnsafeBytes` rethrows untyped errors: the result comes out as a `Result` to keep the error's type.
+        let result = bytes.withUnsafeBytes { raw in
+            Result { () throws(PayloadError) -> Value in
+                var reader = PayloadReader(raw)
+                return try body(&reader)
+            }
+        }
+        return try result.get()
     }
 
     /// The next field, or nil at the end of the payload.
     public mutating func next() throws(PayloadError) -> Field? {
-        guard index < bytes.endIndex else { return nil }
+        guard index < bytes.count else { return nil }
         let key = try varint()
         let number = key >> 3
         guard number > 0, number < 1 << 29 else { throw PayloadError("field number \(number) out of range") }
@@ -36,15 +54,13 @@ public struct PayloadReader {
         case .varint:
             value = .varint(try varint())
         case .fixed64:
-            guard bytes.endIndex - index >= 8 else { throw PayloadError("field \(number) is cut short") }
-            var raw: UInt64 = 0
-            for byte in bytes[index..<index + 8] { raw = raw << 8 | UInt64(byte) }
+            guard bytes.count - index >= 8 else { throw PayloadError("field \(number) is cut short") }
+            value = .fixed64(UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
             index += 8
-            value = .fixed64(raw)
         case .lengthDelimited:
             let length = try varint()
-            guard length <= UInt64(bytes.endIndex - index) else { throw PayloadError("field \(number) is cut short") }
-            value = .bytes(bytes[index..<index + Int(length)])
+            guard length <= UInt64(bytes.count - index) else { throw PayloadError("field \(number) is cut short") }
+            value = .bytes(UnsafeRawBufferPointer(rebasing: bytes[index..<index + Int(length)]))
             index += Int(length)
         }
         return Field(number: UInt32(number), value: value)
@@ -53,7 +69,7 @@ public struct PayloadReader {
     private mutating func varint() throws(PayloadError) -> UInt64 {
         var result: UInt64 = 0
         var shift: UInt64 = 0
-        while index < bytes.endIndex {
+        while index < bytes.count {
             let byte = bytes[index]
             index += 1
             guard shift < 64, shift < 63 || byte <= 1 else { throw PayloadError("varint longer than 64 bits") }
@@ -65,12 +81,13 @@ public struct PayloadReader {
     }
 }
 
-/// One field of a payload: its number and its raw value, read into a Swift type by the event that knows it.
+/// One field of a payload: its number and its raw value, read into a Swift type by the event that knows it. Its bytes
+/// are the payload's, valid as long as the reader's (see ``PayloadReader``).
 public struct Field {
     public enum Value {
         case varint(UInt64)
         case fixed64(UInt64)
-        case bytes(ArraySlice<UInt8>)
+        case bytes(UnsafeRawBufferPointer)
     }
 
     public let number: UInt32
@@ -105,14 +122,15 @@ public struct Field {
         return Double(bitPattern: raw)
     }
 
-    public func bytes() throws(PayloadError) -> ArraySlice<UInt8> {
+    /// The bytes, pointing into the payload: copy them to keep them.
+    public func bytes() throws(PayloadError) -> UnsafeRawBufferPointer {
         guard case .bytes(let raw) = value else { throw mismatch("length-delimited bytes") }
         return raw
     }
 
     /// UTF-8 text; invalid UTF-8 is an error, not replaced.
     public func string() throws(PayloadError) -> String {
-        guard let text = String(validating: try bytes(), as: UTF8.self) else {
+        guard let text = try bytes().withMemoryRebound(to: UInt8.self, { String(validating: $0, as: UTF8.self) }) else {
             throw PayloadError("field \(number) is not valid UTF-8")
         }
         return text

@@ -22,9 +22,9 @@ final class SharedText: Sendable {
     private let texts = Mutex<[UInt64: String]>([:])
 
     /// The UTF-8 text in `bytes`, shared when it was seen before; nil when it is not valid UTF-8.
-    func text(_ bytes: ArraySlice<UInt8>) -> String? {
-        guard bytes.count > Self.inlineLength else { return String(validating: bytes, as: UTF8.self) }
-        return bytes.withUnsafeBufferPointer { utf8 in
+    func text(_ bytes: UnsafeRawBufferPointer) -> String? {
+        bytes.withMemoryRebound(to: UInt8.self) { utf8 in
+            guard utf8.count > Self.inlineLength else { return String(validating: utf8, as: UTF8.self) }
             let hash = Self.hash(utf8)
             if let kept = texts.withLock({ $0[hash] }), Self.equal(kept, utf8) { return kept }
             guard let text = String(validating: utf8, as: UTF8.self) else { return nil }

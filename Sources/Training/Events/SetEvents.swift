@@ -156,7 +156,7 @@ public struct SetLogged: TrainingEventPayload {
     /// Version 1: 1 setNumber, 2 exerciseId, 3 weightKg (binary64; absent for body weight), 4 reps, 5 kind,
     /// 6 rpe (binary64), 7 note. The kilograms become an entered value in kg, written the shortest way that reads
     /// back as the same binary64 (so 102.5 stays 102.5).
-    public static func upcast(from version: UInt32, payload: ArraySlice<UInt8>) throws(PayloadError) -> SetLogged {
+    public static func upcast(from version: UInt32, payload: UnsafeRawBufferPointer) throws(PayloadError) -> SetLogged {
         guard version == 1 else { throw PayloadError("SetLogged has no schema version \(version)") }
         var reader = PayloadReader(payload)
         var setNumber: UInt32?

@@ -1,10 +1,17 @@
 import EventJournal
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Every training event this build knows, decoded.
 public enum TrainingEvent: Sendable, Equatable {
     case profileUpdated(ProfileUpdated)
     case bodyWeightRecorded(BodyWeightRecorded)
-    case customExerciseAdded(CustomExerciseAdded)
+    /// Boxed: the largest payload by far, and a rare event, it would otherwise set the size of every event.
+    indirect case customExerciseAdded(CustomExerciseAdded)
     case routineCreated(RoutineCreated)
     case routineExerciseAdded(RoutineExerciseAdded)
     case routineExerciseRemoved(RoutineExerciseRemoved)
@@ -76,7 +83,7 @@ public enum TrainingEvent: Sendable, Equatable {
 
     private struct Decoder: Sendable {
         let currentVersion: UInt32
-        let decode: @Sendable (UInt32, ArraySlice<UInt8>) throws(PayloadError) -> TrainingEvent
+        let decode: @Sendable (UInt32, UnsafeRawBufferPointer) throws(PayloadError) -> TrainingEvent
     }
 
     private static func entry<Payload: TrainingEventPayload>(
@@ -127,13 +134,11 @@ public enum TrainingEvent: Sendable, Equatable {
         return table
     }()
 
-    private static func decoder(forType type: ArraySlice<UInt8>) -> Decoder? {
+    private static func decoder(forType type: UnsafeRawBufferPointer) -> Decoder? {
         guard type.count < decodersByLength.count else { return nil }
-        return type.withUnsafeBytes { typeBytes in
-            decodersByLength[type.count].first { entry in
-                entry.name.withUnsafeBytes { $0.elementsEqual(typeBytes) }
-            }?.decoder
-        }
+        return decodersByLength[type.count].first { entry in
+            entry.name.withUnsafeBytes { memcmp($0.baseAddress!, type.baseAddress!, type.count) == 0 }
+        }?.decoder
     }
 
     /// The type names this build decodes.
@@ -142,11 +147,17 @@ public enum TrainingEvent: Sendable, Equatable {
     /// Decodes a record's payload. Nil when it is not a training event this build knows: another type, or a schema
     /// version newer than this build's (such events are kept and shown, and ignored by everything that folds
     /// events). Throws when a known version's payload is malformed.
-    public static func decode(_ record: EventRecord) throws(PayloadError) -> TrainingEvent? {
+    public static func decode(_ record: RecordView) throws(PayloadError) -> TrainingEvent? {
         guard record.encoding == .binary, let decoder = decoder(forType: record.typeUTF8),
             record.schemaVersion <= decoder.currentVersion
         else { return nil }
         return try decoder.decode(record.schemaVersion, record.payload)
+    }
+
+    /// Decodes a record's payload, as ``decode(_:)-(RecordView)`` does.
+    public static func decode(_ record: EventRecord) throws(PayloadError) -> TrainingEvent? {
+        let decoded = record.withView { view in Result { () throws(PayloadError) in try decode(view) } }
+        return try decoded.get()
     }
 }
 
@@ -172,7 +183,7 @@ public struct RecordedTrainingEvent: Sendable {
     }
 
     /// The record decoded, or nil when it is not a training event this build knows.
-    public init?(_ record: EventRecord) throws(PayloadError) {
+    public init?(_ record: RecordView) throws(PayloadError) {
         guard let event = try TrainingEvent.decode(record) else { return nil }
         self.init(
             position: record.position, streamID: record.streamID, streamVersion: record.streamVersion,

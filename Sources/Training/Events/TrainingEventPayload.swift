@@ -12,18 +12,18 @@ public protocol TrainingEventPayload: Sendable, Equatable, Encodable {
     /// Reads a payload of the current schema version.
     init(reading reader: inout PayloadReader) throws(PayloadError)
     /// Reads a payload of an older schema version as the current one.
-    static func upcast(from version: UInt32, payload: ArraySlice<UInt8>) throws(PayloadError) -> Self
+    static func upcast(from version: UInt32, payload: UnsafeRawBufferPointer) throws(PayloadError) -> Self
 }
 
 extension TrainingEventPayload {
     public static var schemaVersion: UInt32 { 1 }
 
-    public static func upcast(from version: UInt32, payload: ArraySlice<UInt8>) throws(PayloadError) -> Self {
+    public static func upcast(from version: UInt32, payload: UnsafeRawBufferPointer) throws(PayloadError) -> Self {
         throw PayloadError("\(typeName) has no schema version \(version) (this build reads up to \(schemaVersion))")
     }
 
     /// Reads a payload stored with `version`, upcasting it when it is older than the current one.
-    public static func decode(version: UInt32, payload: ArraySlice<UInt8>) throws(PayloadError) -> Self {
+    public static func decode(version: UInt32, payload: UnsafeRawBufferPointer) throws(PayloadError) -> Self {
         guard version == schemaVersion else { return try upcast(from: version, payload: payload) }
         var reader = PayloadReader(payload)
         return try Self(reading: &reader)

@@ -62,7 +62,8 @@ public struct SetFact: Sendable, Equatable {
     }
 
     /// The sets a row of the `sessions` table holds under `key`.
-    static func decode(key: UnsafeRawBufferPointer, row bytes: ArraySlice<UInt8>) throws(PayloadError) -> [SetFact] {
+    static func decode(key: UnsafeRawBufferPointer, row bytes: UnsafeRawBufferPointer) throws(PayloadError) -> [SetFact]
+    {
         var keyReader = Key.Reader(key)
         let exerciseId = keyReader.text()
         let startedAt = keyReader.instant()
@@ -151,7 +152,7 @@ public struct SessionFact: Sendable, Equatable {
     }
 
     /// The session a row of the `sessions` table holds under `key`.
-    init(key: UnsafeRawBufferPointer, row bytes: ArraySlice<UInt8>) throws(PayloadError) {
+    init(key: UnsafeRawBufferPointer, row bytes: UnsafeRawBufferPointer) throws(PayloadError) {
         var keyReader = Key.Reader(key)
         _ = keyReader.text()
         let startedAt = keyReader.instant()
@@ -251,7 +252,7 @@ public struct WorkoutSummary: Sendable, Equatable {
         self.finishedPosition = finishedPosition
     }
 
-    init(decoding bytes: ArraySlice<UInt8>) throws(PayloadError) {
+    init(decoding bytes: UnsafeRawBufferPointer) throws(PayloadError) {
         var reader = PayloadReader(bytes)
         let zero = Timestamp(microsecondsSinceEpoch: 0)
         self.init(
@@ -324,7 +325,7 @@ public struct WeekCounter: Sendable, Equatable {
         self.milliVolume = milliVolume
     }
 
-    init(decoding bytes: ArraySlice<UInt8>) throws(PayloadError) {
+    init(decoding bytes: UnsafeRawBufferPointer) throws(PayloadError) {
         var reader = PayloadReader(bytes)
         while let field = try reader.next() {
             switch field.number {
@@ -340,12 +341,12 @@ public struct WeekCounter: Sendable, Equatable {
 extension ReadModelRow {
     /// Decodes a row read from a table, naming the table when it does not decode.
     static func decode<Row>(
-        _ raw: UnsafeRawBufferPointer, table: String, _ decode: (ArraySlice<UInt8>) throws(PayloadError) -> Row
+        _ raw: UnsafeRawBufferPointer, table: String, _ decode: (UnsafeRawBufferPointer) throws(PayloadError) -> Row
     )
         throws -> Row
     {
         do {
-            return try decode(Array(raw)[...])
+            return try decode(raw)
         } catch {
             throw TrainingError(
                 .undecodable, "a row of the read model's \(table) table does not decode: \(error)",
@@ -356,7 +357,7 @@ extension ReadModelRow {
     /// Decodes a row read from a table with its key, naming the table when it does not decode.
     static func decode<Row>(
         key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, table: String,
-        _ decode: (UnsafeRawBufferPointer, ArraySlice<UInt8>) throws(PayloadError) -> Row
+        _ decode: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws(PayloadError) -> Row
     ) throws -> Row {
         try Self.decode(value, table: table) { bytes throws(PayloadError) in try decode(key, bytes) }
     }

@@ -126,7 +126,7 @@ struct StoredRoutine {
         return writer.finish()
     }
 
-    init(decoding bytes: ArraySlice<UInt8>) throws(PayloadError) {
+    init(decoding bytes: UnsafeRawBufferPointer) throws(PayloadError) {
         var reader = PayloadReader(bytes)
         self.init(position: 0)
         var id = ""

@@ -16,7 +16,7 @@ public final class TrainingReadModels: Sendable {
     /// The projections' names and tables (under the default rules).
     public static var descriptors: [ProjectionDescriptor] { projections(Rules()).map { ProjectionDescriptor($0) } }
 
-    static let decode: @Sendable (EventRecord) throws -> RecordedTrainingEvent? = { try RecordedTrainingEvent($0) }
+    static let decode: @Sendable (RecordView) throws -> RecordedTrainingEvent? = { try RecordedTrainingEvent($0) }
 
     /// Opens the read models beside `journal`, creating their tables the first time.
     public init(journal: Journal) throws {
@@ -117,17 +117,19 @@ public final class TrainingReadModels: Sendable {
         _ point: Point, progress: Projector<RecordedTrainingEvent>.Progress? = nil
     ) throws -> ReplayedReadModels {
         let last: UInt64
-        let include: @Sendable (EventRecord) -> Bool
+        let latest: Timestamp?  // the latest occurrence admitted, if any bounds it
         switch point {
         case .position(let position):
-            last = position
-            include = { _ in true }
+            (last, latest) = (position, nil)
         case .instant(let instant):
-            last = .max
-            include = { $0.occurredAt <= instant }
+            (last, latest) = (.max, instant)
         }
-        let rules = try Rules.load(from: journal, through: last, including: include)
-        return try replay(under: rules, through: last, including: include, progress: progress)
+        let rules = try Rules.load(from: journal, through: last) { record in
+            latest.map { record.occurredAt <= $0 } ?? true
+        }
+        return try replay(
+            under: rules, through: last, including: { record in latest.map { record.occurredAt <= $0 } ?? true },
+            progress: progress)
     }
 
     /// The read models as they would stand under `rules`, replayed into a scratch store: a preview of a change.
@@ -138,7 +140,7 @@ public final class TrainingReadModels: Sendable {
     }
 
     private func replay(
-        under rules: Rules, through last: UInt64, including include: (EventRecord) -> Bool,
+        under rules: Rules, through last: UInt64, including include: (RecordView) -> Bool,
         progress: Projector<RecordedTrainingEvent>.Progress?
     ) throws -> ReplayedReadModels {
         let store = try ReadModelStore.scratch(projections: Self.descriptors)

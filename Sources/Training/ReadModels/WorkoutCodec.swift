@@ -56,7 +56,7 @@ extension Workout {
         writer.unsigned(16, finishedPosition)
     }
 
-    init(decoding bytes: ArraySlice<UInt8>) throws(PayloadError) {
+    init(decoding bytes: UnsafeRawBufferPointer) throws(PayloadError) {
         var reader = PayloadReader(bytes)
         var id: String?
         var started = WorkoutStarted(name: "")
