@@ -394,35 +394,38 @@ public final class Projector<Event: Sendable>: Sendable {
             including include: (RecordView) -> Bool = { _ in true }, decode: (RecordView) throws -> Event?
         ) throws {
             var positions: [UInt64] = []
-            var events: [Event] = []
             positions.reserveCapacity(limit)
-            events.reserveCapacity(limit)
-            // One loop over the records rather than a closure called for each: in this generic code, a closure
-            // would look up the event's generic types again at every call.
-            last = try journal.withRecords(from: position, in: transaction) { reader in
-                var last: UInt64?
-                var count = 0
-                while count < limit, let record = try reader.next() {
-                    last = record.position
-                    count += 1
-                    guard include(record) else { continue }
-                    let decoded: Event?
-                    do {
-                        decoded = try decode(record)
-                    } catch {
-                        throw ProjectionError(
-                            .undecodableEvent, "record \(record.position) (\(record.type)) does not decode: \(error)",
-                            remedy: "run liftledger verify; restore the journal from a backup if it fails")
+            var last: UInt64?
+            // The events are moved into place in the array's storage: in this generic code, `append` would look up the
+            // array's type at every call.
+            events = try [Event](unsafeUninitializedCapacity: limit) { storage, initialized in
+                // One loop over the records rather than a closure called for each, for the same reason.
+                last = try journal.withRecords(from: position, in: transaction) { reader in
+                    var last: UInt64?
+                    var count = 0
+                    while count < limit, let record = try reader.next() {
+                        last = record.position
+                        count += 1
+                        guard include(record) else { continue }
+                        let decoded: Event?
+                        do {
+                            decoded = try decode(record)
+                        } catch {
+                            throw ProjectionError(
+                                .undecodableEvent,
+                                "record \(record.position) (\(record.type)) does not decode: \(error)",
+                                remedy: "run liftledger verify; restore the journal from a backup if it fails")
+                        }
+                        guard let event = consume decoded else { continue }
+                        positions.append(record.position)
+                        (storage.baseAddress! + initialized).initialize(to: consume event)
+                        initialized += 1
                     }
-                    // Moved, not copied, into the batch: in this generic code a copy goes through the type's witnesses.
-                    guard let event = consume decoded else { continue }
-                    positions.append(record.position)
-                    events.append(consume event)
+                    return last
                 }
-                return last
             }
             self.positions = positions
-            self.events = events
+            self.last = last
         }
 
         /// The index of the first event after `position`.

@@ -20,6 +20,48 @@ struct ReadTests {
         #expect(try test.journal.readStream("s-0", from: 2, direction: .backward, limit: 0).isEmpty)
     }
 
+    /// A record read in place tells what the same record copied out does, and the reader goes on in position order
+    /// from where it starts, to the head.
+    @Test func recordsReadInPlaceMatchTheRecordsCopiedOut() async throws {
+        let test = try TestJournal()
+        for batch in 0..<5 {
+            let events = (0..<20).map { event("\(batch)-\($0)", type: $0.isMultiple(of: 2) ? "Even" : "Odd") }
+            _ = try await test.journal.append(events, to: "stream-\(batch % 2)")
+        }
+        let copied = try test.journal.records(from: 95, limit: 10)
+        #expect(copied.map(\.position) == Array(95...100))
+        let views = try test.journal.environment.read { transaction in
+            try test.journal.withRecords(from: 95, in: transaction) { reader in
+                var seen: [(UInt64, String, String, UInt64, [UInt8], Timestamp, UInt32)] = []
+                while let view = try reader.next() {
+                    seen.append(
+                        (
+                            view.position, view.streamID, view.type, view.streamVersion, Array(view.payload),
+                            view.occurredAt, view.schemaVersion
+                        ))
+                }
+                return seen
+            }
+        }
+        #expect(views.count == copied.count)
+        for (view, record) in zip(views, copied) {
+            #expect(view.0 == record.position && view.1 == record.streamID && view.2 == record.type)
+            #expect(view.3 == record.streamVersion && view.4 == Array(record.payload))
+            #expect(view.5 == record.occurredAt && view.6 == record.schemaVersion)
+            // A record copied out lends the same view of itself.
+            record.withView { lent in
+                #expect(lent.position == record.position && Array(lent.bytes) == Array(record.bytes))
+                #expect(Array(lent.typeUTF8) == Array(record.type.utf8))
+            }
+        }
+        // The last batch went to stream-0 (batch 4): its 20th event is that stream's 60th.
+        #expect(views.last?.1 == "stream-0" && views.last?.3 == 60)
+        let pastTheHead = try test.journal.environment.read { transaction in
+            try test.journal.withRecords(from: 101, in: transaction) { try $0.next()?.position }
+        }
+        #expect(pastTheHead == nil)
+    }
+
     @Test func followYieldsEventsAsTheyAreCommitted() async throws {
         let test = try TestJournal()
         let journal = test.journal

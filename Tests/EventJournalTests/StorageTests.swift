@@ -61,6 +61,17 @@ struct StorageTests {
         }
         #expect(try test.journal.record(at: 6) != nil)
         #expect(try test.journal.record(at: 8) != nil)
+        // Read in place, the records before it come, and then the same error.
+        var readInPlace: [UInt64] = []
+        let inPlaceError = await journalError {
+            try test.journal.environment.read { transaction in
+                try test.journal.withRecords(from: 5, in: transaction) { reader in
+                    while let view = try reader.next() { readInPlace.append(view.position) }
+                }
+            }
+        }
+        #expect(readInPlace == [5, 6])
+        #expect(inPlaceError?.code == .corruptRecord && inPlaceError?.position == 7)
     }
 
     @Test func textThatIsNotUTF8IsCorruptEvenWithAGoodChecksum() async throws {
