@@ -23,7 +23,7 @@ final class ChunkPrefetch<Event: Sendable>: @unchecked Sendable {
     /// thread rather than on the folding thread; so are the pages of `environment`'s map released from resident
     /// memory after the read, when it is given.
     init(
-        _ journal: Journal, from: UInt64, limit: Int, decode: @escaping @Sendable (RecordView) throws -> Event?,
+        _ journal: Journal, from: UInt64, limit: Int, read: @escaping Projector<Event>.BatchReader,
         preparing projections: [any Projection<Event>], freeing spent: consuming Chunk? = nil,
         releasingPagesOf environment: Environment? = nil
     ) {
@@ -32,11 +32,11 @@ final class ChunkPrefetch<Event: Sendable>: @unchecked Sendable {
         DispatchQueue.global(qos: .userInitiated).async { [self] in
             spent.chunk = nil  // freed before the next chunk is read, so that no more than two are held at once
             // A failure leaves `chunk` nil: the caller then reads the chunk itself, and meets the failure there.
-            let read = try? journal.environment.read { transaction in
-                try Chunk(journal, from: from, limit: limit, in: transaction, decode: decode)
+            let decoded = try? journal.environment.read { transaction in
+                try read(journal, from, limit, transaction, { _ in true })
             }
             environment?.releaseResidentPages()
-            if var batch = read {
+            if var batch = decoded {
                 for projection in projections {
                     batch.preparations[projection.name] = projection.preparation(batch.events[...]) {
                         isWanted.load(ordering: .relaxed)

@@ -14,7 +14,15 @@ import LMDB
 public final class Projector<Event: Sendable>: Sendable {
     public let journal: Journal
     public let store: ReadModelStore
-    private let decode: @Sendable (RecordView) throws -> Event?
+    private let read: BatchReader
+
+    /// Reads a chunk of records and decodes those a filter admits (see ``Batch``).
+    @usableFromInline
+    typealias BatchReader =
+        @Sendable (
+            _ journal: Journal, _ from: UInt64, _ limit: Int, _ transaction: Transaction,
+            _ include: (RecordView) -> Bool
+        ) throws -> Batch
 
     /// Reports progress of long work: the projection, the position reached and the position to reach.
     public typealias Progress = (_ projection: String, _ position: UInt64, _ target: UInt64) -> Void
@@ -22,10 +30,23 @@ public final class Projector<Event: Sendable>: Sendable {
     /// `decode` turns a record into the events projections fold; nil passes a record over (another domain's event, a
     /// newer schema than this build reads). A record it throws for stops the fold. The record is lent for the call
     /// (see ``RecordView``): the event must copy what it keeps of it.
-    public init(journal: Journal, store: ReadModelStore, decode: @escaping @Sendable (RecordView) throws -> Event?) {
+    ///
+    /// Inlinable, so that the loop that reads and decodes a chunk is compiled for the caller's event type: in generic
+    /// code it would move each event through the type's witnesses and look its types up at run time.
+    @inlinable
+    public convenience init(
+        journal: Journal, store: ReadModelStore, decode: @escaping @Sendable (RecordView) throws -> Event?
+    ) {
+        self.init(journal: journal, store: store) { journal, from, limit, transaction, include in
+            try Batch(journal, from: from, limit: limit, in: transaction, including: include, decode: decode)
+        }
+    }
+
+    @usableFromInline
+    init(journal: Journal, store: ReadModelStore, read: @escaping BatchReader) {
         self.journal = journal
         self.store = store
-        self.decode = decode
+        self.read = read
     }
 
     /// Whether the store keeps its read models in the journal's own environment, where the events are read inside
@@ -110,9 +131,8 @@ public final class Projector<Event: Sendable>: Sendable {
                     due.append((projection, checkpoint))
                 }
                 guard let from = due.map(\.1.position).min() else { return nil }
-                let batch = try Batch(
-                    journal, from: from + 1, limit: Self.limit(chunkSize, after: from, head: head), in: transaction,
-                    decode: decode)
+                let batch = try read(
+                    journal, from + 1, Self.limit(chunkSize, after: from, head: head), transaction, { _ in true })
                 guard let last = batch.last else { return nil }
                 for (projection, checkpoint) in due where checkpoint.position < last {
                     let moved = try fold(projection, batch, after: checkpoint, through: last, transaction)
@@ -183,9 +203,7 @@ public final class Projector<Event: Sendable>: Sendable {
                 guard let from = due.map(\.1.position).min() else { return (head, head, done, [], lost) }
                 let chunk =
                     try prefetched.flatMap { $0.from == from + 1 ? $0.chunk : nil }
-                    ?? Batch(
-                        journal, from: from + 1, limit: Self.limit(size, after: from, head: head), in: transaction,
-                        decode: decode)
+                    ?? read(journal, from + 1, Self.limit(size, after: from, head: head), transaction, { _ in true })
                 folded = chunk
                 let last = chunk.last ?? from
                 size = min(chunkSize, size * 2)
@@ -194,7 +212,7 @@ public final class Projector<Event: Sendable>: Sendable {
                 ahead =
                     last < head
                     ? ChunkPrefetch(
-                        journal, from: last + 1, limit: Self.limit(size, after: last, head: head), decode: decode,
+                        journal, from: last + 1, limit: Self.limit(size, after: last, head: head), read: read,
                         preparing: due.map(\.0),
                         freeing: spent.take(),
                         releasingPagesOf: pages.isDue(upTo: last) ? store.environment : nil)
@@ -336,9 +354,7 @@ public final class Projector<Event: Sendable>: Sendable {
         var storePages = ResidentPages(store.environment)
         while next <= last {
             let batch = try journal.environment.read { transaction in
-                try Batch(
-                    journal, from: next, limit: min(chunkSize, Int(clamping: last - next + 1)), in: transaction,
-                    including: include, decode: decode)
+                try read(journal, next, min(chunkSize, Int(clamping: last - next + 1)), transaction, include)
             }
             guard let reached = batch.last else { break }
             try store.environment.write { transaction in
@@ -378,28 +394,28 @@ public final class Projector<Event: Sendable>: Sendable {
     }
 
     /// A chunk of records decoded once for every projection that folds it.
+    @usableFromInline
     struct Batch {
         /// The last record's position, whether it decoded to an event or not; nil when there was none.
-        var last: UInt64?
+        @usableFromInline var last: UInt64?
         /// The records' positions, for those that decoded to an event.
-        var positions: [UInt64] = []
-        var events: [Event] = []
+        @usableFromInline var positions: [UInt64] = []
+        @usableFromInline var events: [Event] = []
         /// What projections prepared of the chunk's fold, by name (see ``Projection/prepare(_:until:)``).
-        var preparations: [String: any Sendable] = [:]
+        @usableFromInline var preparations: [String: any Sendable] = [:]
 
         /// Reads up to `limit` records from `position` on as `transaction` sees them, where they lie, and decodes
         /// those `include` admits.
+        @inlinable
         init(
             _ journal: Journal, from position: UInt64, limit: Int, in transaction: Transaction,
-            including include: (RecordView) -> Bool = { _ in true }, decode: (RecordView) throws -> Event?
+            including include: (RecordView) -> Bool, decode: (RecordView) throws -> Event?
         ) throws {
             var positions: [UInt64] = []
             positions.reserveCapacity(limit)
             var last: UInt64?
-            // The events are moved into place in the array's storage: in this generic code, `append` would look up the
-            // array's type at every call.
+            // The events are moved into place in the array's storage rather than appended one by one.
             events = try [Event](unsafeUninitializedCapacity: limit) { storage, initialized in
-                // One loop over the records rather than a closure called for each, for the same reason.
                 last = try journal.withRecords(from: position, in: transaction) { reader in
                     var last: UInt64?
                     var count = 0
