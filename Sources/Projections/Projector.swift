@@ -42,6 +42,7 @@ public final class Projector<Event: Sendable>: Sendable {
         }
     }
 
+    /// A projector that reads and decodes its chunks through `read`.
     @usableFromInline
     init(journal: Journal, store: ReadModelStore, read: @escaping BatchReader) {
         self.journal = journal

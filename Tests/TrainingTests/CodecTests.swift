@@ -194,6 +194,20 @@ struct CodecTests {
         #expect(Self.storage(try #require(Self.text(shared, squat))) == Self.storage(first))
     }
 
+    /// What `body` makes of a reader over `bytes`.
+    private static func reading<Value>(
+        _ bytes: [UInt8], _ body: (inout PayloadReader) throws(PayloadError) -> Value
+    ) throws(PayloadError) -> Value {
+        // `withUnsafeBytes` rethrows untyped errors: the result comes out as a `Result` to keep the error's type.
+        let result = bytes.withUnsafeBytes { raw in
+            Result { () throws(PayloadError) -> Value in
+                var reader = PayloadReader(raw)
+                return try body(&reader)
+            }
+        }
+        return try result.get()
+    }
+
     /// `bytes` decoded as a `Payload` of schema `version`.
     private static func decode<Payload: TrainingEventPayload>(
         _: Payload.Type, version: UInt32, _ bytes: [UInt8]
@@ -205,14 +219,14 @@ struct CodecTests {
     private static func firstField<Value>(
         _ bytes: [UInt8], _ read: (Field) throws(PayloadError) -> Value
     ) throws(PayloadError) -> Value? {
-        try PayloadReader.read(bytes[...]) { reader throws(PayloadError) in try reader.next().map(read) }
+        try Self.reading(bytes) { reader throws(PayloadError) in try reader.next().map(read) }
     }
 
     /// A read-model row decoded from `bytes` by `decode`.
     private static func decodeRow<Row>(
         _ bytes: [UInt8], _ decode: (PayloadReader) throws(PayloadError) -> Row
     ) throws(PayloadError) -> Row {
-        try PayloadReader.read(bytes[...]) { reader throws(PayloadError) in try decode(reader) }
+        try Self.reading(bytes) { reader throws(PayloadError) in try decode(reader) }
     }
 
     private static func text(_ shared: SharedText, _ bytes: [UInt8]) -> String? {

@@ -15,7 +15,7 @@ public struct PayloadError: Error, Sendable, Equatable, CustomStringConvertible 
 /// lets an older build read a newer event.
 ///
 /// The reader and the fields it returns point into the bytes they were made from, without holding them: use them only
-/// inside the closure that lends the bytes (``read(_:_:)`` lends an array's), and copy what must outlive it.
+/// inside the closure that lends the bytes (such as `withUnsafeBytes`), and copy what must outlive it.
 public struct PayloadReader {
     private let bytes: UnsafeRawBufferPointer
     private var index: Int
@@ -24,20 +24,6 @@ public struct PayloadReader {
     public init(_ bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
         index = 0
-    }
-
-    /// Calls `body` with a reader over `bytes`, and returns what it returns.
-    public static func read<Value>(
-        _ bytes: ArraySlice<UInt8>, _ body: (inout PayloadReader) throws(PayloadError) -> Value
-    ) throws(PayloadError) -> Value {
-        // `withUnsafeBytes` rethrows untyped errors: the result comes out as a `Result` to keep the error's type.
-        let result = bytes.withUnsafeBytes { raw in
-            Result { () throws(PayloadError) -> Value in
-                var reader = PayloadReader(raw)
-                return try body(&reader)
-            }
-        }
-        return try result.get()
     }
 
     /// The next field, or nil at the end of the payload.
