@@ -53,6 +53,11 @@ public struct PayloadReader {
     }
 
     private mutating func varint() throws(PayloadError) -> UInt64 {
+        // Most varints (every field's key, and most values) are one byte.
+        if index < bytes.count, bytes[index] < 0x80 {
+            index += 1
+            return UInt64(bytes[index - 1])
+        }
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while index < bytes.count {

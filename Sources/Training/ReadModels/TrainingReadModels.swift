@@ -124,12 +124,9 @@ public final class TrainingReadModels: Sendable {
         case .instant(let instant):
             (last, latest) = (.max, instant)
         }
-        let rules = try Rules.load(from: journal, through: last) { record in
-            latest.map { record.occurredAt <= $0 } ?? true
-        }
-        return try replay(
-            under: rules, through: last, including: { record in latest.map { record.occurredAt <= $0 } ?? true },
-            progress: progress)
+        let admits = { (occurredAt: Timestamp) in latest.map { occurredAt <= $0 } ?? true }
+        let rules = try Rules.load(from: journal, through: last) { admits($0.occurredAt) }
+        return try replay(under: rules, through: last, including: { admits($0.occurredAt) }, progress: progress)
     }
 
     /// The read models as they would stand under `rules`, replayed into a scratch store: a preview of a change.
