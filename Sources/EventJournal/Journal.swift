@@ -224,11 +224,6 @@ public final class Journal: Sendable {
         return try mappingStorageErrors { try store.streamHead(stream, transaction).version }
     }
 
-    /// Up to `limit` records from `position` on, as `transaction`, a transaction of ``environment``, sees them.
-    public func records(from position: UInt64, limit: Int, in transaction: Transaction) throws -> [EventRecord] {
-        try mappingStorageErrors { try store.records(from: position, limit: limit, transaction) }
-    }
-
     /// Calls `body` with a reader of the records from `position` on, as `transaction`, a transaction of
     /// ``environment``, sees them. The reader reads each record where it lies, without copying it (see ``RecordView``).
     public func withRecords<Result>(
