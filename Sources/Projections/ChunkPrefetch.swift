@@ -10,6 +10,7 @@ import Synchronization
 /// `@unchecked Sendable`: `chunk` is written once, by the reading thread, before it signals `finished`, and read only
 /// after waiting on `finished`; the semaphore orders the write before the read. `isWanted` is atomic.
 final class ChunkPrefetch<Event: Sendable>: @unchecked Sendable {
+    /// The records read and the events decoded from them.
     typealias Chunk = Projector<Event>.Batch
 
     let from: UInt64
@@ -18,10 +19,10 @@ final class ChunkPrefetch<Event: Sendable>: @unchecked Sendable {
     /// Set once the folding thread waits for the chunk: the preparing stops there.
     private let isWanted = Atomic<Bool>(false)
 
-    /// Starts reading up to `limit` records from `from` in a read transaction of its own, then preparing the fold of
-    /// `projections` (see ``Projection/prepare(_:until:)``). `spent`, a chunk already folded, is freed on the reading
-    /// thread rather than on the folding thread; so are the pages of `environment`'s map released from resident
-    /// memory after the read, when it is given.
+    /// Starts reading up to `limit` records from `from` through `read`, in a read transaction of its own, then
+    /// preparing the fold of `projections` (see ``Projection/prepare(_:until:)``). `spent`, a chunk already folded, is
+    /// freed on the reading thread rather than on the folding thread; so are the pages of `environment`'s map released
+    /// from resident memory after the read, when it is given.
     init(
         _ journal: Journal, from: UInt64, limit: Int, read: @escaping Projector<Event>.BatchReader,
         preparing projections: [any Projection<Event>], freeing spent: consuming Chunk? = nil,
