@@ -6,14 +6,8 @@ import LMDB
 public struct EventRecord: Sendable {
     /// The record exactly as stored, checksum included. Records read together share one buffer.
     public let bytes: ArraySlice<UInt8>
-    public let position: UInt64
-    public let streamVersion: UInt64
-    public let recordedAt: Timestamp
-    public let occurredAt: Timestamp
-    public let schemaVersion: UInt32
-    public let encoding: PayloadEncoding
-    /// Byte ranges of the variable-length fields inside `bytes`.
-    private let fields: RecordFormat.FieldRanges
+    /// The fields read from `bytes`, with the byte ranges of the variable-length ones.
+    private let header: RecordFormat.Header
 
     /// Decodes and checks a stored record; a record that fails its checksum or does not parse throws
     /// `JournalError.Code.corruptRecord`.
@@ -28,16 +22,17 @@ public struct EventRecord: Sendable {
                 try RecordFormat.parse(raw, at: expectedPosition)
             }
         }
-        let header = try parsed.get()
+        header = try parsed.get()
         self.bytes = bytes
-        position = header.position
-        streamVersion = header.streamVersion
-        recordedAt = header.recordedAt
-        occurredAt = header.occurredAt
-        schemaVersion = header.schemaVersion
-        encoding = header.encoding
-        fields = header.fields
     }
+
+    public var position: UInt64 { header.position }
+    public var streamVersion: UInt64 { header.streamVersion }
+    public var recordedAt: Timestamp { header.recordedAt }
+    public var occurredAt: Timestamp { header.occurredAt }
+    public var schemaVersion: UInt32 { header.schemaVersion }
+    public var encoding: PayloadEncoding { header.encoding }
+    private var fields: RecordFormat.FieldRanges { header.fields }
 
     public var id: UUID { UUID(bytes: Array(field(RecordFormat.eventIDOffset..<RecordFormat.eventIDOffset + 16))) }
     public var streamID: String { string(fields.streamID) }
@@ -68,10 +63,7 @@ public struct EventRecord: Sendable {
 
     /// Calls `body` with a view of this record, valid during the call.
     public func withView<Result>(_ body: (RecordView) throws -> Result) rethrows -> Result {
-        let header = RecordFormat.Header(
-            position: position, streamVersion: streamVersion, recordedAt: recordedAt, occurredAt: occurredAt,
-            schemaVersion: schemaVersion, encoding: encoding, fields: fields)
-        return try bytes.withUnsafeBytes { try body(RecordView($0, header)) }
+        try bytes.withUnsafeBytes { try body(RecordView($0, header)) }
     }
 
     /// True when `event` has the same content as this record (its id, type, payload and metadata; and its
