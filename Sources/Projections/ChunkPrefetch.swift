@@ -12,6 +12,8 @@ import Synchronization
 final class ChunkPrefetch<Event: Sendable>: @unchecked Sendable {
     /// The records read and the events decoded from them.
     typealias Chunk = Projector<Event>.Batch
+    /// A projection's preparation of a chunk (see ``Projection/preparer(in:after:)``).
+    typealias Preparer = @Sendable (ArraySlice<Event>, _ isWanted: () -> Bool) -> (any Sendable)?
 
     let from: UInt64
     private let finished = DispatchSemaphore(value: 0)
@@ -20,12 +22,13 @@ final class ChunkPrefetch<Event: Sendable>: @unchecked Sendable {
     private let isWanted = Atomic<Bool>(false)
 
     /// Starts reading up to `limit` records from `from` through `read`, in a read transaction of its own, then
-    /// preparing the fold of `projections` (see ``Projection/prepare(_:until:)``). `spent`, a chunk already folded, is
-    /// freed on the reading thread rather than on the folding thread; so are the pages of `environment`'s map released
-    /// from resident memory after the read, when it is given.
+    /// preparing the chunk's fold with each of `preparers`, by projection name (see
+    /// ``Projection/prepare(_:context:until:)``). `spent`, a chunk already folded, is freed on the reading thread rather
+    /// than on the folding thread; so are the pages of `environment`'s map released from resident memory after the
+    /// read, when it is given.
     init(
         _ journal: Journal, from: UInt64, limit: Int, read: @escaping Projector<Event>.BatchReader,
-        preparing projections: [any Projection<Event>], freeing spent: consuming Chunk? = nil,
+        preparing preparers: [(name: String, prepare: Preparer)], freeing spent: consuming Chunk? = nil,
         releasingPagesOf environment: Environment? = nil
     ) {
         self.from = from
@@ -38,10 +41,8 @@ final class ChunkPrefetch<Event: Sendable>: @unchecked Sendable {
             }
             environment?.releaseResidentPages()
             if var batch = decoded {
-                for projection in projections {
-                    batch.preparations[projection.name] = projection.preparation(batch.events[...]) {
-                        isWanted.load(ordering: .relaxed)
-                    }
+                for (name, prepare) in preparers {
+                    batch.preparations[name] = prepare(batch.events[...]) { isWanted.load(ordering: .relaxed) }
                 }
                 chunk = batch
             }

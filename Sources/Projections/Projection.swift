@@ -5,8 +5,11 @@
 /// so that folding one event at a time, in chunks, or in a full rebuild writes the same bytes.
 public protocol Projection<Event>: Sendable {
     associatedtype Event
-    /// What ``prepare(_:until:)`` works out ahead of a fold; `Never` for a projection that prepares nothing.
+    /// What ``prepare(_:context:until:)`` works out ahead of a fold; `Never` for a projection that prepares nothing.
     associatedtype Preparation: Sendable = Never
+    /// What preparing a chunk needs to know of the read model (see ``preparationContext(in:after:)``); `Void` for a
+    /// projection that needs nothing of it.
+    associatedtype PreparationContext: Sendable = Void
 
     /// Names the projection in checkpoints and database names: 1 to 40 lowercase letters, digits and `-`.
     var name: String { get }
@@ -20,10 +23,17 @@ public protocol Projection<Event>: Sendable {
     /// Folds `events`, which follow every event folded before, in journal order, into the read model.
     func fold(_ events: ArraySlice<Event>, into model: ReadModel) throws
 
-    /// Works out, from `events` alone, part of what folding them will need, so that a rebuild can do it on its
-    /// reading thread while the chunk before folds. It stops early, with part of the work done, once `isWanted`
-    /// returns true (the fold is waiting for the chunk); nil when there is nothing to prepare.
-    func prepare(_ events: ArraySlice<Event>, until isWanted: () -> Bool) -> Preparation?
+    /// What preparing the chunk that follows `events` needs to know of the read model as it will stand once `events`
+    /// (which follow every event folded into `model`, and may be none) are folded into it. A rebuild asks for it on
+    /// its folding thread, before that thread folds `events`, and hands it to the reading thread, which prepares the
+    /// next chunk meanwhile and cannot read the folding thread's uncommitted rows.
+    func preparationContext(in model: ReadModel, after events: ArraySlice<Event>) throws -> PreparationContext
+
+    /// Works out, from `events` and `context` alone, part of what folding them will need, so that a rebuild can do it
+    /// on its reading thread while the chunk before folds. It stops early, with part of the work done, once
+    /// `isWanted` returns true (the fold is waiting for the chunk); nil when there is nothing to prepare. The fold
+    /// must not rely on `context` being right: a preparation that does not fit the read model is for it to set aside.
+    func prepare(_ events: ArraySlice<Event>, context: PreparationContext, until isWanted: () -> Bool) -> Preparation?
 
     /// Folds a slice of the events that `prepared` was worked out from, as ``fold(_:into:)`` does, and must write
     /// the same rows: the preparation saves work, and changes nothing.
@@ -31,15 +41,27 @@ public protocol Projection<Event>: Sendable {
 }
 
 extension Projection where Preparation == Never {
-    public func prepare(_ events: ArraySlice<Event>, until isWanted: () -> Bool) -> Never? { nil }
+    public func prepare(
+        _ events: ArraySlice<Event>, context: PreparationContext, until isWanted: () -> Bool
+    ) -> Never? { nil }
 
     public func fold(_ events: ArraySlice<Event>, prepared: Never, into model: ReadModel) throws {}
 }
 
+extension Projection where PreparationContext == Void {
+    public func preparationContext(in model: ReadModel, after events: ArraySlice<Event>) throws {}
+}
+
 extension Projection {
-    /// ``prepare(_:until:)``, its result as a value the projector keeps beside the chunk, whatever the projection.
-    func preparation(_ events: ArraySlice<Event>, until isWanted: () -> Bool) -> (any Sendable)? {
-        prepare(events, until: isWanted)
+    /// The preparation of the chunk after `events`, with the context `model` gives now (see
+    /// ``preparationContext(in:after:)``), giving its result as a value the projector keeps beside the chunk, whatever
+    /// the projection; nil for a projection that prepares nothing.
+    func preparer(
+        in model: ReadModel, after events: ArraySlice<Event>
+    ) throws -> (@Sendable (ArraySlice<Event>, _ isWanted: () -> Bool) -> (any Sendable)?)? {
+        guard Preparation.self != Never.self else { return nil }
+        let context = try preparationContext(in: model, after: events)
+        return { events, isWanted in self.prepare(events, context: context, until: isWanted) }
     }
 
     /// Folds with `prepared` when it is this projection's preparation, else without.

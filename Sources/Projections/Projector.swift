@@ -209,12 +209,19 @@ public final class Projector<Event: Sendable>: Sendable {
                 let last = chunk.last ?? from
                 size = min(chunkSize, size * 2)
                 // The next chunk is read on another thread while this one folds; that thread also frees the chunk
-                // folded before, and releases the map's pages when they are due, off the folding thread.
+                // folded before, and releases the map's pages when they are due, off the folding thread. It prepares
+                // the next chunk's folds with what each read model will hold once this chunk is folded, which it
+                // cannot read: each projection says what it needs now.
                 ahead =
                     last < head
                     ? ChunkPrefetch(
                         journal, from: last + 1, limit: Self.limit(size, after: last, head: head), read: read,
-                        preparing: due.map(\.0),
+                        preparing: try due.compactMap { projection, checkpoint in
+                            let model = store.model(
+                                projection.name, slot: checkpoint.slot, checkpoint: checkpoint, transaction)
+                            let events = chunk.events[chunk.firstIndex(after: checkpoint.position)...]
+                            return try projection.preparer(in: model, after: events).map { (projection.name, $0) }
+                        },
                         freeing: spent.take(),
                         releasingPagesOf: pages.isDue(upTo: last) ? store.environment : nil)
                     : nil
@@ -402,7 +409,7 @@ public final class Projector<Event: Sendable>: Sendable {
         /// The records' positions, for those that decoded to an event.
         @usableFromInline var positions: [UInt64] = []
         @usableFromInline var events: [Event] = []
-        /// What projections prepared of the chunk's fold, by name (see ``Projection/prepare(_:until:)``).
+        /// What projections prepared of the chunk's fold, by name (see ``Projection/prepare(_:context:until:)``).
         @usableFromInline var preparations: [String: any Sendable] = [:]
 
         /// Reads up to `limit` records from `position` on as `transaction` sees them, where they lie, and decodes

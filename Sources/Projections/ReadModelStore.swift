@@ -227,9 +227,9 @@ public final class ReadModelStore: Sendable {
 
     /// Folds `events`, which come from somewhere other than a journal (another store, for a comparison), into the
     /// read models of `projections`, in one write transaction that moves their checkpoints to `position`. With
-    /// `preparingUntil`, each projection first prepares the fold (see ``Projection/prepare(_:until:)``), on this
-    /// thread, until the closure returns true, and then folds with what it prepared: a check that the preparation
-    /// changes nothing.
+    /// `preparingUntil`, each projection first prepares the fold (see ``Projection/prepare(_:context:until:)``), on
+    /// this thread, with the context its read model gives, until the closure returns true, and then folds with what it
+    /// prepared: a check that the preparation changes nothing.
     public func fold<Event>(
         _ projections: [any Projection<Event>], _ events: ArraySlice<Event>, through position: UInt64,
         preparingUntil isWanted: (() -> Bool)? = nil
@@ -240,10 +240,11 @@ public final class ReadModelStore: Sendable {
                     try self.checkpoint(projection.name, transaction)
                     ?? Checkpoint(
                         position: 0, version: projection.version, rulesDigest: projection.rulesDigest, slot: 0)
-                let preparation = isWanted.flatMap { projection.preparation(events, until: $0) }
-                try projection.fold(
-                    events, preparation: preparation,
-                    into: model(projection.name, slot: checkpoint.slot, checkpoint: checkpoint, transaction))
+                let model = model(projection.name, slot: checkpoint.slot, checkpoint: checkpoint, transaction)
+                let preparation = try isWanted.flatMap { isWanted in
+                    try projection.preparer(in: model, after: events.prefix(0)).flatMap { $0(events, isWanted) }
+                }
+                try projection.fold(events, preparation: preparation, into: model)
                 checkpoint.position = max(checkpoint.position, position)
                 try putCheckpoint(checkpoint, for: projection.name, transaction)
             }

@@ -47,8 +47,9 @@ struct PreparedFoldTests {
     /// each kind the preparation must handle, by hand:
     /// - workout-1, workout-3, workout-9: catalog exercises only, started and finished within the chunk: prepared and
     ///   taken over;
-    /// - workout-2: a custom exercise stored by the first chunk: prepared with the catalog's facts (it has none), which
-    ///   the fold must not take, since the read model's facts give it muscles;
+    /// - workout-2: a custom exercise stored by the first chunk: prepared with its facts when the preparation is given
+    ///   them (as a rebuild gives them), and otherwise with the catalog's (it has none), which the fold must not take,
+    ///   since the read model's facts give it muscles;
     /// - workout-4: the squat given other muscles by a `CustomExerciseAdded` between two of its sets: not prepared,
     ///   since the fold counts its first set under the catalog's facts and the rest under the new ones;
     /// - workout-5: started twice; workout-6: a set logged before its start; workout-7: deleted after it finished;
@@ -89,17 +90,49 @@ struct PreparedFoldTests {
         return (first.list, second.list)
     }
 
+    /// The training projection, but for the context its preparation is given: none of the read model's custom
+    /// exercises, as if the preparation had foreseen them wrongly.
+    struct WithoutCustomExercises: Projection {
+        let base = TrainingProjection(rules: Rules())
+        var name: String { base.name }
+        var version: UInt32 { base.version }
+        var rulesDigest: [UInt8] { base.rulesDigest }
+        var tables: [String] { base.tables }
+
+        func fold(_ events: ArraySlice<RecordedTrainingEvent>, into model: ReadModel) throws {
+            try base.fold(events, into: model)
+        }
+
+        func preparationContext(
+            in model: ReadModel, after events: ArraySlice<RecordedTrainingEvent>
+        ) throws -> CustomExercises { CustomExercises() }
+
+        func prepare(
+            _ events: ArraySlice<RecordedTrainingEvent>, context: CustomExercises, until isWanted: () -> Bool
+        ) -> PreparedWorkouts? {
+            base.prepare(events, context: context, until: isWanted)
+        }
+
+        func fold(
+            _ events: ArraySlice<RecordedTrainingEvent>, prepared: PreparedWorkouts, into model: ReadModel
+        ) throws {
+            try base.fold(events, prepared: prepared, into: model)
+        }
+    }
+
     /// Every row of every table, keys and values in turn, after folding the first chunk plainly and the second as
-    /// `isWanted` says: nil for a plain fold.
-    func rows(preparingUntil isWanted: (() -> Bool)?) throws -> [[[UInt8]]] {
-        let projection = TrainingProjection(rules: Rules())
+    /// `isWanted` says (nil for a plain fold), prepared by `projection`.
+    func rows(
+        preparingUntil isWanted: (() -> Bool)?,
+        by projection: any Projection<RecordedTrainingEvent> = TrainingProjection(rules: Rules())
+    ) throws -> [[[UInt8]]] {
         let store = try ReadModelStore.scratch(projections: [ProjectionDescriptor(projection)])
         let (first, second) = Self.chunks()
         try store.fold([projection], first[...], through: first.last!.position)
         try store.fold([projection], second[...], through: second.last!.position, preparingUntil: isWanted)
         return try store.read { snapshot in
             let model = try #require(try snapshot.model(TrainingProjection.name))
-            return try projection.tables.indices.map { index in
+            return try TrainingTable.allCases.indices.map { index in
                 var rows: [[UInt8]] = []
                 try model.table(index).scan { key, value in
                     rows += [Array(key), Array(value)]
@@ -128,15 +161,42 @@ struct PreparedFoldTests {
             })
             #expect(differences(cutShort, plain) == [], "cut short after \(checks) checks")
         }
+        // Prepared without the custom exercise the first chunk stored: the fold sets workout-2's contribution aside.
+        let unforeseen = try rows(preparingUntil: { false }, by: WithoutCustomExercises())
+        #expect(differences(unforeseen, plain) == [])
     }
 
     @Test func thePreparationLeavesToTheFoldTheWorkoutsItCannotSettleAlone() throws {
-        let (_, second) = Self.chunks()
-        let prepared = try #require(TrainingProjection(rules: Rules()).prepare(second[...]) { false })
+        let (first, second) = Self.chunks()
+        let projection = TrainingProjection(rules: Rules())
+        // The context of the second chunk's preparation: asked for before the first chunk is folded, as a rebuild asks
+        // for it, it comes from the first chunk's events; asked for after, from the read model's rows.
+        func preparationContext(foldingFirst: Bool) throws -> CustomExercises {
+            let store = try ReadModelStore.scratch(projections: [ProjectionDescriptor(projection)])
+            try store.fold(
+                [projection], foldingFirst ? first[...] : [], through: foldingFirst ? first.last!.position : 0)
+            return try store.read { snapshot in
+                try projection.preparationContext(
+                    in: #require(try snapshot.model(projection.name)), after: foldingFirst ? [] : first[...])
+            }
+        }
+        let context = try preparationContext(foldingFirst: false)
+        #expect(try preparationContext(foldingFirst: true).facts == context.facts)
+        let prepared = try #require(projection.prepare(second[...], context: context) { false })
         let ids = Set(prepared.workouts.compactMap { $0?.workout.id })
         // Prepared: those started and ended in the chunk, once, with no custom exercise added among their events.
         #expect(ids == ["workout-0", "workout-1", "workout-2", "workout-3", "workout-7", "workout-9"])
         #expect(
             prepared.workouts.compactMap { $0 }.allSatisfy { $0.workout.id == "workout-7" || $0.contribution != nil })
+        // The facts each workout was prepared with: workout-2's custom exercise with the muscles the first chunk gave
+        // it; the squat as the catalog has it until the second chunk gives it other muscles (during workout-4), and
+        // with those after.
+        let facts = Dictionary(
+            uniqueKeysWithValues: prepared.workouts.compactMap { $0 }.map { ($0.workout.id, $0.exercises) })
+        #expect(facts["workout-2"]?.map(\.primaryMuscles) == [["quadriceps"]])
+        #expect(facts["workout-2"]?.map(\.isCustom) == [true])
+        #expect(facts["workout-1"] == [try ExerciseFacts.catalogued(Self.squat)])
+        #expect(facts["workout-9"]?.map(\.primaryMuscles) == [["calves"]])
+        #expect(facts["workout-0"]?.map(\.isCustom) == [true])
     }
 }

@@ -3,9 +3,10 @@
 /// its start when the start is the workout's first (its number is above every workout started before, as in a rebuild
 /// nearly every workout's is), and then passes its other events over.
 ///
-/// Such a workout needs nothing from the read model: it has no state from before the chunk, and no
-/// `CustomExerciseAdded` falls among its events, so the facts of its exercises stay the catalog's unless the read
-/// model holds a custom exercise of that id, which the fold checks.
+/// Such a workout needs nothing from the read model but the facts of its exercises: it has no state from before the
+/// chunk, and no `CustomExerciseAdded` falls among its events, so those facts are the catalog's, or a custom
+/// exercise's as the read model holds it when the chunk begins (``CustomExercises``) or as a `CustomExerciseAdded`
+/// before the workout's start leaves it. The fold checks that it has the same facts before it takes a contribution.
 public struct PreparedWorkouts: Sendable {
     /// The workouts found, in the order of their starts; nil for one not prepared (not eligible, in progress at the
     /// chunk's end, or not reached when the fold asked for the chunk).
@@ -22,18 +23,27 @@ public struct PreparedWorkouts: Sendable {
         return Int(owners[offset])
     }
 
-    /// Finds the workouts of `events` and prepares them in the order they start, until `isWanted` returns true; nil
-    /// when it does so before the workouts are found.
+    /// Finds the workouts of `events` and prepares them in the order they start, until `isWanted` returns true, with
+    /// the facts of the catalog's exercises and of `customExercises` (those the read model holds when the chunk
+    /// begins); nil when `isWanted` returns true before the workouts are found.
     init?(
-        _ events: ArraySlice<RecordedTrainingEvent>, rules: Rules, until isWanted: () -> Bool
+        _ events: ArraySlice<RecordedTrainingEvent>, rules: Rules, customExercises: CustomExercises,
+        until isWanted: () -> Bool
     ) {
         firstIndex = events.startIndex
         guard let found = Self.find(events, until: isWanted) else { return nil }
         owners = found.owners
         var workouts = [PreparedWorkout?](repeating: nil, count: found.candidates.count)
-        var facts: [String: ExerciseFacts] = [:]
+        var custom = customExercises
+        var catalogued: [String: ExerciseFacts] = [:]
+        // The chunk's `CustomExerciseAdded` events not yet taken into `custom`.
+        var customAdded = found.customAdded[...]
         for (candidateIndex, candidate) in found.candidates.enumerated() where candidate.isEligible {
             if isWanted() { break }
+            while let index = customAdded.first, index < candidate.start {
+                if case .customExerciseAdded(let added) = events[index].event { custom.add(added) }
+                customAdded.removeFirst()
+            }
             let start = events[candidate.start]
             guard case .workoutStarted(let started) = start.event else { continue }
             var workout = Workout(
@@ -45,22 +55,22 @@ public struct PreparedWorkouts: Sendable {
             }
             guard !workout.isActive else { continue }
             var contribution: WorkoutContribution?
+            var exercises: [ExerciseFacts] = []
             if workout.counts {
-                var exercises: [ExerciseFacts] = []
                 exercises.reserveCapacity(workout.exercises.count)
                 for exercise in workout.exercises {
-                    if let known = facts[exercise.exerciseId] {
+                    if let known = custom.facts[exercise.exerciseId] ?? catalogued[exercise.exerciseId] {
                         exercises.append(known)
                     } else {
-                        guard let catalogued = try? ExerciseFacts.catalogued(exercise.exerciseId) else { return nil }
-                        facts[exercise.exerciseId] = catalogued
-                        exercises.append(catalogued)
+                        guard let facts = try? ExerciseFacts.catalogued(exercise.exerciseId) else { return nil }
+                        catalogued[exercise.exerciseId] = facts
+                        exercises.append(facts)
                     }
                 }
                 contribution = WorkoutContribution(workout, rules: rules, exercises: exercises)
             }
             workouts[candidateIndex] = PreparedWorkout(
-                startIndex: candidate.start, workout: workout, contribution: contribution)
+                startIndex: candidate.start, workout: workout, contribution: contribution, exercises: exercises)
         }
         self.workouts = workouts
     }
@@ -73,13 +83,14 @@ public struct PreparedWorkouts: Sendable {
         var isEligible = true
     }
 
-    /// The workouts whose first event in the chunk is their start, and the workout each event belongs to; nil when
-    /// `isWanted` returns true first.
+    /// The workouts whose first event in the chunk is their start, the workout each event belongs to, and the indices
+    /// of the chunk's `CustomExerciseAdded` events; nil when `isWanted` returns true first.
     private static func find(
         _ events: ArraySlice<RecordedTrainingEvent>, until isWanted: () -> Bool
-    ) -> (candidates: [Candidate], owners: [Int32])? {
+    ) -> (candidates: [Candidate], owners: [Int32], customAdded: [Int])? {
         var owners = [Int32](repeating: -1, count: events.count)
         var candidates: [Candidate] = []
+        var customAdded: [Int] = []
         // By stream: the index of its candidate, or -1 for a stream whose events in the chunk do not begin with a
         // start (or that starts twice).
         var byStream: [String: Int32] = [:]
@@ -92,6 +103,7 @@ public struct PreparedWorkouts: Sendable {
             switch events[index].event {
             case .customExerciseAdded:
                 lastCustomExercise = index
+                customAdded.append(index)
             case .workoutStarted:
                 let stream = events[index].streamID
                 var owner: Int32 = -1
@@ -122,7 +134,7 @@ public struct PreparedWorkouts: Sendable {
                 continue
             }
         }
-        return (candidates, owners)
+        return (candidates, owners, customAdded)
     }
 }
 
@@ -131,6 +143,22 @@ struct PreparedWorkout: Sendable {
     /// The index of the workout's `WorkoutStarted` among the chunk's events.
     let startIndex: Int
     let workout: Workout
-    /// What the workout contributes, when it counts, with the catalog's facts for its exercises.
+    /// What the workout contributes, when it counts, with `exercises`, the facts of its exercises in the order it
+    /// lists them.
     let contribution: WorkoutContribution?
+    let exercises: [ExerciseFacts]
+}
+
+/// The custom exercises of the training read model, as a chunk's fold will find them when it begins: what a rebuild's
+/// reading thread prepares the chunk's workouts with (see ``TrainingProjection/preparationContext(in:after:)``).
+public struct CustomExercises: Sendable {
+    /// The facts of each custom exercise, by id.
+    var facts: [String: ExerciseFacts] = [:]
+
+    public init() {}
+
+    /// Takes in a custom exercise added (or changed) by an event, as the fold does.
+    mutating func add(_ added: CustomExerciseAdded) {
+        facts[added.exerciseId] = ExerciseFacts(added.exercise, isCustom: true)
+    }
 }

@@ -64,9 +64,28 @@ public struct TrainingProjection: Projection {
         try fold.flush()
     }
 
-    /// Finds the workouts that the chunk's events start and end, and works out their states and contributions.
-    public func prepare(_ events: ArraySlice<RecordedTrainingEvent>, until isWanted: () -> Bool) -> PreparedWorkouts? {
-        PreparedWorkouts(events, rules: rules, until: isWanted)
+    /// The custom exercises the read model will hold once `events` are folded into it: those it holds, and those
+    /// `events` add.
+    public func preparationContext(
+        in model: ReadModel, after events: ArraySlice<RecordedTrainingEvent>
+    ) throws -> CustomExercises {
+        var custom = CustomExercises()
+        try model.table(TrainingTable.exercises.rawValue).scan { key, value in
+            custom.facts[String(decoding: key, as: UTF8.self)] = try ExerciseFacts.custom(row: value)
+            return true
+        }
+        for recorded in events {
+            if case .customExerciseAdded(let added) = recorded.event { custom.add(added) }
+        }
+        return custom
+    }
+
+    /// Finds the workouts that the chunk's events start and end, and works out their states and contributions, with
+    /// the facts of `context`'s custom exercises and of the catalog's.
+    public func prepare(
+        _ events: ArraySlice<RecordedTrainingEvent>, context: CustomExercises, until isWanted: () -> Bool
+    ) -> PreparedWorkouts? {
+        PreparedWorkouts(events, rules: rules, customExercises: context, until: isWanted)
     }
 
     public func fold(
@@ -123,8 +142,10 @@ struct TrainingFold {
 
     private struct Unsettled {
         var before: WorkoutContribution?
-        /// What the workout's state contributes, worked out ahead with the catalog's facts of its exercises.
+        /// What the workout's state contributes, worked out ahead with `preparedWith`, the facts of its exercises
+        /// (in the order the workout lists them) as the preparation took them.
         var prepared: WorkoutContribution?
+        var preparedWith: [ExerciseFacts] = []
     }
 
     /// A workout's `active/` row as this fold leaves it.
@@ -199,7 +220,7 @@ struct TrainingFold {
         highestChanged = true
         let id = prepared.workout.id
         // It has never started, so nothing was noted of it, and it has no `active/` row: it ends within the chunk.
-        unsettled[id] = Unsettled(before: nil, prepared: prepared.contribution)
+        unsettled[id] = Unsettled(before: nil, prepared: prepared.contribution, preparedWith: prepared.exercises)
         changedWorkouts.insert(id)
         workouts[id] = prepared.workout
         return true
@@ -249,19 +270,20 @@ struct TrainingFold {
         order.sort { ($0.startedAt, $0.stream) < ($1.startedAt, $1.stream) }
         for (_, stream, unsettled) in order {
             let workout = workouts[stream]!
-            let after = workout.counts ? try contribution(workout, prepared: unsettled.prepared) : nil
+            let after =
+                workout.counts
+                ? try contribution(workout, prepared: unsettled.prepared, with: unsettled.preparedWith) : nil
             if unsettled.before != nil || after != nil { try move(from: unsettled.before, to: after) }
         }
     }
 
-    /// What `workout` contributes: `prepared` when it is given and none of the workout's exercises is a custom one.
+    /// What `workout` contributes: `prepared` when it is given and was worked out with `preparedFacts`, the facts of
+    /// the workout's exercises as this fold has them (which the preparation could only foresee).
     private mutating func contribution(
-        _ workout: Workout, prepared: WorkoutContribution? = nil
+        _ workout: Workout, prepared: WorkoutContribution? = nil, with preparedFacts: [ExerciseFacts] = []
     ) throws -> WorkoutContribution {
-        if let prepared, try workout.exercises.allSatisfy({ try !self.facts($0.exerciseId).isCustom }) {
-            return prepared
-        }
         let facts = try workout.exercises.map { try self.facts($0.exerciseId) }
+        if let prepared, facts == preparedFacts { return prepared }
         return WorkoutContribution(workout, rules: rules, exercises: facts)
     }
 

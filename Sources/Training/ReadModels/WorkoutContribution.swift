@@ -183,7 +183,7 @@ struct WeekKey: Hashable {
 
 /// What the fold needs to know of an exercise: its muscles, its force and whether it is assisted, from the catalog or
 /// a custom exercise.
-struct ExerciseFacts: Sendable {
+struct ExerciseFacts: Sendable, Equatable {
     let primaryMuscles: [String]
     let secondaryMuscles: [String]
     let force: String?
@@ -206,14 +206,17 @@ struct ExerciseFacts: Sendable {
     /// An exercise as the training fold takes it: a custom exercise as `customExercises` (the training read model's
     /// `exercises` table) holds it, else the bundled catalog's, else one without muscles.
     static func folded(_ exerciseId: String, customExercises: ReadModelTable?) throws -> ExerciseFacts {
-        let custom = try customExercises?.withValue(forKey: Array(exerciseId.utf8)) { raw in
-            try ReadModelRow.decode(raw, table: "exercises") { bytes throws(PayloadError) in
-                var reader = PayloadReader(bytes)
-                return try CustomExerciseAdded(reading: &reader)
-            }
+        let custom = try customExercises?.withValue(forKey: Array(exerciseId.utf8), custom(row:))
+        return try custom ?? catalogued(exerciseId)
+    }
+
+    /// The custom exercise an `exercises` row of the training read model holds.
+    static func custom(row raw: UnsafeRawBufferPointer) throws -> ExerciseFacts {
+        let added = try ReadModelRow.decode(raw, table: "exercises") { bytes throws(PayloadError) in
+            var reader = PayloadReader(bytes)
+            return try CustomExerciseAdded(reading: &reader)
         }
-        if let custom { return ExerciseFacts(custom.exercise, isCustom: true) }
-        return try catalogued(exerciseId)
+        return ExerciseFacts(added.exercise, isCustom: true)
     }
 
     /// An exercise as the bundled catalog has it, else one without muscles: the training fold's facts for an
