@@ -76,6 +76,7 @@ public struct EventRecord: Sendable {
 }
 
 /// The record layout, version 1. All integers are big-endian. Documented in docs/FORMAT.md.
+@usableFromInline
 enum RecordFormat {
     static let version: UInt8 = 1
     static let fixedHeaderSize = 92
@@ -85,23 +86,25 @@ enum RecordFormat {
     static let zeroHash = [UInt8](repeating: 0, count: 32)
 
     /// Offsets from the start of the record (32 bits: a record is at most 16 MiB and some bytes).
+    @usableFromInline
     struct FieldRanges: Sendable {
-        var streamID: Range<UInt32>
-        var type: Range<UInt32>
+        @usableFromInline var streamID: Range<UInt32>
+        @usableFromInline var type: Range<UInt32>
         var correlationID: Range<UInt32>
         var causationID: Range<UInt32>
         var source: Range<UInt32>
-        var payload: Range<UInt32>
+        @usableFromInline var payload: Range<UInt32>
     }
 
-    struct Header {
-        var position: UInt64
-        var streamVersion: UInt64
-        var recordedAt: Timestamp
-        var occurredAt: Timestamp
-        var schemaVersion: UInt32
-        var encoding: PayloadEncoding
-        var fields: FieldRanges
+    @usableFromInline
+    struct Header: Sendable {
+        @usableFromInline var position: UInt64
+        @usableFromInline var streamVersion: UInt64
+        @usableFromInline var recordedAt: Timestamp
+        @usableFromInline var occurredAt: Timestamp
+        @usableFromInline var schemaVersion: UInt32
+        @usableFromInline var encoding: PayloadEncoding
+        @usableFromInline var fields: FieldRanges
     }
 
     /// SHA-256(previous ‖ record).
@@ -168,7 +171,7 @@ enum RecordFormat {
             throw .corrupt(expected, "record says position \(position)")
         }
         var offset = fixedHeaderSize
-        func field(lengthBytes: Int) throws(JournalError) -> Range<UInt32> {
+        @inline(__always) func field(lengthBytes: Int) throws(JournalError) -> Range<UInt32> {
             guard offset + lengthBytes <= raw.count - checksumSize else {
                 throw .corrupt(expected, "field length beyond the record")
             }

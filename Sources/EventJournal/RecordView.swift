@@ -6,7 +6,8 @@
 public struct RecordView {
     /// The record exactly as stored, checksum included.
     public let bytes: UnsafeRawBufferPointer
-    private let header: RecordFormat.Header
+    /// Inlinable, with the accessors that read it: a fold reads every record's fields through them.
+    @usableFromInline let header: RecordFormat.Header
 
     init(_ bytes: UnsafeRawBufferPointer, _ header: RecordFormat.Header) {
         self.bytes = bytes
@@ -19,19 +20,19 @@ public struct RecordView {
         self.init(bytes, try RecordFormat.parse(bytes, at: expectedPosition))
     }
 
-    public var position: UInt64 { header.position }
-    public var streamVersion: UInt64 { header.streamVersion }
-    public var recordedAt: Timestamp { header.recordedAt }
-    public var occurredAt: Timestamp { header.occurredAt }
-    public var schemaVersion: UInt32 { header.schemaVersion }
-    public var encoding: PayloadEncoding { header.encoding }
-    public var streamID: String { String(decoding: field(header.fields.streamID), as: UTF8.self) }
-    public var type: String { String(decoding: typeUTF8, as: UTF8.self) }
+    @inlinable public var position: UInt64 { header.position }
+    @inlinable public var streamVersion: UInt64 { header.streamVersion }
+    @inlinable public var recordedAt: Timestamp { header.recordedAt }
+    @inlinable public var occurredAt: Timestamp { header.occurredAt }
+    @inlinable public var schemaVersion: UInt32 { header.schemaVersion }
+    @inlinable public var encoding: PayloadEncoding { header.encoding }
+    @inlinable public var streamID: String { String(decoding: field(header.fields.streamID), as: UTF8.self) }
+    @inlinable public var type: String { String(decoding: typeUTF8, as: UTF8.self) }
     /// The type's UTF-8 bytes, for matching it without making a string.
-    public var typeUTF8: UnsafeRawBufferPointer { field(header.fields.type) }
-    public var payload: UnsafeRawBufferPointer { field(header.fields.payload) }
+    @inlinable public var typeUTF8: UnsafeRawBufferPointer { field(header.fields.type) }
+    @inlinable public var payload: UnsafeRawBufferPointer { field(header.fields.payload) }
 
-    private func field(_ range: Range<UInt32>) -> UnsafeRawBufferPointer {
+    @inlinable func field(_ range: Range<UInt32>) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(rebasing: bytes[Int(range.lowerBound)..<Int(range.upperBound)])
     }
 }

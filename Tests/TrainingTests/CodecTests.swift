@@ -174,7 +174,8 @@ struct CodecTests {
     }
 
     /// Long text decoded twice is one string, sharing its storage; short text lives inside its `String`; other text
-    /// stays other text; invalid UTF-8 is refused; and once the table is full, new text is decoded but not kept.
+    /// stays other text; text beyond ASCII is read as UTF-8, and invalid UTF-8 is refused, short or long; and once the
+    /// table is full, new text is decoded but not kept.
     @Test func recurringTextIsSharedUpToABound() throws {
         let shared = SharedText()
         let squat = Array("Barbell_Full_Squat".utf8)
@@ -184,6 +185,12 @@ struct CodecTests {
         #expect(Self.text(shared, Array("Barbell_Bench_Press".utf8)) == "Barbell_Bench_Press")
         #expect(Self.text(shared, Array("Squat".utf8)) == "Squat")
         #expect(Self.text(shared, [UInt8](repeating: 0xFF, count: 20)) == nil)
+        #expect(Self.text(shared, [0x53, 0xFF]) == nil)
+        #expect(Self.text(shared, Array("Übung".utf8)) == "Übung")
+        let accented = Array("Kniebeuge – Langhantel".utf8)
+        let accentedFirst = try #require(Self.text(shared, accented))
+        #expect(accentedFirst == "Kniebeuge – Langhantel")
+        #expect(Self.storage(try #require(Self.text(shared, accented))) == Self.storage(accentedFirst))
 
         for index in 0..<SharedText.capacity { _ = Self.text(shared, Array("exercise number \(index)".utf8)) }
         let late = Array("one exercise too many".utf8)

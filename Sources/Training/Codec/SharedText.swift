@@ -18,30 +18,69 @@ final class SharedText: Sendable {
     /// Text this short is stored inside the `String` itself: nothing to share.
     private static let inlineLength = 15
 
-    /// Texts by the FNV-1a hash of their UTF-8 bytes. Two texts with one hash share only the first one kept.
-    private let texts = Mutex<[UInt64: String]>([:])
+    /// The texts kept, by a hash of their UTF-8 bytes: open addressing in a table twice the capacity, probed from the
+    /// hash's slot on.
+    private let table = Mutex(Table())
+
+    private struct Table {
+        var slots = [(hash: UInt64, text: String)?](repeating: nil, count: 2 * SharedText.capacity)
+        var count = 0
+    }
 
     /// The UTF-8 text in `bytes`, shared when it was seen before; nil when it is not valid UTF-8.
     func text(_ bytes: UnsafeRawBufferPointer) -> String? {
-        bytes.withMemoryRebound(to: UInt8.self) { utf8 in
-            guard utf8.count > Self.inlineLength else { return String(validating: utf8, as: UTF8.self) }
-            let hash = Self.hash(utf8)
-            if let kept = texts.withLock({ $0[hash] }), Self.equal(kept, utf8) { return kept }
-            guard let text = String(validating: utf8, as: UTF8.self) else { return nil }
-            texts.withLock { texts in
-                if texts.count < Self.capacity, texts[hash] == nil { texts[hash] = text }
+        guard bytes.count > Self.inlineLength else { return Self.string(bytes) }
+        let hash = Self.hash(bytes)
+        let kept = table.withLock { table -> String? in
+            var slot = Int(truncatingIfNeeded: hash) & (table.slots.count - 1)
+            while let entry = table.slots[slot] {
+                if entry.hash == hash, Self.equal(entry.text, bytes) { return entry.text }
+                slot = (slot + 1) & (table.slots.count - 1)
             }
-            return text
+            return nil
+        }
+        if let kept { return kept }
+        guard let text = Self.string(bytes) else { return nil }
+        table.withLock { table in
+            guard table.count < Self.capacity else { return }
+            var slot = Int(truncatingIfNeeded: hash) & (table.slots.count - 1)
+            while let entry = table.slots[slot] {
+                if entry.hash == hash, Self.equal(entry.text, bytes) { return }
+                slot = (slot + 1) & (table.slots.count - 1)
+            }
+            table.slots[slot] = (hash, text)
+            table.count += 1
+        }
+        return text
+    }
+
+    /// `bytes` as a string, checked as UTF-8 (plain ASCII, which nearly all text is, by the quickest check).
+    private static func string(_ bytes: UnsafeRawBufferPointer) -> String? {
+        bytes.withMemoryRebound(to: UInt8.self) { utf8 in
+            utf8.allSatisfy { $0 < 0x80 }
+                ? String(decoding: utf8, as: UTF8.self) : String(validating: utf8, as: UTF8.self)
         }
     }
 
-    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+    /// A hash of `bytes`, eight at a time.
+    private static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var hash = UInt64(bytes.count) &* 0x9e37_79b9_7f4a_7c15
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            hash = (hash ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0xff51_afd7_ed55_8ccd
+            hash ^= hash >> 29
+            offset += 8
+        }
+        if offset < bytes.count {
+            // The last eight bytes, overlapping those hashed already: the length is hashed, so no two texts mix up.
+            let last = bytes.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self)
+            hash = (hash ^ last) &* 0xc4ce_b9fe_1a85_ec53
+            hash ^= hash >> 29
+        }
         return hash
     }
 
-    private static func equal(_ text: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    private static func equal(_ text: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
         var text = text
         return text.withUTF8 { utf8 in
             utf8.count == bytes.count && memcmp(utf8.baseAddress!, bytes.baseAddress!, bytes.count) == 0
