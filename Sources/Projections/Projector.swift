@@ -27,18 +27,16 @@ public final class Projector<Event: Sendable>: Sendable {
     /// Reports progress of long work: the projection, the position reached and the position to reach.
     public typealias Progress = (_ projection: String, _ position: UInt64, _ target: UInt64) -> Void
 
-    /// `decode` turns a record into the events projections fold; nil passes a record over (another domain's event, a
-    /// newer schema than this build reads). A record it throws for stops the fold. The record is lent for the call
-    /// (see ``RecordView``): the event must copy what it keeps of it.
+    /// A projector whose events `Decoding` decodes from the journal's records.
     ///
-    /// Inlinable, so that the loop that reads and decodes a chunk is compiled for the caller's event type: in generic
-    /// code it would move each event through the type's witnesses and look its types up at run time.
+    /// Inlinable, so that the loop that reads and decodes a chunk is compiled for the caller's event type and decoder:
+    /// in generic code it would move each event through the type's witnesses and look its types up at run time.
     @inlinable
-    public convenience init(
-        journal: Journal, store: ReadModelStore, decode: @escaping @Sendable (RecordView) throws -> Event?
-    ) {
+    public convenience init<Decoding: EventDecoding>(
+        journal: Journal, store: ReadModelStore, decoding: Decoding.Type
+    ) where Decoding.Event == Event {
         self.init(journal: journal, store: store) { journal, from, limit, transaction, include in
-            try Batch(journal, from: from, limit: limit, in: transaction, including: include, decode: decode)
+            try Batch(journal, from: from, limit: limit, in: transaction, including: include, decode: Decoding.decode)
         }
     }
 

@@ -61,7 +61,7 @@ struct BuilderProcessTests {
         }
         let store = try ReadModelStore(
             environment: journal.environment, projections: [ProjectionDescriptor(Counts())])
-        let projector = Projector(journal: journal, store: store, decode: Counts.decode)
+        let projector = Projector(journal: journal, store: store, decoding: Counts.self)
         try projector.catchUp([Counts()])
         let changed = Counts(onlyStream: "s1")
         let sleeper = try ProgramHandle("/bin/sleep", ["60"])

@@ -20,7 +20,7 @@ struct ProjectorTests {
     func projector(_ projections: [Counts]) throws -> Projector<Counts.Event> {
         let store = try ReadModelStore(
             environment: journal.environment, projections: projections.map(ProjectionDescriptor.init))
-        return Projector(journal: journal, store: store, decode: Counts.decode)
+        return Projector(journal: journal, store: store, decoding: Counts.self)
     }
 
     func append(_ types: [String], to stream: String) async throws {
@@ -197,7 +197,7 @@ struct ProjectorTests {
         try await append(["D"], to: "two")
         let counts = Counts()
         let scratch = try ReadModelStore.scratch(projections: [ProjectionDescriptor(counts)])
-        let projector = Projector(journal: journal, store: scratch, decode: Counts.decode)
+        let projector = Projector(journal: journal, store: scratch, decoding: Counts.self)
         try projector.replay([counts], through: 2)
         let model = try contents(projector, counts)
         #expect(model.streams == ["one": 2] && model.types == ["A": 1, "B": 1] && model.checkpoint.position == 2)
@@ -315,7 +315,7 @@ struct ProjectorTests {
 
 /// Counts events per stream and per type; the rule `onlyStream` counts one stream's events only. `failAfter` makes
 /// the fold throw at that many events, like a process dying in the middle of a rebuild.
-struct Counts: Projection {
+struct Counts: Projection, EventDecoding {
     struct Event: Sendable {
         let stream: String
         let type: String
@@ -341,7 +341,7 @@ struct Counts: Projection {
 
     var rulesDigest: [UInt8] { Array((onlyStream ?? "*").utf8) }
 
-    static let decode: @Sendable (RecordView) throws -> Event? = { record in
+    static func decode(_ record: RecordView) throws -> Event? {
         Event(stream: record.streamID, type: record.type)
     }
 

@@ -1,4 +1,5 @@
 import EventJournal
+import Projections
 
 #if canImport(Glibc)
     import Glibc
@@ -188,5 +189,12 @@ public struct RecordedTrainingEvent: Sendable {
         self.init(
             position: record.position, streamID: record.streamID, streamVersion: record.streamVersion,
             occurredAt: record.occurredAt, recordedAt: record.recordedAt, event: event)
+    }
+}
+
+extension RecordedTrainingEvent: EventDecoding {
+    /// The record decoded, or nil when it is not a training event this build knows.
+    public static func decode(_ record: RecordView) throws -> RecordedTrainingEvent? {
+        try RecordedTrainingEvent(record)
     }
 }

@@ -16,13 +16,11 @@ public final class TrainingReadModels: Sendable {
     /// The projections' names and tables (under the default rules).
     public static var descriptors: [ProjectionDescriptor] { projections(Rules()).map { ProjectionDescriptor($0) } }
 
-    static let decode: @Sendable (RecordView) throws -> RecordedTrainingEvent? = { try RecordedTrainingEvent($0) }
-
     /// Opens the read models beside `journal`, creating their tables the first time.
     public init(journal: Journal) throws {
         self.journal = journal
         let store = try ReadModelStore(environment: journal.environment, projections: Self.descriptors)
-        projector = Projector(journal: journal, store: store, decode: Self.decode)
+        projector = Projector(journal: journal, store: store, decoding: RecordedTrainingEvent.self)
     }
 
     /// The names of the projections.
@@ -141,7 +139,7 @@ public final class TrainingReadModels: Sendable {
         progress: Projector<RecordedTrainingEvent>.Progress?
     ) throws -> ReplayedReadModels {
         let store = try ReadModelStore.scratch(projections: Self.descriptors)
-        let replayer = Projector(journal: journal, store: store, decode: Self.decode)
+        let replayer = Projector(journal: journal, store: store, decoding: RecordedTrainingEvent.self)
         let head = try journal.head().position
         try replayer.replay(Self.projections(rules), through: min(last, head), including: include, progress: progress)
         return ReplayedReadModels(store: store, rules: rules)

@@ -1,0 +1,14 @@
+import EventJournal
+
+/// How a projector reads, from the journal's records, the events its projections fold.
+///
+/// A type rather than a closure, so that the loop that reads and decodes a chunk calls `decode` directly, inlined,
+/// rather than through a closure for every record.
+public protocol EventDecoding {
+    associatedtype Event: Sendable
+
+    /// The event `record` holds; nil passes the record over (another domain's event, a newer schema than this build
+    /// reads). A record it throws for stops the fold. The record is lent for the call (see ``RecordView``): the event
+    /// must copy what it keeps of it.
+    static func decode(_ record: RecordView) throws -> Event?
+}
