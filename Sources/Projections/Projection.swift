@@ -7,7 +7,7 @@ public protocol Projection<Event>: Sendable {
     associatedtype Event
     /// What ``prepare(_:context:until:)`` works out ahead of a fold; `Never` for a projection that prepares nothing.
     associatedtype Preparation: Sendable = Never
-    /// What preparing a chunk needs to know of the read model (see ``preparationContext(in:after:)``); `Void` for a
+    /// What preparing a chunk needs to know of the read model (see ``preparationContext(in:after:prepared:)``); `Void` for a
     /// projection that needs nothing of it.
     associatedtype PreparationContext: Sendable = Void
 
@@ -24,10 +24,13 @@ public protocol Projection<Event>: Sendable {
     func fold(_ events: ArraySlice<Event>, into model: ReadModel) throws
 
     /// What preparing the chunk that follows `events` needs to know of the read model as it will stand once `events`
-    /// (which follow every event folded into `model`, and may be none) are folded into it. A rebuild asks for it on
-    /// its folding thread, before that thread folds `events`, and hands it to the reading thread, which prepares the
-    /// next chunk meanwhile and cannot read the folding thread's uncommitted rows.
-    func preparationContext(in model: ReadModel, after events: ArraySlice<Event>) throws -> PreparationContext
+    /// (which follow every event folded into `model`, and may be none) are folded into it; `prepared` is what was
+    /// prepared of `events`' own fold, if anything. A rebuild asks for it on its folding thread, before that thread
+    /// folds `events`, and hands it to the reading thread, which prepares the next chunk meanwhile and cannot read the
+    /// folding thread's uncommitted rows.
+    func preparationContext(
+        in model: ReadModel, after events: ArraySlice<Event>, prepared: Preparation?
+    ) throws -> PreparationContext
 
     /// Works out, from `events` and `context` alone, part of what folding them will need, so that a rebuild can do it
     /// on its reading thread while the chunk before folds. It stops early, with part of the work done, once
@@ -49,18 +52,20 @@ extension Projection where Preparation == Never {
 }
 
 extension Projection where PreparationContext == Void {
-    public func preparationContext(in model: ReadModel, after events: ArraySlice<Event>) throws {}
+    public func preparationContext(
+        in model: ReadModel, after events: ArraySlice<Event>, prepared: Preparation?
+    ) throws {}
 }
 
 extension Projection {
-    /// The preparation of the chunk after `events`, with the context `model` gives now (see
-    /// ``preparationContext(in:after:)``), giving its result as a value the projector keeps beside the chunk, whatever
-    /// the projection; nil for a projection that prepares nothing.
+    /// The preparation of the chunk after `events`, with the context `model` and `events`' own preparation, if any,
+    /// give now (see ``preparationContext(in:after:prepared:)``), giving its result as a value the projector keeps
+    /// beside the chunk, whatever the projection; nil for a projection that prepares nothing.
     func preparer(
-        in model: ReadModel, after events: ArraySlice<Event>
+        in model: ReadModel, after events: ArraySlice<Event>, preparation: (any Sendable)?
     ) throws -> (@Sendable (ArraySlice<Event>, _ isWanted: () -> Bool) -> (any Sendable)?)? {
         guard Preparation.self != Never.self else { return nil }
-        let context = try preparationContext(in: model, after: events)
+        let context = try preparationContext(in: model, after: events, prepared: preparation as? Preparation)
         return { events, isWanted in self.prepare(events, context: context, until: isWanted) }
     }
 

@@ -218,7 +218,9 @@ public final class Projector<Event: Sendable>: Sendable {
                             let model = store.model(
                                 projection.name, slot: checkpoint.slot, checkpoint: checkpoint, transaction)
                             let events = chunk.events[chunk.firstIndex(after: checkpoint.position)...]
-                            return try projection.preparer(in: model, after: events).map { (projection.name, $0) }
+                            return try projection.preparer(
+                                in: model, after: events, preparation: chunk.preparations[projection.name]
+                            ).map { (projection.name, $0) }
                         },
                         freeing: spent.take(),
                         releasingPagesOf: pages.isDue(upTo: last) ? store.environment : nil)

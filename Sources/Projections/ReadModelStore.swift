@@ -242,7 +242,9 @@ public final class ReadModelStore: Sendable {
                         position: 0, version: projection.version, rulesDigest: projection.rulesDigest, slot: 0)
                 let model = model(projection.name, slot: checkpoint.slot, checkpoint: checkpoint, transaction)
                 let preparation = try isWanted.flatMap { isWanted in
-                    try projection.preparer(in: model, after: events.prefix(0)).flatMap { $0(events, isWanted) }
+                    try projection.preparer(in: model, after: events.prefix(0), preparation: nil).flatMap {
+                        $0(events, isWanted)
+                    }
                 }
                 try projection.fold(events, preparation: preparation, into: model)
                 checkpoint.position = max(checkpoint.position, position)

@@ -104,7 +104,7 @@ struct PreparedFoldTests {
         }
 
         func preparationContext(
-            in model: ReadModel, after events: ArraySlice<RecordedTrainingEvent>
+            in model: ReadModel, after events: ArraySlice<RecordedTrainingEvent>, prepared: PreparedWorkouts?
         ) throws -> CustomExercises { CustomExercises() }
 
         func prepare(
@@ -170,18 +170,24 @@ struct PreparedFoldTests {
         let (first, second) = Self.chunks()
         let projection = TrainingProjection(rules: Rules())
         // The context of the second chunk's preparation: asked for before the first chunk is folded, as a rebuild asks
-        // for it, it comes from the first chunk's events; asked for after, from the read model's rows.
-        func preparationContext(foldingFirst: Bool) throws -> CustomExercises {
+        // for it, it comes from the first chunk's events (found by looking at each, or by the first chunk's own
+        // preparation); asked for after, from the read model's rows.
+        func preparationContext(foldingFirst: Bool, prepared: PreparedWorkouts? = nil) throws -> CustomExercises {
             let store = try ReadModelStore.scratch(projections: [ProjectionDescriptor(projection)])
             try store.fold(
                 [projection], foldingFirst ? first[...] : [], through: foldingFirst ? first.last!.position : 0)
             return try store.read { snapshot in
                 try projection.preparationContext(
-                    in: #require(try snapshot.model(projection.name)), after: foldingFirst ? [] : first[...])
+                    in: #require(try snapshot.model(projection.name)), after: foldingFirst ? [] : first[...],
+                    prepared: prepared)
             }
         }
         let context = try preparationContext(foldingFirst: false)
+        #expect(context.facts.keys.sorted() == ["sled-push"])
         #expect(try preparationContext(foldingFirst: true).facts == context.facts)
+        let firstPrepared = try #require(projection.prepare(first[...], context: CustomExercises()) { false })
+        #expect(firstPrepared.customExercisesAdded == [0])
+        #expect(try preparationContext(foldingFirst: false, prepared: firstPrepared).facts == context.facts)
         let prepared = try #require(projection.prepare(second[...], context: context) { false })
         let ids = Set(prepared.workouts.compactMap { $0?.workout.id })
         // Prepared: those started and ended in the chunk, once, with no custom exercise added among their events.

@@ -15,6 +15,8 @@ public struct PreparedWorkouts: Sendable {
     /// -1.
     private let owners: [Int32]
     private let firstIndex: Int
+    /// The indices of the chunk's `CustomExerciseAdded` events.
+    let customExercisesAdded: [Int]
 
     /// The index among ``workouts`` of the workout the event at `index` of the chunk belongs to.
     func owner(ofEventAt index: Int) -> Int? {
@@ -33,6 +35,7 @@ public struct PreparedWorkouts: Sendable {
         firstIndex = events.startIndex
         guard let found = Self.find(events, until: isWanted) else { return nil }
         owners = found.owners
+        customExercisesAdded = found.customAdded
         var workouts = [PreparedWorkout?](repeating: nil, count: found.candidates.count)
         var custom = customExercises
         var catalogued: [String: ExerciseFacts] = [:]

@@ -65,17 +65,19 @@ public struct TrainingProjection: Projection {
     }
 
     /// The custom exercises the read model will hold once `events` are folded into it: those it holds, and those
-    /// `events` add.
+    /// `events` add (found by their preparation, when it found them).
     public func preparationContext(
-        in model: ReadModel, after events: ArraySlice<RecordedTrainingEvent>
+        in model: ReadModel, after events: ArraySlice<RecordedTrainingEvent>, prepared: PreparedWorkouts?
     ) throws -> CustomExercises {
         var custom = CustomExercises()
         try model.table(TrainingTable.exercises.rawValue).scan { key, value in
             custom.facts[String(decoding: key, as: UTF8.self)] = try ExerciseFacts.custom(row: value)
             return true
         }
-        for recorded in events {
-            if case .customExerciseAdded(let added) = recorded.event { custom.add(added) }
+        // A chunk holds tens of thousands of events: looking at each again costs more than the rest of this.
+        for index in prepared?.customExercisesAdded ?? Array(events.indices) where events.indices.contains(index) {
+            guard case .customExerciseAdded(let added) = events[index].event else { continue }
+            custom.add(added)
         }
         return custom
     }
