@@ -12,7 +12,7 @@ import Synchronization
 final class ChunkPrefetch<Event: Sendable>: @unchecked Sendable {
     /// The records read and the events decoded from them.
     typealias Chunk = Projector<Event>.Batch
-    /// A projection's preparation of a chunk (see ``Projection/preparer(in:after:)``).
+    /// A projection's preparation of a chunk (see ``Projection/preparer(in:after:preparation:)``).
     typealias Preparer = @Sendable (ArraySlice<Event>, _ isWanted: () -> Bool) -> (any Sendable)?
 
     let from: UInt64

@@ -153,7 +153,7 @@ struct PreparedWorkout: Sendable {
 }
 
 /// The custom exercises of the training read model, as a chunk's fold will find them when it begins: what a rebuild's
-/// reading thread prepares the chunk's workouts with (see ``TrainingProjection/preparationContext(in:after:)``).
+/// reading thread prepares the chunk's workouts with (see ``TrainingProjection/preparationContext(in:after:prepared:)``).
 public struct CustomExercises: Sendable {
     /// The facts of each custom exercise, by id.
     var facts: [String: ExerciseFacts] = [:]
