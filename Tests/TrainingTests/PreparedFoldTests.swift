@@ -200,9 +200,9 @@ struct PreparedFoldTests {
         let facts = Dictionary(
             uniqueKeysWithValues: prepared.workouts.compactMap { $0 }.map { ($0.workout.id, $0.exercises) })
         #expect(facts["workout-2"]?.map(\.primaryMuscles) == [["quadriceps"]])
-        #expect(facts["workout-2"]?.map(\.isCustom) == [true])
         #expect(facts["workout-1"] == [try ExerciseFacts.catalogued(Self.squat)])
+        #expect(facts["workout-1"]?.map(\.primaryMuscles) != [["calves"]])
         #expect(facts["workout-9"]?.map(\.primaryMuscles) == [["calves"]])
-        #expect(facts["workout-0"]?.map(\.isCustom) == [true])
+        #expect(facts["workout-0"]?.map(\.primaryMuscles) == [["calves"]])
     }
 }

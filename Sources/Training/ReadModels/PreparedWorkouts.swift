@@ -162,6 +162,6 @@ public struct CustomExercises: Sendable {
 
     /// Takes in a custom exercise added (or changed) by an event, as the fold does.
     mutating func add(_ added: CustomExerciseAdded) {
-        facts[added.exerciseId] = ExerciseFacts(added.exercise, isCustom: true)
+        facts[added.exerciseId] = ExerciseFacts(added.exercise)
     }
 }

@@ -189,18 +189,16 @@ struct ExerciseFacts: Sendable, Equatable {
     let force: String?
     /// An assisted exercise (its name says so): the weight is help, and less is better.
     let isAssisted: Bool
-    /// Whether the facts are a custom exercise's, which an event can add, rather than the bundled catalog's.
-    let isCustom: Bool
 
-    init(_ exercise: Exercise, isCustom: Bool) {
+    init(_ exercise: Exercise) {
         self.init(
             name: exercise.name, primaryMuscles: exercise.primaryMuscles, secondaryMuscles: exercise.secondaryMuscles,
-            force: exercise.force, isCustom: isCustom)
+            force: exercise.force)
     }
 
     /// An exercise the catalog does not know: no muscles.
     init(unknown id: String) {
-        self.init(name: id, primaryMuscles: [], secondaryMuscles: [], force: nil, isCustom: false)
+        self.init(name: id, primaryMuscles: [], secondaryMuscles: [], force: nil)
     }
 
     /// An exercise as the training fold takes it: a custom exercise as `customExercises` (the training read model's
@@ -216,22 +214,21 @@ struct ExerciseFacts: Sendable, Equatable {
             var reader = PayloadReader(bytes)
             return try CustomExerciseAdded(reading: &reader)
         }
-        return ExerciseFacts(added.exercise, isCustom: true)
+        return ExerciseFacts(added.exercise)
     }
 
     /// An exercise as the bundled catalog has it, else one without muscles: the training fold's facts for an
     /// exercise that is not custom.
     static func catalogued(_ exerciseId: String) throws(CatalogError) -> ExerciseFacts {
-        try ExerciseCatalog.bundled().exercise(id: exerciseId).map { ExerciseFacts($0, isCustom: false) }
+        try ExerciseCatalog.bundled().exercise(id: exerciseId).map { ExerciseFacts($0) }
             ?? ExerciseFacts(unknown: exerciseId)
     }
 
-    private init(name: String, primaryMuscles: [String], secondaryMuscles: [String], force: String?, isCustom: Bool) {
+    private init(name: String, primaryMuscles: [String], secondaryMuscles: [String], force: String?) {
         self.primaryMuscles = primaryMuscles
         self.secondaryMuscles = secondaryMuscles
         self.force = force
         isAssisted = ExerciseCatalog.normalized(name).contains("assisted")
-        self.isCustom = isCustom
     }
 }
 
