@@ -13,7 +13,8 @@ import Training
 /// The read models against their peers, measured in one run on generated journals: a full rebuild beside raw LMDB
 /// scanning the same journal and beside the same folds fed from SQLite rows with JSON payloads (checked to write
 /// the same read models), and, to show what its commits' syncs cost, beside itself on a copy of the journal whose
-/// commits do not sync; the latency of an append and a query at two journal sizes; cold-process queries beside
+/// commits do not sync, and, to show what reading and decoding alone cost, beside one thread decoding the journal;
+/// the latency of an append and a query at two journal sizes; cold-process queries beside
 /// `liftledger --version`; and the rebuild's peak memory at two journal sizes.
 struct ProjectionsBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -64,6 +65,7 @@ struct ProjectionsBench: AsyncParsableCommand {
         var peerBusyCores: [Double] = []
         var unsynced: [Double] = []
         var scan: [Double] = []
+        var decodedScan: [Double] = []
         var peer: [Double] = []
         var peerStore: ReadModelStore?
         for repetition in 0..<repetitions {
@@ -72,6 +74,7 @@ struct ProjectionsBench: AsyncParsableCommand {
             rebuildBusyCores.append(rebuildTime.processor / rebuildTime.wall)
             unsynced.append(Double(events) / (try Self.seconds { try unsyncedModels.rebuild() }))
             scan.append(try JournalBench.rawScan(main.path, expected: Int(events)))
+            decodedScan.append(try Self.decodedScan(main, expected: Int(events)))
             // The peer's read models are synced at each commit, as the rebuild's are beside the journal.
             let peerPath = root + "/peer-models-\(repetition)"
             try FileManager.default.createDirectory(atPath: peerPath, withIntermediateDirectories: false)
@@ -101,6 +104,10 @@ struct ProjectionsBench: AsyncParsableCommand {
             // Not a target: the same rebuild with commits that do not sync, to show what the syncs cost.
             ("unsyncedRebuildEventsPerSecond", String(Int(Self.median(unsynced)))),
             ("unsyncedRebuildVsRawScan", String((Self.median(zip(unsynced, scan).map(/)) * 1_000).rounded() / 1_000)),
+            // Not a target: the events read, checked and decoded on one thread, as a rebuild's reading thread does
+            // before it folds anything.
+            ("decodedScanEventsPerSecond", String(Int(Self.median(decodedScan)))),
+            ("decodedScanVsRawScan", String((Self.median(zip(decodedScan, scan).map(/)) * 1_000).rounded() / 1_000)),
             // Not targets: how many cores the rebuild and the peer kept busy, beside how many this machine has.
             ("rebuildBusyCores", String(format: "%.2f", Self.median(rebuildBusyCores))),
             ("sqliteJSONPeerBusyCores", String(format: "%.2f", Self.median(peerBusyCores))),
@@ -299,6 +306,25 @@ struct ProjectionsBench: AsyncParsableCommand {
             throw HarnessError("peak-memory \(arguments.joined(separator: " ")) failed: status \(status)")
         }
         return kilobytes
+    }
+
+    /// Events per second of reading every record of `journal` as a fold does (its checksum and structure checked)
+    /// and decoding its training event, on one thread, in one read transaction; the events are not kept.
+    static func decodedScan(_ journal: Journal, expected: Int) throws -> Double {
+        var records = 0
+        var decoded = 0
+        let time = try seconds {
+            try journal.environment.read { transaction in
+                try journal.withRecords(from: 1, in: transaction) { reader in
+                    while let record = try reader.next() {
+                        records += 1
+                        if try RecordedTrainingEvent(record) != nil { decoded += 1 }
+                    }
+                }
+            }
+        }
+        precondition(records == expected && decoded > 0)
+        return Double(records) / time
     }
 
     static func seconds(_ body: () throws -> Void) throws -> Double {
