@@ -201,6 +201,18 @@ public final class Journal: Sendable {
         }
     }
 
+    /// The records of `stream` from version `version` on (forward) or down from it (backward), as `transaction`, a
+    /// transaction of ``environment``, sees them.
+    public func readStream(
+        _ stream: String, from version: UInt64 = 1, direction: ReadDirection = .forward, limit: Int = .max,
+        in transaction: Transaction
+    ) throws -> [EventRecord] {
+        try Names.validateStreamID(stream)
+        return try mappingStorageErrors {
+            try store.streamRecords(stream, from: version, direction: direction, limit: limit, transaction)
+        }
+    }
+
     /// New records from `position` on, as they are committed, by this process or any other. Ends when cancelled.
     public func follow(from position: UInt64, pollInterval: Duration = .milliseconds(50)) -> JournalFollower {
         JournalFollower(journal: self, next: max(position, 1), pollInterval: pollInterval)

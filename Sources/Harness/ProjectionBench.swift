@@ -231,6 +231,8 @@ struct ProjectionsBench: AsyncParsableCommand {
                 .integer(record.recordedAt.microsecondsSinceEpoch), .text(String(decoding: json, as: UTF8.self)),
             ])
         }
+        // What the peer's fold reads a finished workout's events by (see `SQLiteWorkoutEvents`).
+        try database.execute("CREATE INDEX events_by_stream ON events (stream_id, position)")
         try database.execute("COMMIT")
     }
 
@@ -238,24 +240,17 @@ struct ProjectionsBench: AsyncParsableCommand {
     /// the same projections as a rebuild, chunk by chunk, into `store`.
     static func foldFromSQLite(_ path: String, into store: ReadModelStore, rules: Rules) throws {
         let database = try SQLite(path: path)
-        let select = try database.prepare(
-            "SELECT position, stream_id, stream_version, type, occurred_at, recorded_at, payload FROM events "
-                + "ORDER BY position")
-        let projections: [any Projection<RecordedTrainingEvent>] = [PlanProjection(), TrainingProjection(rules: rules)]
+        let select = try database.prepare("SELECT \(SQLiteWorkoutEvents.columns) FROM events ORDER BY position")
+        let projections: [any Projection<RecordedTrainingEvent>] = [
+            PlanProjection(), TrainingProjection(rules: rules, workoutEvents: try SQLiteWorkoutEvents(database)),
+        ]
         let decoder = JSONDecoder()
         var chunk: [RecordedTrainingEvent] = []
         var last: UInt64 = 0
         try select.forEachRow { row in
             last = UInt64(row.integer(0))
-            guard
-                let event = try TrainingEvent.decode(
-                    typeName: row.text(3), json: Data(row.text(6).utf8), using: decoder)
-            else { return }
-            chunk.append(
-                RecordedTrainingEvent(
-                    position: last, streamID: row.text(1), streamVersion: UInt64(row.integer(2)),
-                    occurredAt: Timestamp(microsecondsSinceEpoch: row.integer(4)),
-                    recordedAt: Timestamp(microsecondsSinceEpoch: row.integer(5)), event: event))
+            guard let event = try SQLiteWorkoutEvents.event(row, decoder) else { return }
+            chunk.append(event)
             if chunk.count == 65_536 {
                 try store.fold(projections, chunk[...], through: last)
                 chunk.removeAll(keepingCapacity: true)
@@ -372,6 +367,43 @@ struct ProjectionsBench: AsyncParsableCommand {
 }
 
 /// A minimal SQLite connection for the benchmark's peer.
+/// The SQLite peer's workout events, read from its table by stream, as its fold reads every event.
+///
+/// `@unchecked Sendable`: the peer folds on one thread, the one that made it, and its statement is used there alone.
+final class SQLiteWorkoutEvents: WorkoutEventSource, @unchecked Sendable {
+    /// The columns an event is read from, in the order `event(_:_:)` reads them.
+    static let columns = "position, stream_id, stream_version, type, occurred_at, recorded_at, payload"
+    private let select: SQLite.Statement
+    private let decoder = JSONDecoder()
+
+    init(_ database: SQLite) throws {
+        select = try database.prepare(
+            "SELECT \(Self.columns) FROM events WHERE stream_id = ? AND position < ? ORDER BY position")
+    }
+
+    func events(
+        ofStream stream: String, before position: UInt64, besideModelIn transaction: Transaction
+    ) throws
+        -> [RecordedTrainingEvent]
+    {
+        var events: [RecordedTrainingEvent] = []
+        try select.forEachRow(binding: [.text(stream), .integer(Int64(clamping: position))]) { row in
+            if let event = try Self.event(row, decoder) { events.append(event) }
+        }
+        return events
+    }
+
+    /// The event of a row of `columns`, its JSON payload decoded with `decoder`; nil for a type it does not know.
+    static func event(_ row: SQLite.Row, _ decoder: JSONDecoder) throws -> RecordedTrainingEvent? {
+        guard let event = try TrainingEvent.decode(typeName: row.text(3), json: Data(row.text(6).utf8), using: decoder)
+        else { return nil }
+        return RecordedTrainingEvent(
+            position: UInt64(row.integer(0)), streamID: row.text(1), streamVersion: UInt64(row.integer(2)),
+            occurredAt: Timestamp(microsecondsSinceEpoch: row.integer(4)),
+            recordedAt: Timestamp(microsecondsSinceEpoch: row.integer(5)), event: event)
+    }
+}
+
 final class SQLite {
     private let handle: OpaquePointer
 
@@ -414,6 +446,11 @@ final class SQLite {
         /// Binds `values` and steps once (an insert).
         func run(_ values: [Value]) throws {
             sqlite3_reset(statement)
+            bind(values)
+            guard sqlite3_step(statement) == SQLITE_DONE else { throw HarnessError("sqlite3_step failed") }
+        }
+
+        private func bind(_ values: [Value]) {
             for (index, value) in values.enumerated() {
                 switch value {
                 case .integer(let number): sqlite3_bind_int64(statement, Int32(index + 1), number)
@@ -423,12 +460,12 @@ final class SQLite {
                         statement, Int32(index + 1), text, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
                 }
             }
-            guard sqlite3_step(statement) == SQLITE_DONE else { throw HarnessError("sqlite3_step failed") }
         }
 
-        /// Steps through every row.
-        func forEachRow(_ body: (Row) throws -> Void) throws {
+        /// Binds `values` and steps through every row.
+        func forEachRow(binding values: [Value] = [], _ body: (Row) throws -> Void) throws {
             sqlite3_reset(statement)
+            bind(values)
             while true {
                 let rc = sqlite3_step(statement)
                 if rc == SQLITE_DONE { return }

@@ -104,7 +104,10 @@ struct PreparedFoldDigestCommand: AsyncParsableCommand {
     func run() async throws {
         let source = try Journal.open(at: journal)
         let rules = try TrainingReadModels(journal: source).currentRules()
-        let projections: [any Projection<RecordedTrainingEvent>] = [PlanProjection(), TrainingProjection(rules: rules)]
+        let projections: [any Projection<RecordedTrainingEvent>] = [
+            PlanProjection(),
+            TrainingProjection(rules: rules, workoutEvents: JournalWorkoutEvents(source, isBesideModel: false)),
+        ]
         let store = try ReadModelStore.scratch(projections: TrainingReadModels.descriptors)
         var next: UInt64 = 1
         while true {

@@ -1,4 +1,5 @@
 import EventJournal
+import LMDB
 import Projections
 import Testing
 
@@ -90,10 +91,29 @@ struct PreparedFoldTests {
         return (first.list, second.list)
     }
 
+    /// The workout events of both chunks, as a journal would give them to the fold.
+    struct ListedWorkoutEvents: WorkoutEventSource {
+        let events: [RecordedTrainingEvent]
+
+        func events(
+            ofStream stream: String, before position: UInt64, besideModelIn transaction: Transaction
+        ) throws
+            -> [RecordedTrainingEvent]
+        {
+            events.filter { $0.streamID == stream && $0.position < position }
+        }
+    }
+
+    /// The training projection, reading finished workouts' events from both chunks.
+    static var projection: TrainingProjection {
+        let (first, second) = chunks()
+        return TrainingProjection(rules: Rules(), workoutEvents: ListedWorkoutEvents(events: first + second))
+    }
+
     /// The training projection, but for the context its preparation is given: none of the read model's custom
     /// exercises, as if the preparation had foreseen them wrongly.
     struct WithoutCustomExercises: Projection {
-        let base = TrainingProjection(rules: Rules())
+        let base = PreparedFoldTests.projection
         var name: String { base.name }
         var version: UInt32 { base.version }
         var rulesDigest: [UInt8] { base.rulesDigest }
@@ -124,7 +144,7 @@ struct PreparedFoldTests {
     /// `isWanted` says (nil for a plain fold), prepared by `projection`.
     func rows(
         preparingUntil isWanted: (() -> Bool)?,
-        by projection: any Projection<RecordedTrainingEvent> = TrainingProjection(rules: Rules())
+        by projection: any Projection<RecordedTrainingEvent> = PreparedFoldTests.projection
     ) throws -> [[[UInt8]]] {
         let store = try ReadModelStore.scratch(projections: [ProjectionDescriptor(projection)])
         let (first, second) = Self.chunks()
@@ -148,6 +168,25 @@ struct PreparedFoldTests {
         zip(TrainingTable.allCases, zip(rows, others)).filter { $1.0 != $1.1 }.map(\.0.name)
     }
 
+    @Test func onlyWorkoutsInProgressKeepTheirStateInARow() throws {
+        let kept = try rows(preparingUntil: nil)[TrainingTable.workouts.rawValue]
+        // Keys and values in turn: workout-8 alone is still in progress; every other workout has ended.
+        let keys = stride(from: 0, to: kept.count, by: 2).map { String(decoding: kept[$0], as: UTF8.self) }
+        #expect(keys == ["workout-8"])
+    }
+
+    @Test func aFinishedWorkoutChangedLaterNeedsItsEvents() throws {
+        let (first, second) = Self.chunks()
+        let withoutEvents = TrainingProjection(rules: Rules(), workoutEvents: nil)
+        let store = try ReadModelStore.scratch(projections: [ProjectionDescriptor(withoutEvents)])
+        try store.fold([Self.projection], first[...], through: first.last!.position)
+        // The second chunk starts workout-0 again, which ended in the first: its state is not kept, and nothing can
+        // give its events back.
+        #expect(throws: ProjectionError.self) {
+            try store.fold([withoutEvents], second[...], through: second.last!.position)
+        }
+    }
+
     @Test func aPreparedFoldWritesWhatAPlainFoldWrites() throws {
         let plain = try rows(preparingUntil: nil)
         #expect(plain.count == TrainingTable.allCases.count)
@@ -168,7 +207,7 @@ struct PreparedFoldTests {
 
     @Test func thePreparationLeavesToTheFoldTheWorkoutsItCannotSettleAlone() throws {
         let (first, second) = Self.chunks()
-        let projection = TrainingProjection(rules: Rules())
+        let projection = Self.projection
         // The context of the second chunk's preparation: asked for before the first chunk is folded, as a rebuild asks
         // for it, it comes from the first chunk's events (found by looking at each, or by the first chunk's own
         // preparation); asked for after, from the read model's rows.

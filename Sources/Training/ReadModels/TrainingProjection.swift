@@ -3,7 +3,7 @@ import Projections
 
 /// The tables of the training read model (their keys and rows are in docs/FORMAT.md).
 enum TrainingTable: Int, CaseIterable {
-    /// Workout stream → the workout's state.
+    /// Workout stream → the workout's state, for workouts in progress (a finished one's is worked out from its events).
     case workouts
     /// `highest` → the highest workout number; `active/<stream>` → the position of its start, per workout in progress.
     case meta
@@ -37,9 +37,10 @@ enum TrainingTable: Int, CaseIterable {
     }
 }
 
-/// Everything folded from workouts: their states, the workout in progress, history and calendar, every counted set
-/// and session by exercise, personal records, and weekly counters by muscle. It follows the rules that change folds
-/// (``Rules/foldDigest``); a change of them rebuilds it.
+/// Everything folded from workouts: the states of those in progress, history and calendar, every counted set and
+/// session by exercise, personal records, and weekly counters by muscle. A finished workout's state is not kept: it is
+/// worked out from its events (``WorkoutEventSource``) when an event changes it after it ended. It follows the rules
+/// that change folds (``Rules/foldDigest``); a change of them rebuilds it.
 public struct TrainingProjection: Projection {
     public typealias Event = RecordedTrainingEvent
 
@@ -50,16 +51,22 @@ public struct TrainingProjection: Projection {
     /// the workout's and their time as an offset from its start; exercise names equal to their ids, and a weight's
     /// unit and scale when they are kilograms and 0, are left out. 3: an exercise's sets in a workout are kept in its
     /// `sessions` row; the `sets` table is gone. 4: a set's weight is kept in the set's own fields, and a normal set's
-    /// kind is left out.
-    public let version: UInt32 = 4
+    /// kind is left out. 5: the `workouts` table keeps the state of workouts in progress only.
+    public let version: UInt32 = 5
     public let rules: Rules
     public var rulesDigest: [UInt8] { rules.foldDigest }
     public let tables = TrainingTable.allCases.map(\.name)
+    /// Where the fold reads the events of a finished workout that an event changes; without it, such an event is an
+    /// error.
+    public let workoutEvents: (any WorkoutEventSource)?
 
-    public init(rules: Rules) { self.rules = rules }
+    public init(rules: Rules, workoutEvents: (any WorkoutEventSource)?) {
+        self.rules = rules
+        self.workoutEvents = workoutEvents
+    }
 
     public func fold(_ events: ArraySlice<RecordedTrainingEvent>, into model: ReadModel) throws {
-        var fold = TrainingFold(model: model, rules: rules)
+        var fold = TrainingFold(model: model, rules: rules, workoutEvents: workoutEvents)
         for event in events { try fold.apply(event) }
         try fold.flush()
     }
@@ -93,7 +100,7 @@ public struct TrainingProjection: Projection {
     public func fold(
         _ events: ArraySlice<RecordedTrainingEvent>, prepared: PreparedWorkouts, into model: ReadModel
     ) throws {
-        var fold = TrainingFold(model: model, rules: rules)
+        var fold = TrainingFold(model: model, rules: rules, workoutEvents: workoutEvents)
         // Whether each prepared workout was taken over at its start: its other events are then passed over.
         var adopted = [Bool](repeating: false, count: prepared.workouts.count)
         for index in events.indices {
@@ -123,7 +130,10 @@ public struct TrainingProjection: Projection {
 struct TrainingFold {
     let model: ReadModel
     let rules: Rules
+    let workoutEvents: (any WorkoutEventSource)?
     private var workouts: [String: Workout] = [:]
+    /// The workouts whose state this fold read from their `workouts` row: those that were in progress.
+    private var rowsRead: Set<String> = []
     /// The workout the last event changed, kept apart from `workouts` (and already among `changedWorkouts` and
     /// `unsettled`): a workout's events mostly come one after another, and each then costs no lookup.
     private var current: Workout?
@@ -158,9 +168,10 @@ struct TrainingFold {
         var start: UInt64?
     }
 
-    init(model: ReadModel, rules: Rules) {
+    init(model: ReadModel, rules: Rules, workoutEvents: (any WorkoutEventSource)?) {
         self.model = model
         self.rules = rules
+        self.workoutEvents = workoutEvents
     }
 
     private func table(_ table: TrainingTable) -> ReadModelTable { model.table(table.rawValue) }
@@ -184,7 +195,7 @@ struct TrainingFold {
             // rebuild, nearly every workout).
             let number = Workout.number(inStreamID: stream)
             let isFirstStart = try number.map { $0 > (try highestWorkoutNumber()) } ?? false
-            let previous = isFirstStart ? nil : try takeWorkout(stream)
+            let previous = isFirstStart ? nil : try takeWorkout(stream, before: recorded.position)
             try noteBefore(previous)
             let workout = Workout(
                 id: stream, started: started, at: recorded.occurredAt, recordedAt: recorded.recordedAt)
@@ -201,7 +212,7 @@ struct TrainingFold {
                 updateActiveRow(of: stream, isActive: current!.isActive, wasActive: wasActive, startPosition: nil)
                 return
             }
-            guard var workout = try takeWorkout(stream) else { return }
+            guard var workout = try takeWorkout(stream, before: recorded.position) else { return }
             try noteBefore(workout)
             let wasActive = workout.isActive
             workout.apply(recorded.event, at: recorded.occurredAt, position: recorded.position)
@@ -420,16 +431,28 @@ struct TrainingFold {
 
     // MARK: Rows kept in memory during the fold
 
-    /// The workout's state, taken out of the cache so that changing it copies nothing, or read from its table.
-    private mutating func takeWorkout(_ stream: String) throws -> Workout? {
+    /// The workout's state, taken out of the cache so that changing it copies nothing, else read from its row (a
+    /// workout in progress), else worked out from its events before `position` (a finished one).
+    private mutating func takeWorkout(_ stream: String, before position: UInt64) throws -> Workout? {
         if current?.id == stream {
             defer { current = nil }
             return current
         }
         if let cached = workouts.removeValue(forKey: stream) { return cached }
-        return try table(.workouts).withValue(forKey: Array(stream.utf8)) { raw in
+        let kept = try table(.workouts).withValue(forKey: Array(stream.utf8)) { raw in
             try ReadModelRow.decode(raw, table: "workouts", Workout.init(decoding:))
         }
+        if let kept {
+            rowsRead.insert(stream)
+            return kept
+        }
+        guard let workoutEvents else {
+            throw ProjectionError(
+                .invalidDefinition, "the training fold needs the events of workout \(stream), which has ended",
+                remedy: "give TrainingProjection a WorkoutEventSource")
+        }
+        return Workout.replaying(
+            stream, try workoutEvents.events(ofStream: stream, before: position, besideModelIn: model.transaction))
     }
 
     private mutating func addToDay(_ day: Int, _ delta: Int64) throws {
@@ -477,9 +500,14 @@ struct TrainingFold {
     /// Settles the workouts changed, and writes the rows kept in memory.
     mutating func flush() throws {
         try settle()
+        // A finished workout's state is not kept: its events give it back when it is needed.
         for stream in changedWorkouts.sorted() {
             let workout = workouts[stream]!
-            try put(.workouts, Array(stream.utf8)) { workout.writeRow(to: &$0) }
+            if workout.isActive {
+                try put(.workouts, Array(stream.utf8)) { workout.writeRow(to: &$0) }
+            } else if rowsRead.contains(stream) {
+                try table(.workouts).delete(Array(stream.utf8))
+            }
         }
         let daysTable = table(.days)
         for (day, count) in days {

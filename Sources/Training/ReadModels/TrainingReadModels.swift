@@ -8,13 +8,22 @@ public final class TrainingReadModels: Sendable {
     public let journal: Journal
     let projector: Projector<RecordedTrainingEvent>
 
-    /// The projections, under `rules`.
-    static func projections(_ rules: Rules) -> [any Projection<RecordedTrainingEvent>] {
-        [PlanProjection(), TrainingProjection(rules: rules)]
+    /// The projections, under `rules`, reading finished workouts' events from `workoutEvents`.
+    static func projections(
+        _ rules: Rules, workoutEvents: (any WorkoutEventSource)?
+    ) -> [any Projection<RecordedTrainingEvent>] {
+        [PlanProjection(), TrainingProjection(rules: rules, workoutEvents: workoutEvents)]
+    }
+
+    /// The projections beside the journal, under `rules`.
+    private func projections(_ rules: Rules) -> [any Projection<RecordedTrainingEvent>] {
+        Self.projections(rules, workoutEvents: JournalWorkoutEvents(journal, isBesideModel: true))
     }
 
     /// The projections' names and tables (under the default rules).
-    public static var descriptors: [ProjectionDescriptor] { projections(Rules()).map { ProjectionDescriptor($0) } }
+    public static var descriptors: [ProjectionDescriptor] {
+        projections(Rules(), workoutEvents: nil).map { ProjectionDescriptor($0) }
+    }
 
     /// Opens the read models beside `journal`, creating their tables the first time.
     public init(journal: Journal) throws {
@@ -34,7 +43,7 @@ public final class TrainingReadModels: Sendable {
         chunkSize: Int = 16_384, progress: Projector<RecordedTrainingEvent>.Progress? = nil
     ) throws -> Rules {
         let rules = try currentRules(chunkSize: chunkSize, progress: progress)
-        try projector.catchUp(Self.projections(rules), chunkSize: chunkSize, progress: progress)
+        try projector.catchUp(projections(rules), chunkSize: chunkSize, progress: progress)
         return rules
     }
 
@@ -58,7 +67,10 @@ public final class TrainingReadModels: Sendable {
     /// Runs `body` with the read models as one read transaction sees them, under `rules`.
     public func read<T>(rules: Rules, _ body: (TrainingSnapshot) throws -> T) throws -> T {
         try projector.store.read { snapshot in
-            try body(TrainingSnapshot(snapshot: snapshot, rules: rules, journal: journal))
+            try body(
+                TrainingSnapshot(
+                    snapshot: snapshot, rules: rules, journal: journal,
+                    workoutEvents: JournalWorkoutEvents(journal, isBesideModel: true)))
         }
     }
 
@@ -73,14 +85,14 @@ public final class TrainingReadModels: Sendable {
         _ name: String? = nil, progress: Projector<RecordedTrainingEvent>.Progress? = nil
     ) throws {
         let rules = try currentRules()
-        let chosen = Self.projections(rules).filter { name == nil || $0.name == name }
+        let chosen = projections(rules).filter { name == nil || $0.name == name }
         guard !chosen.isEmpty else {
             throw TrainingError(
                 .notFound, "no projection named \(name.map(\.debugDescription) ?? "")",
                 remedy: "the projections are: \(Self.names.joined(separator: ", "))")
         }
         try projector.rebuild(chosen, progress: progress)
-        try projector.catchUp(Self.projections(rules))
+        try projector.catchUp(projections(rules))
     }
 
     /// Each projection's checkpoint, code version, rules digest and lag behind the journal, read without catching up
@@ -91,7 +103,7 @@ public final class TrainingReadModels: Sendable {
         let rules = try storedRules()
         return try projector.store.read { snapshot in
             let head = try journal.headPosition(in: snapshot.transaction)
-            return try Self.projections(rules).map { projection in
+            return try projections(rules).map { projection in
                 let model = try snapshot.model(projection.name)
                 return ProjectionStatus(
                     name: projection.name, codeVersion: projection.version, rulesDigest: projection.rulesDigest,
@@ -122,7 +134,7 @@ public final class TrainingReadModels: Sendable {
         case .instant(let instant):
             (last, latest) = (.max, instant)
         }
-        let admits = { (occurredAt: Timestamp) in latest.map { occurredAt <= $0 } ?? true }
+        let admits: @Sendable (Timestamp) -> Bool = { occurredAt in latest.map { occurredAt <= $0 } ?? true }
         let rules = try Rules.load(from: journal, through: last) { admits($0.occurredAt) }
         return try replay(under: rules, through: last, including: { admits($0.occurredAt) }, progress: progress)
     }
@@ -135,14 +147,17 @@ public final class TrainingReadModels: Sendable {
     }
 
     private func replay(
-        under rules: Rules, through last: UInt64, including include: (RecordView) -> Bool,
+        under rules: Rules, through last: UInt64, including include: @escaping @Sendable (RecordView) -> Bool,
         progress: Projector<RecordedTrainingEvent>.Progress?
     ) throws -> ReplayedReadModels {
         let store = try ReadModelStore.scratch(projections: Self.descriptors)
         let replayer = Projector(journal: journal, store: store, decoding: RecordedTrainingEvent.self)
         let head = try journal.head().position
-        try replayer.replay(Self.projections(rules), through: min(last, head), including: include, progress: progress)
-        return ReplayedReadModels(store: store, rules: rules)
+        let workoutEvents = JournalWorkoutEvents(journal, isBesideModel: false, including: include)
+        try replayer.replay(
+            Self.projections(rules, workoutEvents: workoutEvents), through: min(last, head), including: include,
+            progress: progress)
+        return ReplayedReadModels(store: store, rules: rules, workoutEvents: workoutEvents)
     }
 }
 
@@ -150,15 +165,19 @@ public final class TrainingReadModels: Sendable {
 public final class ReplayedReadModels: Sendable {
     let store: ReadModelStore
     public let rules: Rules
+    let workoutEvents: JournalWorkoutEvents
 
-    init(store: ReadModelStore, rules: Rules) {
+    init(store: ReadModelStore, rules: Rules, workoutEvents: JournalWorkoutEvents) {
         self.store = store
         self.rules = rules
+        self.workoutEvents = workoutEvents
     }
 
     /// Runs `body` with the replayed read models.
     public func read<T>(_ body: (TrainingSnapshot) throws -> T) throws -> T {
-        try store.read { snapshot in try body(TrainingSnapshot(snapshot: snapshot, rules: rules, journal: nil)) }
+        try store.read { snapshot in
+            try body(TrainingSnapshot(snapshot: snapshot, rules: rules, journal: nil, workoutEvents: workoutEvents))
+        }
     }
 }
 

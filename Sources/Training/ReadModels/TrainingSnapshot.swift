@@ -9,13 +9,16 @@ public struct TrainingSnapshot {
     public let rules: Rules
     /// The journal, when the read models are kept beside it (nil for replayed ones).
     let journal: Journal?
+    /// Where a finished workout's events are read.
+    private let workoutEvents: any WorkoutEventSource
     private let plan: ReadModel?
     private let training: ReadModel?
 
-    init(snapshot: ReadModelSnapshot, rules: Rules, journal: Journal?) throws {
+    init(snapshot: ReadModelSnapshot, rules: Rules, journal: Journal?, workoutEvents: any WorkoutEventSource) throws {
         self.snapshot = snapshot
         self.rules = rules
         self.journal = journal
+        self.workoutEvents = workoutEvents
         plan = try snapshot.model(PlanProjection.name)
         training = try snapshot.model(TrainingProjection.name)
     }
@@ -150,11 +153,20 @@ public struct TrainingSnapshot {
 
     // MARK: Workouts
 
-    /// The workout with stream id `id`, in any state.
+    /// The workout with stream id `id`, in any state: a workout in progress as its row keeps it, a finished one as
+    /// the events the read model has folded leave it.
     public func workout(_ id: String) throws -> Workout? {
-        try table(.workouts)?.withValue(forKey: Array(id.utf8)) { raw in
+        guard let training, let table = table(.workouts) else { return nil }
+        let kept = try table.withValue(forKey: Array(id.utf8)) { raw in
             try ReadModelRow.decode(raw, table: "workouts", Workout.init(decoding:))
         }
+        if let kept { return kept }
+        let position = training.checkpoint.position
+        return Workout.replaying(
+            id,
+            try workoutEvents.events(
+                ofStream: id, before: position == .max ? position : position + 1,
+                besideModelIn: snapshot.transaction))
     }
 
     /// The workout in progress, if any (the one started last, should there be more).

@@ -1,0 +1,71 @@
+import EventJournal
+import LMDB
+import Projections
+
+/// Where the training fold and its queries find a finished workout's events. The training read model keeps the state
+/// of workouts in progress only: a finished workout's is worked out again from its events when something needs it (a
+/// query that shows it, or an event that changes it after it ended), which is rare beside the cost of storing every
+/// workout's whole state.
+public protocol WorkoutEventSource: Sendable {
+    /// The events of `stream` folded into the read model before position `position`, in order. `transaction` is the
+    /// read model's own transaction (a fold's or a query's).
+    func events(
+        ofStream stream: String, before position: UInt64, besideModelIn transaction: Transaction
+    ) throws
+        -> [RecordedTrainingEvent]
+}
+
+/// A journal's workout events: read in the read model's own transaction when the read model is kept beside the
+/// journal, else in a read transaction of the journal's own; only those `include` admits (an as-of replay leaves out
+/// the events that had not occurred by then).
+public struct JournalWorkoutEvents: WorkoutEventSource {
+    let journal: Journal
+    let isBesideModel: Bool
+    let include: @Sendable (RecordView) -> Bool
+
+    /// The events of `journal`; `isBesideModel` says whether the read model is kept in the journal's environment, and
+    /// `include` admits the events it was folded from.
+    public init(
+        _ journal: Journal, isBesideModel: Bool,
+        including include: @escaping @Sendable (RecordView) -> Bool = { _ in true }
+    ) {
+        self.journal = journal
+        self.isBesideModel = isBesideModel
+        self.include = include
+    }
+
+    public func events(
+        ofStream stream: String, before position: UInt64, besideModelIn transaction: Transaction
+    )
+        throws -> [RecordedTrainingEvent]
+    {
+        let records =
+            try isBesideModel
+            ? journal.readStream(stream, in: transaction)
+            : journal.environment.read { try journal.readStream(stream, in: $0) }
+        return try records.compactMap { record in
+            guard record.position < position else { return nil }
+            return try record.withView { view in include(view) ? try RecordedTrainingEvent(view) : nil }
+        }
+    }
+}
+
+extension Workout {
+    /// The workout of `stream` as the training fold leaves it after `events`, its stream's events in order; nil when
+    /// they do not start it.
+    static func replaying(_ stream: String, _ events: [RecordedTrainingEvent]) -> Workout? {
+        var workout: Workout?
+        for recorded in events {
+            switch recorded.event {
+            case .workoutStarted(let started):
+                workout = Workout(
+                    id: stream, started: started, at: recorded.occurredAt, recordedAt: recorded.recordedAt)
+            case _ where recorded.event.isWorkoutEvent:
+                workout?.apply(recorded.event, at: recorded.occurredAt, position: recorded.position)
+            default:
+                continue
+            }
+        }
+        return workout
+    }
+}
