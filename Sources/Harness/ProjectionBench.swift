@@ -382,7 +382,7 @@ final class SQLiteWorkoutEvents: WorkoutEventSource, @unchecked Sendable {
     }
 
     func events(
-        ofStream stream: String, before position: UInt64, besideModelIn transaction: Transaction
+        of stream: String, before position: UInt64, in transaction: Transaction
     ) throws
         -> [RecordedTrainingEvent]
     {

@@ -96,7 +96,7 @@ struct PreparedFoldTests {
         let events: [RecordedTrainingEvent]
 
         func events(
-            ofStream stream: String, before position: UInt64, besideModelIn transaction: Transaction
+            of stream: String, before position: UInt64, in transaction: Transaction
         ) throws
             -> [RecordedTrainingEvent]
         {

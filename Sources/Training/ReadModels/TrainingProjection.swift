@@ -448,11 +448,12 @@ struct TrainingFold {
         }
         guard let workoutEvents else {
             throw ProjectionError(
-                .invalidDefinition, "the training fold needs the events of workout \(stream), which has ended",
+                .invalidDefinition,
+                "the training fold needs the events of workout \(stream), whose state it does not keep",
                 remedy: "give TrainingProjection a WorkoutEventSource")
         }
         return Workout.replaying(
-            stream, try workoutEvents.events(ofStream: stream, before: position, besideModelIn: model.transaction))
+            stream, try workoutEvents.events(of: stream, before: position, in: model.transaction))
     }
 
     private mutating func addToDay(_ day: Int, _ delta: Int64) throws {

@@ -165,8 +165,7 @@ public struct TrainingSnapshot {
         return Workout.replaying(
             id,
             try workoutEvents.events(
-                ofStream: id, before: position == .max ? position : position + 1,
-                besideModelIn: snapshot.transaction))
+                of: id, before: position == .max ? position : position + 1, in: snapshot.transaction))
     }
 
     /// The workout in progress, if any (the one started last, should there be more).

@@ -4,15 +4,14 @@ import Projections
 
 /// Where the training fold and its queries find a finished workout's events. The training read model keeps the state
 /// of workouts in progress only: a finished workout's is worked out again from its events when something needs it (a
-/// query that shows it, or an event that changes it after it ended), which is rare beside the cost of storing every
-/// workout's whole state.
+/// query that shows it, or an event that changes it after it ended). Storing every workout's whole state cost a
+/// rebuild more than working out again the few that it needs.
 public protocol WorkoutEventSource: Sendable {
     /// The events of `stream` folded into the read model before position `position`, in order. `transaction` is the
     /// read model's own transaction (a fold's or a query's).
     func events(
-        ofStream stream: String, before position: UInt64, besideModelIn transaction: Transaction
-    ) throws
-        -> [RecordedTrainingEvent]
+        of stream: String, before position: UInt64, in transaction: Transaction
+    ) throws -> [RecordedTrainingEvent]
 }
 
 /// A journal's workout events: read in the read model's own transaction when the read model is kept beside the
@@ -35,9 +34,9 @@ public struct JournalWorkoutEvents: WorkoutEventSource {
     }
 
     public func events(
-        ofStream stream: String, before position: UInt64, besideModelIn transaction: Transaction
-    )
-        throws -> [RecordedTrainingEvent]
+        of stream: String, before position: UInt64, in transaction: Transaction
+    ) throws
+        -> [RecordedTrainingEvent]
     {
         let records =
             try isBesideModel
