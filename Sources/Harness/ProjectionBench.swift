@@ -14,8 +14,8 @@ import Training
 /// scanning the same journal and beside the same folds fed from SQLite rows with JSON payloads (checked to write
 /// the same read models), and, to show what its commits' syncs cost, beside itself on a copy of the journal whose
 /// commits do not sync, and, to show what reading and decoding alone cost, beside one thread decoding the journal;
-/// the latency of an append and a query at two journal sizes; cold-process queries beside
-/// `liftledger --version`; and the rebuild's peak memory at two journal sizes.
+/// the latency of an append and a query at two journal sizes; cold-process queries beside `liftledger --version`;
+/// and the rebuild's peak memory at two journal sizes.
 struct ProjectionsBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "projections",
