@@ -193,10 +193,9 @@ public final class Journal: Sendable {
     public func readStream(
         _ stream: String, from version: UInt64 = 1, direction: ReadDirection = .forward, limit: Int = .max
     ) throws -> [EventRecord] {
-        try Names.validateStreamID(stream)
-        return try mappingStorageErrors {
+        try mappingStorageErrors {
             try store.environment.read {
-                try store.streamRecords(stream, from: version, direction: direction, limit: limit, $0)
+                try readStream(stream, from: version, direction: direction, limit: limit, in: $0)
             }
         }
     }

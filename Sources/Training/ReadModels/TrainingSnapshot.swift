@@ -161,11 +161,8 @@ public struct TrainingSnapshot {
             try ReadModelRow.decode(raw, table: "workouts", Workout.init(decoding:))
         }
         if let kept { return kept }
-        let position = training.checkpoint.position
         return Workout.replaying(
-            id,
-            try workoutEvents.events(
-                of: id, before: position == .max ? position : position + 1, in: snapshot.transaction))
+            id, try workoutEvents.events(of: id, before: training.checkpoint.position + 1, in: snapshot.transaction))
     }
 
     /// The workout in progress, if any (the one started last, should there be more).

@@ -41,7 +41,7 @@ public struct JournalWorkoutEvents: WorkoutEventSource {
         let records =
             try isBesideModel
             ? journal.readStream(stream, in: transaction)
-            : journal.environment.read { try journal.readStream(stream, in: $0) }
+            : journal.readStream(stream)
         return try records.compactMap { record in
             guard record.position < position else { return nil }
             return try record.withView { view in include(view) ? try RecordedTrainingEvent(view) : nil }
