@@ -365,8 +365,11 @@ struct TrainingFold {
     private mutating func updateRecords(
         _ exerciseId: String, _ change: ExerciseChange, workoutKey: [UInt8]?, changedFrom: [UInt8]
     ) throws {
-        var tracker = RecordTracker(
-            isAssisted: try facts(exerciseId).isAssisted, rules: rules, state: try takeRecordState(exerciseId))
+        // The cached state is swapped out, so that changing it copies nothing, and put back by its index: one lookup.
+        let cached = recordStates.index(forKey: exerciseId)
+        var state = RecordState()
+        if let cached { swap(&state, &recordStates.values[cached]) } else { state = try storedRecordState(exerciseId) }
+        var tracker = RecordTracker(isAssisted: try facts(exerciseId).isAssisted, rules: rules, state: state)
         let prefix = Key().text(exerciseId)
         if !change.mustRecount, let workoutKey,
             tracker.state.lastWorkoutKey.map({ $0.lexicographicallyPrecedes(workoutKey) }) ?? true
@@ -395,7 +398,7 @@ struct TrainingFold {
             }
             for entry in entries { try put(entry, prefix) }
         }
-        recordStates[exerciseId] = tracker.state
+        if let cached { recordStates.values[cached] = tracker.state } else { recordStates[exerciseId] = tracker.state }
     }
 
     /// Keeps the exercise's records made before the workout key `bound` and deletes the others; returns where the
@@ -475,10 +478,9 @@ struct TrainingFold {
         weeks[key] = current
     }
 
-    /// The exercise's record state, taken out of the cache so that changing it copies nothing, or read from its table.
-    private mutating func takeRecordState(_ exerciseId: String) throws -> RecordState {
-        if let cached = recordStates.removeValue(forKey: exerciseId) { return cached }
-        return try table(.recordState).withValue(forKey: Array(exerciseId.utf8)) { raw in
+    /// The exercise's record state as its table holds it.
+    private func storedRecordState(_ exerciseId: String) throws -> RecordState {
+        try table(.recordState).withValue(forKey: Array(exerciseId.utf8)) { raw in
             try ReadModelRow.decode(raw, table: "record-state", RecordState.init(decoding:))
         } ?? RecordState()
     }
