@@ -212,6 +212,17 @@ public final class Journal: Sendable {
         }
     }
 
+    /// Calls `body` with each record of `stream`, oldest first, as `transaction` (a transaction of ``environment``)
+    /// sees them, until it returns false. Each record is lent for the call (see ``RecordView``). Cheaper than
+    /// ``readStream(_:from:direction:limit:in:)`` for a whole stream: nothing is copied, and records that lie close
+    /// together are read in turn rather than looked up one by one.
+    public func forEachRecord(
+        of stream: String, in transaction: Transaction, _ body: (RecordView) throws -> Bool
+    ) throws {
+        try Names.validateStreamID(stream)
+        try mappingStorageErrors { try store.forEachStreamRecord(stream, transaction, body) }
+    }
+
     /// New records from `position` on, as they are committed, by this process or any other. Ends when cancelled.
     public func follow(from position: UInt64, pollInterval: Duration = .milliseconds(50)) -> JournalFollower {
         JournalFollower(journal: self, next: max(position, 1), pollInterval: pollInterval)

@@ -188,6 +188,65 @@ final class JournalStore: Sendable {
         }
     }
 
+    /// Calls `body` with each record of `stream`, oldest first, until it returns false. A stream's records mostly lie
+    /// close together: they are read with one cursor from the first one's position, passing over other streams'
+    /// records, and looked up through the `streams` index only when they lie far apart.
+    func forEachStreamRecord(_ stream: String, _ txn: Transaction, _ body: (RecordView) throws -> Bool) throws {
+        let last = try streamHead(stream, txn).version
+        var version: UInt64 = 1
+        guard last >= 1 else { return }
+        let streamBytes = Array(stream.utf8)
+        var wantsMore = true
+        try txn.withCursor(on: events) { cursor in
+            var entry = try cursor.seek(atLeast: BigEndianKey.encode(try indexedPosition(stream, version: 1, txn)))
+            var passedOver = 0
+            while wantsMore, version <= last, passedOver < Self.recordsPassedOverAtMost, let current = entry {
+                guard let position = BigEndianKey.decode(current.key) else {
+                    throw JournalError.corrupt(0, "an events key of \(current.key.count) bytes")
+                }
+                let record = try RecordView(checking: current.value, at: position)
+                if record.field(record.header.fields.streamID).elementsEqual(streamBytes) {
+                    guard record.streamVersion == version else {
+                        throw JournalError.corrupt(
+                            position,
+                            "\(stream) version \(record.streamVersion) stands where version \(version) belongs")
+                    }
+                    wantsMore = try body(record)
+                    version += 1
+                    passedOver = 0
+                } else {
+                    passedOver += 1
+                }
+                entry = try cursor.next()
+            }
+        }
+        while wantsMore, version <= last {
+            let position = try indexedPosition(stream, version: version, txn)
+            let found = try txn.withValue(forKey: BigEndianKey.encode(position), in: events) { raw in
+                try body(try RecordView(checking: raw, at: position))
+            }
+            guard let found else {
+                throw JournalError.corrupt(position, "the streams index points to no record for \(stream)")
+            }
+            wantsMore = found
+            version += 1
+        }
+    }
+
+    /// How many other streams' records a read of one stream passes over before it looks its next record up instead.
+    static let recordsPassedOverAtMost = 256
+
+    /// The position of `stream`'s record `version`, from the `streams` index.
+    private func indexedPosition(_ stream: String, version: UInt64, _ txn: Transaction) throws -> UInt64 {
+        let position = try txn.withValue(forKey: Self.streamKey(stream, version: version), in: streams) {
+            BigEndianKey.decode($0)
+        }
+        guard let position, let position else {
+            throw JournalError.corrupt(0, "the streams index has no entry for \(stream) version \(version)")
+        }
+        return position
+    }
+
     // MARK: Appending
 
     /// Applies one batch of appends in a single write transaction (one commit, one fsync). A request that fails its

@@ -20,6 +20,41 @@ struct ReadTests {
         #expect(try test.journal.readStream("s-0", from: 2, direction: .backward, limit: 0).isEmpty)
     }
 
+    /// A stream's records are read in version order whether they lie close together (read in turn) or further apart
+    /// than a read passes over (looked up through the index), and the reading stops where the caller says.
+    @Test func aStreamsRecordsAreReadInPlaceWhereverTheyLie() async throws {
+        let test = try TestJournal()
+        let journal = test.journal
+        // Positions, by hand: target 1-3; other 4-303 (300 records, more than a read passes over); target 304-305;
+        // other 306-315; target 316.
+        _ = try await journal.append((0..<3).map { event("t\($0)") }, to: "target")
+        _ = try await journal.append((0..<300).map { event("o\($0)") }, to: "other")
+        _ = try await journal.append((3..<5).map { event("t\($0)") }, to: "target")
+        _ = try await journal.append((300..<310).map { event("o\($0)") }, to: "other")
+        _ = try await journal.append([event("t5")], to: "target")
+        let read = { (stream: String, count: Int) throws -> [(UInt64, UInt64, String)] in
+            try journal.environment.read { transaction in
+                var seen: [(UInt64, UInt64, String)] = []
+                try journal.forEachRecord(of: stream, in: transaction) { record in
+                    seen.append(
+                        (record.position, record.streamVersion, String(decoding: record.payload, as: UTF8.self)))
+                    return seen.count < count
+                }
+                return seen
+            }
+        }
+        let target = try read("target", .max)
+        #expect(target.map(\.0) == [1, 2, 3, 304, 305, 316])
+        #expect(target.map(\.1) == [1, 2, 3, 4, 5, 6])
+        #expect(target.map(\.2) == (0..<6).map { #"{"marker":"t\#($0)"}"# })
+        #expect(try read("target", 4).map(\.0) == [1, 2, 3, 304])
+        #expect(try read("other", .max).map(\.0) == Array(4...303) + Array(306...315))
+        #expect(try read("no-such-stream", .max).isEmpty)
+        #expect(try journal.readStream("target").map(\.position) == target.map(\.0))
+        let invalid = await journalError { _ = try read("", .max) }
+        #expect(invalid?.code == .invalidArgument)
+    }
+
     /// A record read in place tells what the same record copied out does, and the reader goes on in position order
     /// from where it starts, to the head.
     @Test func recordsReadInPlaceMatchTheRecordsCopiedOut() async throws {

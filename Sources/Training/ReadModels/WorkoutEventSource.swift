@@ -38,14 +38,18 @@ public struct JournalWorkoutEvents: WorkoutEventSource {
     ) throws
         -> [RecordedTrainingEvent]
     {
-        let records =
-            try isBesideModel
-            ? journal.readStream(stream, in: transaction)
-            : journal.readStream(stream)
-        return try records.compactMap { record in
-            guard record.position < position else { return nil }
-            return try record.withView { view in include(view) ? try RecordedTrainingEvent(view) : nil }
+        var events: [RecordedTrainingEvent] = []
+        let collect = { (record: RecordView) throws -> Bool in
+            guard record.position < position else { return false }
+            if include(record), let event = try RecordedTrainingEvent(record) { events.append(event) }
+            return true
         }
+        if isBesideModel {
+            try journal.forEachRecord(of: stream, in: transaction, collect)
+        } else {
+            try journal.environment.read { try journal.forEachRecord(of: stream, in: $0, collect) }
+        }
+        return events
     }
 }
 
