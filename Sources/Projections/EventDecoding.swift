@@ -11,4 +11,18 @@ public protocol EventDecoding {
     /// reads). A record it throws for stops the fold. The record is lent for the call (see ``RecordView``): the event
     /// must copy what it keeps of it.
     static func decode(_ record: RecordView) throws -> Event?
+
+    /// Decodes `record` as ``decode(_:)`` does, straight into `destination`, uninitialized memory that the event
+    /// then occupies; returns false, leaving it uninitialized, where ``decode(_:)`` returns nil. A chunk's events are
+    /// made where the chunk keeps them, rather than moved there.
+    static func decode(_ record: RecordView, into destination: UnsafeMutablePointer<Event>) throws -> Bool
+}
+
+extension EventDecoding {
+    @inlinable
+    public static func decode(_ record: RecordView, into destination: UnsafeMutablePointer<Event>) throws -> Bool {
+        guard let event = try decode(record) else { return false }
+        destination.initialize(to: event)
+        return true
+    }
 }

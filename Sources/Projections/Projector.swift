@@ -36,7 +36,9 @@ public final class Projector<Event: Sendable>: Sendable {
         journal: Journal, store: ReadModelStore, decoding: Decoding.Type
     ) where Decoding.Event == Event {
         self.init(journal: journal, store: store) { journal, from, limit, transaction, include in
-            try Batch(journal, from: from, limit: limit, in: transaction, including: include, decode: Decoding.decode)
+            try Batch(
+                journal, from: from, limit: limit, in: transaction, including: include,
+                decode: Decoding.decode(_:into:))
         }
     }
 
@@ -417,12 +419,12 @@ public final class Projector<Event: Sendable>: Sendable {
         @inlinable
         init(
             _ journal: Journal, from position: UInt64, limit: Int, in transaction: Transaction,
-            including include: (RecordView) -> Bool, decode: (RecordView) throws -> Event?
+            including include: (RecordView) -> Bool, decode: (RecordView, UnsafeMutablePointer<Event>) throws -> Bool
         ) throws {
             var positions: [UInt64] = []
             positions.reserveCapacity(limit)
             var last: UInt64?
-            // The events are moved into place in the array's storage rather than appended one by one.
+            // The events are decoded into place in the array's storage rather than appended one by one.
             events = try [Event](unsafeUninitializedCapacity: limit) { storage, initialized in
                 last = try journal.withRecords(from: position, in: transaction) { reader in
                     var last: UInt64?
@@ -431,18 +433,17 @@ public final class Projector<Event: Sendable>: Sendable {
                         last = record.position
                         count += 1
                         guard include(record) else { continue }
-                        let decoded: Event?
+                        let decoded: Bool
                         do {
-                            decoded = try decode(record)
+                            decoded = try decode(record, storage.baseAddress! + initialized)
                         } catch {
                             throw ProjectionError(
                                 .undecodableEvent,
                                 "record \(record.position) (\(record.type)) does not decode: \(error)",
                                 remedy: "run liftledger verify; restore the journal from a backup if it fails")
                         }
-                        guard let event = consume decoded else { continue }
+                        guard decoded else { continue }
                         positions.append(record.position)
-                        (storage.baseAddress! + initialized).initialize(to: consume event)
                         initialized += 1
                     }
                     return last

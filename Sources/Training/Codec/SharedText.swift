@@ -80,11 +80,11 @@ final class SharedText: Sendable {
         return hash
     }
 
+    /// Whether `text` holds `bytes`. A text kept is native, so its UTF-8 is read where it lies, without a copy.
     private static func equal(_ text: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
-        var text = text
-        return text.withUTF8 { utf8 in
+        text.utf8.withContiguousStorageIfAvailable { utf8 in
             utf8.count == bytes.count && memcmp(utf8.baseAddress!, bytes.baseAddress!, bytes.count) == 0
-        }
+        } ?? text.utf8.elementsEqual(bytes)
     }
 }
 

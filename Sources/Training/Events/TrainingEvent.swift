@@ -197,4 +197,15 @@ extension RecordedTrainingEvent: EventDecoding {
     public static func decode(_ record: RecordView) throws -> RecordedTrainingEvent? {
         try RecordedTrainingEvent(record)
     }
+
+    public static func decode(
+        _ record: RecordView, into destination: UnsafeMutablePointer<RecordedTrainingEvent>
+    ) throws -> Bool {
+        guard let event = try TrainingEvent.decode(record) else { return false }
+        destination.initialize(
+            to: RecordedTrainingEvent(
+                position: record.position, streamID: record.streamID, streamVersion: record.streamVersion,
+                occurredAt: record.occurredAt, recordedAt: record.recordedAt, event: event))
+        return true
+    }
 }
