@@ -197,14 +197,21 @@ extension RecordEntry {
 struct RecordBests: Sendable {
     typealias Entry = (value: Score, count: UInt32)
 
-    private var slots = [Entry?](repeating: nil, count: Int(RecordBests.kindsByCode.last!.code) + 1)
+    /// By kind code; empty until a best is set, so that an exercise with no records yet costs no allocation.
+    private var slots: [Entry?] = []
 
     /// Every kind, in the order of their codes.
     static let kindsByCode = RecordKind.allCases.sorted { $0.code < $1.code }
 
     subscript(kind: RecordKind) -> Entry? {
-        get { slots[Int(kind.code)] }
-        set { slots[Int(kind.code)] = newValue }
+        get { slots.isEmpty ? nil : slots[Int(kind.code)] }
+        set {
+            if slots.isEmpty {
+                guard newValue != nil else { return }
+                slots = Array(repeating: nil, count: Int(Self.kindsByCode.last!.code) + 1)
+            }
+            slots[Int(kind.code)] = newValue
+        }
     }
 }
 
