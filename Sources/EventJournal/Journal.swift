@@ -193,34 +193,31 @@ public final class Journal: Sendable {
     public func readStream(
         _ stream: String, from version: UInt64 = 1, direction: ReadDirection = .forward, limit: Int = .max
     ) throws -> [EventRecord] {
-        try mappingStorageErrors {
-            try store.environment.read {
-                try readStream(stream, from: version, direction: direction, limit: limit, in: $0)
-            }
-        }
-    }
-
-    /// The records of `stream` from version `version` on (forward) or down from it (backward), as `transaction`, a
-    /// transaction of ``environment``, sees them.
-    public func readStream(
-        _ stream: String, from version: UInt64 = 1, direction: ReadDirection = .forward, limit: Int = .max,
-        in transaction: Transaction
-    ) throws -> [EventRecord] {
         try Names.validateStreamID(stream)
         return try mappingStorageErrors {
-            try store.streamRecords(stream, from: version, direction: direction, limit: limit, transaction)
+            try store.environment.read {
+                try store.streamRecords(stream, from: version, direction: direction, limit: limit, $0)
+            }
         }
     }
 
     /// Calls `body` with each record of `stream`, oldest first, as `transaction` (a transaction of ``environment``)
     /// sees them, until it returns false. Each record is lent for the call (see ``RecordView``). Cheaper than
-    /// ``readStream(_:from:direction:limit:in:)`` for a whole stream: nothing is copied, and records that lie close
+    /// ``readStream(_:from:direction:limit:)`` for a whole stream: nothing is copied, and records that lie close
     /// together are read in turn rather than looked up one by one.
     public func forEachRecord(
         of stream: String, in transaction: Transaction, _ body: (RecordView) throws -> Bool
     ) throws {
         try Names.validateStreamID(stream)
         try mappingStorageErrors { try store.forEachStreamRecord(stream, transaction, body) }
+    }
+
+    /// Calls `body` with each record of `stream`, as ``forEachRecord(of:in:_:)`` does, in a read transaction of its
+    /// own.
+    public func forEachRecord(of stream: String, _ body: (RecordView) throws -> Bool) throws {
+        try mappingStorageErrors {
+            try store.environment.read { try forEachRecord(of: stream, in: $0, body) }
+        }
     }
 
     /// New records from `position` on, as they are committed, by this process or any other. Ends when cancelled.

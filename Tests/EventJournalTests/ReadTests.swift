@@ -51,6 +51,12 @@ struct ReadTests {
         #expect(try read("other", .max).map(\.0) == Array(4...303) + Array(306...315))
         #expect(try read("no-such-stream", .max).isEmpty)
         #expect(try journal.readStream("target").map(\.position) == target.map(\.0))
+        var inItsOwnTransaction: [UInt64] = []
+        try journal.forEachRecord(of: "target") { record in
+            inItsOwnTransaction.append(record.position)
+            return true
+        }
+        #expect(inItsOwnTransaction == target.map(\.0))
         let invalid = await journalError { _ = try read("", .max) }
         #expect(invalid?.code == .invalidArgument)
     }

@@ -47,7 +47,7 @@ public struct JournalWorkoutEvents: WorkoutEventSource {
         if isBesideModel {
             try journal.forEachRecord(of: stream, in: transaction, collect)
         } else {
-            try journal.environment.read { try journal.forEachRecord(of: stream, in: $0, collect) }
+            try journal.forEachRecord(of: stream, collect)
         }
         return events
     }
