@@ -58,6 +58,25 @@ struct FormatTests {
     }
 }
 
+/// Every stored record's checksum is the reference CRC-32C of its bytes, for records of every length from about a
+/// hundred bytes to a few hundred: the hardware path's words, with every remainder after them.
+@Test func checksumsMatchTheReferenceAtEveryLength() async throws {
+    let test = try TestJournal()
+    let payloads = (0..<400).map { length in
+        ProposedEvent(
+            type: "Probe", encoding: .json,
+            payload: Array(repeating: UInt8(ascii: "a") &+ UInt8(length % 26), count: length))
+    }
+    _ = try await test.journal.append(payloads, to: "lengths")
+    let records = try test.journal.readStream("lengths")
+    #expect(records.count == 400)
+    for record in records {
+        let bytes = record.bytes
+        let stored = bytes[(bytes.count - 4)...].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        #expect(stored == crc32c(bytes[0..<(bytes.count - 4)]), "record of \(bytes.count) bytes")
+    }
+}
+
 /// CRC-32C written out bit by bit from its definition (docs/FORMAT.md), independent of the journal's table and
 /// hardware code; its check value is asserted below.
 func crc32c<C: Collection<UInt8>>(_ bytes: C) -> UInt32 {
