@@ -193,8 +193,8 @@ final class JournalStore: Sendable {
     /// records, and looked up through the `streams` index only when they lie far apart.
     func forEachStreamRecord(_ stream: String, _ txn: Transaction, _ body: (RecordView) throws -> Bool) throws {
         let last = try streamHead(stream, txn).version
-        var version: UInt64 = 1
         guard last >= 1 else { return }
+        var version: UInt64 = 1
         let streamBytes = Array(stream.utf8)
         var wantsMore = true
         try txn.withCursor(on: events) { cursor in

@@ -13,8 +13,8 @@ public protocol EventDecoding {
     static func decode(_ record: RecordView) throws -> Event?
 
     /// Decodes `record` as ``decode(_:)`` does, straight into `destination`, uninitialized memory that the event
-    /// then occupies; returns false, leaving it uninitialized, where ``decode(_:)`` returns nil. A chunk's events are
-    /// made where the chunk keeps them, rather than moved there.
+    /// then occupies; returns false where ``decode(_:)`` returns nil, and leaves it uninitialized then and when it
+    /// throws. A chunk's events are made where the chunk keeps them, rather than moved there.
     static func decode(_ record: RecordView, into destination: UnsafeMutablePointer<Event>) throws -> Bool
 }
 
