@@ -178,11 +178,9 @@ final class JournalStore: Sendable {
                 top >= 1 ? Array((max(1, top - min(top - 1, UInt64(clamping: limit) &- 1))...top).reversed()) : []
         }
         return try versions.map { version in
-            let position = try txn.withValue(forKey: Self.streamKey(stream, version: version), in: streams) {
-                BigEndianKey.decode($0)
-            }
-            guard let position, let position, let record = try record(at: position, txn) else {
-                throw JournalError.corrupt(0, "the streams index has no record for \(stream) version \(version)")
+            let position = try indexedPosition(stream, version: version, txn)
+            guard let record = try record(at: position, txn) else {
+                throw JournalError.corrupt(position, "the streams index points to no record for \(stream)")
             }
             return record
         }

@@ -186,6 +186,11 @@ public struct RecordedTrainingEvent: Sendable {
     /// The record decoded, or nil when it is not a training event this build knows.
     public init?(_ record: RecordView) throws(PayloadError) {
         guard let event = try TrainingEvent.decode(record) else { return nil }
+        self.init(record, event: event)
+    }
+
+    /// `event`, decoded from `record`, with where and when `record` says the journal holds it.
+    init(_ record: RecordView, event: TrainingEvent) {
         self.init(
             position: record.position, streamID: record.streamID, streamVersion: record.streamVersion,
             occurredAt: record.occurredAt, recordedAt: record.recordedAt, event: event)
@@ -202,10 +207,7 @@ extension RecordedTrainingEvent: EventDecoding {
         _ record: RecordView, into destination: UnsafeMutablePointer<RecordedTrainingEvent>
     ) throws -> Bool {
         guard let event = try TrainingEvent.decode(record) else { return false }
-        destination.initialize(
-            to: RecordedTrainingEvent(
-                position: record.position, streamID: record.streamID, streamVersion: record.streamVersion,
-                occurredAt: record.occurredAt, recordedAt: record.recordedAt, event: event))
+        destination.initialize(to: RecordedTrainingEvent(record, event: event))
         return true
     }
 }
