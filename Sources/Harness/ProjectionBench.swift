@@ -244,11 +244,16 @@ struct ProjectionsBench: AsyncParsableCommand {
         let projections: [any Projection<RecordedTrainingEvent>] = [
             PlanProjection(), TrainingProjection(rules: rules, workoutEvents: try SQLiteWorkoutEvents(database)),
         ]
+        // The records of types no projection reads are passed over undecoded, as the rebuild passes them over.
+        let readTypes: Set<String>? =
+            projections.contains { $0.eventTypes == nil }
+            ? nil : projections.reduce(into: []) { $0.formUnion($1.eventTypes ?? []) }
         let decoder = JSONDecoder()
         var chunk: [RecordedTrainingEvent] = []
         var last: UInt64 = 0
         try select.forEachRow { row in
             last = UInt64(row.integer(0))
+            if let readTypes, !readTypes.contains(row.text(3)) { return }
             guard let event = try SQLiteWorkoutEvents.event(row, decoder) else { return }
             chunk.append(event)
             if chunk.count == 65_536 {

@@ -21,14 +21,15 @@ final class ChunkPrefetch<Event: Sendable>: @unchecked Sendable {
     /// Set once the folding thread waits for the chunk: the preparing stops there.
     private let isWanted = Atomic<Bool>(false)
 
-    /// Starts reading up to `limit` records from `from` through `read`, in a read transaction of its own, then
-    /// preparing the chunk's fold with each of `preparers`, by projection name (see
+    /// Starts reading up to `limit` records from `from` through `read`, in a read transaction of its own, decoding
+    /// those `filter` admits, then preparing the chunk's fold with each of `preparers`, by projection name (see
     /// ``Projection/prepare(_:context:until:)``). `spent`, a chunk already folded, is freed on the reading thread rather
     /// than on the folding thread; so are the pages of `environment`'s map released from resident memory after the
     /// read, when it is given.
     init(
         _ journal: Journal, from: UInt64, limit: Int, read: @escaping Projector<Event>.BatchReader,
-        preparing preparers: [(name: String, prepare: Preparer)], freeing spent: consuming Chunk? = nil,
+        including filter: RecordTypeFilter, preparing preparers: [(name: String, prepare: Preparer)],
+        freeing spent: consuming Chunk? = nil,
         releasingPagesOf environment: Environment? = nil
     ) {
         self.from = from
@@ -37,7 +38,7 @@ final class ChunkPrefetch<Event: Sendable>: @unchecked Sendable {
             spent.chunk = nil  // freed before the next chunk is read, so that no more than two are held at once
             // A failure leaves `chunk` nil: the caller then reads the chunk itself, and meets the failure there.
             let decoded = try? journal.environment.read { transaction in
-                try read(journal, from, limit, transaction, { _ in true })
+                try read(journal, from, limit, transaction, filter.admits)
             }
             environment?.releaseResidentPages()
             if var batch = decoded {

@@ -19,6 +19,10 @@ public protocol Projection<Event>: Sendable {
     var rulesDigest: [UInt8] { get }
     /// The tables the read model keeps. ``ReadModel/table(_:)`` takes an index into this list.
     var tables: [String] { get }
+    /// The types of the records whose events the fold reads, as the journal names them; nil for every type. A record
+    /// of a type no projection of a pass reads is neither decoded nor folded, and the fold may be given events of
+    /// other types that another projection reads: it must write the same rows with them as without them.
+    var eventTypes: Set<String>? { get }
 
     /// Folds `events`, which follow every event folded before, in journal order, into the read model.
     func fold(_ events: ArraySlice<Event>, into model: ReadModel) throws
@@ -41,6 +45,10 @@ public protocol Projection<Event>: Sendable {
     /// Folds a slice of the events that `prepared` was worked out from, as ``fold(_:into:)`` does, and must write
     /// the same rows: the preparation saves work, and changes nothing.
     func fold(_ events: ArraySlice<Event>, prepared: Preparation, into model: ReadModel) throws
+}
+
+extension Projection {
+    public var eventTypes: Set<String>? { nil }
 }
 
 extension Projection where Preparation == Never {

@@ -111,6 +111,7 @@ public final class Projector<Event: Sendable>: Sendable {
     private func foldNewEvents(
         _ projections: [any Projection<Event>], chunkSize: Int, progress: Progress?
     ) throws {
+        let filter = RecordTypeFilter(projections)
         var pages = ResidentPages(store.environment)
         while true {
             let reached = try store.environment.write { transaction -> (position: UInt64, head: UInt64)? in
@@ -133,7 +134,7 @@ public final class Projector<Event: Sendable>: Sendable {
                 }
                 guard let from = due.map(\.1.position).min() else { return nil }
                 let batch = try read(
-                    journal, from + 1, Self.limit(chunkSize, after: from, head: head), transaction, { _ in true })
+                    journal, from + 1, Self.limit(chunkSize, after: from, head: head), transaction, filter.admits)
                 guard let last = batch.last else { return nil }
                 for (projection, checkpoint) in due where checkpoint.position < last {
                     let moved = try fold(projection, batch, after: checkpoint, through: last, transaction)
@@ -166,6 +167,7 @@ public final class Projector<Event: Sendable>: Sendable {
         try requireBesideJournal("rebuild")
         try validate(projections, chunkSize: chunkSize)
         var remaining = try projections.filter { try beginRebuild($0, onlyIfStale: onlyIfStale) }
+        let filter = RecordTypeFilter(remaining)
         var notBuilt: [String] = []
         var pages = ResidentPages(store.environment)
         var ahead: ChunkPrefetch<Event>?
@@ -204,7 +206,7 @@ public final class Projector<Event: Sendable>: Sendable {
                 guard let from = due.map(\.1.position).min() else { return (head, head, done, [], lost) }
                 let chunk =
                     try prefetched.flatMap { $0.from == from + 1 ? $0.chunk : nil }
-                    ?? read(journal, from + 1, Self.limit(size, after: from, head: head), transaction, { _ in true })
+                    ?? read(journal, from + 1, Self.limit(size, after: from, head: head), transaction, filter.admits)
                 folded = chunk
                 let last = chunk.last ?? from
                 size = min(chunkSize, size * 2)
@@ -216,6 +218,7 @@ public final class Projector<Event: Sendable>: Sendable {
                     last < head
                     ? ChunkPrefetch(
                         journal, from: last + 1, limit: Self.limit(size, after: last, head: head), read: read,
+                        including: filter,
                         preparing: try due.compactMap { projection, checkpoint in
                             let model = store.model(
                                 projection.name, slot: checkpoint.slot, checkpoint: checkpoint, transaction)
@@ -359,12 +362,15 @@ public final class Projector<Event: Sendable>: Sendable {
                 .invalidDefinition, "a replay into the journal's own read models",
                 remedy: "replay into a scratch store (ReadModelStore.scratch)")
         }
+        let filter = RecordTypeFilter(projections)
         var next: UInt64 = 1
         var journalPages = ResidentPages(journal.environment)
         var storePages = ResidentPages(store.environment)
         while next <= last {
             let batch = try journal.environment.read { transaction in
-                try read(journal, next, min(chunkSize, Int(clamping: last - next + 1)), transaction, include)
+                try read(journal, next, min(chunkSize, Int(clamping: last - next + 1)), transaction) { record in
+                    filter.admits(record) && include(record)
+                }
             }
             guard let reached = batch.last else { break }
             try store.environment.write { transaction in

@@ -36,6 +36,11 @@ public struct PlanProjection: Projection {
     public let version: UInt32 = 1
     public let rulesDigest: [UInt8] = []
     public let tables = PlanTable.allCases.map(\.name)
+    public let eventTypes: Set<String>? = [
+        ProfileUpdated.typeName, BodyWeightRecorded.typeName, CustomExerciseAdded.typeName, RoutineCreated.typeName,
+        RoutineExerciseAdded.typeName, RoutineExerciseRemoved.typeName, RoutineExerciseMoved.typeName,
+        ScheduleSet.typeName,
+    ]
 
     public init() {}
 

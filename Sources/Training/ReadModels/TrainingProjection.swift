@@ -51,11 +51,18 @@ public struct TrainingProjection: Projection {
     /// the workout's and their time as an offset from its start; exercise names equal to their ids, and a weight's
     /// unit and scale when they are kilograms and 0, are left out. 3: an exercise's sets in a workout are kept in its
     /// `sessions` row; the `sets` table is gone. 4: a set's weight is kept in the set's own fields, and a normal set's
-    /// kind is left out. 5: the `workouts` table keeps the state of workouts in progress only.
-    public let version: UInt32 = 5
+    /// kind is left out. 5: the `workouts` table keeps the state of workouts in progress only. 6: rest timers' events
+    /// are not folded; a `workouts` row leaves out the rest timer and the last activity.
+    public let version: UInt32 = 6
     public let rules: Rules
     public var rulesDigest: [UInt8] { rules.foldDigest }
     public let tables = TrainingTable.allCases.map(\.name)
+    /// Every training event but rest timers': what they change of a workout (its rest timer, its last activity) is
+    /// nowhere in the read model, and they are more than half of a workout's events.
+    public var eventTypes: Set<String>? { Self.eventTypes }
+    private static let eventTypes = TrainingEvent.typeNames.subtracting([
+        RestTimerStarted.typeName, RestTimerExtended.typeName, RestTimerSkipped.typeName, RestTimerFinished.typeName,
+    ])
     /// Where the fold reads the events of a finished workout that an event changes; without it, such an event is an
     /// error.
     public let workoutEvents: (any WorkoutEventSource)?

@@ -153,14 +153,10 @@ public struct TrainingSnapshot {
 
     // MARK: Workouts
 
-    /// The workout with stream id `id`, in any state: a workout in progress as its row keeps it, a finished one as
-    /// the events the read model has folded leave it.
+    /// The workout with stream id `id`, in any state, as its events up to the read model's checkpoint leave it: rest
+    /// timers' among them, which the fold passes over, so that a workout in progress has its rest timer.
     public func workout(_ id: String) throws -> Workout? {
-        guard let training, let table = table(.workouts) else { return nil }
-        let kept = try table.withValue(forKey: Array(id.utf8)) { raw in
-            try ReadModelRow.decode(raw, table: "workouts", Workout.init(decoding:))
-        }
-        if let kept { return kept }
+        guard let training else { return nil }
         return Workout.replaying(
             id, try workoutEvents.events(of: id, before: training.checkpoint.position + 1, in: snapshot.transaction))
     }

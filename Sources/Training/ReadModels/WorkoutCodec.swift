@@ -1,7 +1,9 @@
 import EventJournal
 
-/// A workout's state as the `workouts` table keeps it, in the binary encoding of the events (docs/FORMAT.md lists the
-/// fields), so that a later event on a finished workout can be folded without replaying its stream.
+/// A workout in progress as the `workouts` table keeps it, in the binary encoding of the events (docs/FORMAT.md lists
+/// the fields): the fold's state of it from one chunk to the next. It leaves out the rest timer and the last activity,
+/// which the fold does not follow (it does not read rest timers' events); a query works them out from the workout's
+/// events (``TrainingSnapshot/workout(_:)``).
 extension Workout {
     /// Writes the `workouts` row.
     func writeRow(to writer: inout PayloadWriter) {
@@ -42,16 +44,7 @@ extension Workout {
                 nested.unsigned(13, set.position)
             }
         }
-        if let rest {
-            writer.message(13) { nested in
-                nested.timestamp(1, rest.startedAt)
-                nested.unsigned(2, UInt64(rest.durationSeconds))
-                nested.timestamp(3, rest.endsAt)
-                nested.unsigned(4, rest.afterSet.map(UInt64.init))
-                nested.timestamp(5, rest.closedAt)
-            }
-        }
-        writer.timestamp(14, lastActivityAt)
+        // Fields 13 and 14, the rest timer and the last activity, were kept up to version 5 of the projection.
         writer.timestamp(15, startRecordedAt)
         writer.unsigned(16, finishedPosition)
     }
@@ -91,8 +84,6 @@ extension Workout {
             case 10: pausedMicroseconds = try field.signed()
             case 11: exercises.append(try Self.exercise(field.message()))
             case 12: sets.append(try Self.set(field.message(), exercises: exercises, startedAt: startedAt))
-            case 13: rest = try Self.rest(field.message())
-            case 14: lastActivityAt = try field.timestamp()
             case 15: startRecordedAt = try field.timestamp()
             case 16: finishedPosition = try field.unsigned()
             default: continue
@@ -150,27 +141,5 @@ extension Workout {
         set.correctedAt = correctedAt
         set.isRemoved = isRemoved
         return set
-    }
-
-    private static func rest(_ reader: PayloadReader) throws(PayloadError) -> RestTimer {
-        var reader = reader
-        var startedAt = Timestamp(microsecondsSinceEpoch: 0)
-        var duration: UInt32 = 0
-        var endsAt = Timestamp(microsecondsSinceEpoch: 0)
-        var afterSet: UInt32?
-        var closedAt: Timestamp?
-        while let field = try reader.next() {
-            switch field.number {
-            case 1: startedAt = try field.timestamp()
-            case 2: duration = try field.integer()
-            case 3: endsAt = try field.timestamp()
-            case 4: afterSet = try field.integer()
-            case 5: closedAt = try field.timestamp()
-            default: continue
-            }
-        }
-        var timer = RestTimer(startedAt: startedAt, durationSeconds: duration, endsAt: endsAt, afterSet: afterSet)
-        timer.closedAt = closedAt
-        return timer
     }
 }
