@@ -144,10 +144,11 @@ struct PreparedFoldTests {
     /// `isWanted` says (nil for a plain fold), prepared by `projection`.
     func rows(
         preparingUntil isWanted: (() -> Bool)?,
-        by projection: any Projection<RecordedTrainingEvent> = PreparedFoldTests.projection
+        by projection: any Projection<RecordedTrainingEvent> = PreparedFoldTests.projection,
+        chunks: (first: [RecordedTrainingEvent], second: [RecordedTrainingEvent]) = PreparedFoldTests.chunks()
     ) throws -> [[[UInt8]]] {
         let store = try ReadModelStore.scratch(projections: [ProjectionDescriptor(projection)])
-        let (first, second) = Self.chunks()
+        let (first, second) = chunks
         try store.fold([projection], first[...], through: first.last!.position)
         try store.fold([projection], second[...], through: second.last!.position, preparingUntil: isWanted)
         return try store.read { snapshot in
@@ -203,6 +204,72 @@ struct PreparedFoldTests {
         // Prepared without the custom exercise the first chunk stored: the fold sets workout-2's contribution aside.
         let unforeseen = try rows(preparingUntil: { false }, by: WithoutCustomExercises())
         #expect(differences(unforeseen, plain) == [])
+    }
+
+    /// The training fold does not read rest timers' events (``TrainingProjection/eventTypes``), but may be given them
+    /// in a pass with a projection that reads every type: it must write the same rows with them as without them. The
+    /// second chunk gets, after each set of workout-1 (finished in the chunk) and of workout-8 (still in progress at
+    /// its end), a timer started, then skipped in workout-1 and extended in workout-8, later than the set; a timer
+    /// started after workout-0 finishes in the first chunk runs out in the second. The events keep their positions
+    /// either way.
+    @Test func restTimersEventsChangeNoRow() throws {
+        let (plainFirst, plainSecond) = Self.chunks()
+        var position: UInt64 = 0
+        var timed: [RecordedTrainingEvent] = []
+        func add(_ stream: String, _ event: TrainingEvent, at time: Timestamp) {
+            position += 1
+            timed.append(
+                RecordedTrainingEvent(
+                    position: position, streamID: stream, streamVersion: 1, occurredAt: time, recordedAt: time,
+                    event: event))
+        }
+        for recorded in plainFirst + plainSecond {
+            if recorded.position == plainSecond.first!.position {
+                add(
+                    "workout-0", .restTimerFinished(RestTimerFinished(endedAt: recorded.occurredAt)),
+                    at: recorded.occurredAt)
+            }
+            add(recorded.streamID, recorded.event, at: recorded.occurredAt)
+            // Twenty and forty seconds after the event (the next comes a minute after it).
+            let time = Timestamp(microsecondsSinceEpoch: recorded.occurredAt.microsecondsSinceEpoch + 20_000_000)
+            let later = Timestamp(microsecondsSinceEpoch: time.microsecondsSinceEpoch + 20_000_000)
+            let ends = Timestamp(microsecondsSinceEpoch: time.microsecondsSinceEpoch + 90_000_000)
+            switch (recorded.streamID, recorded.event) {
+            case ("workout-0", .workoutFinished) where recorded.position < plainSecond.first!.position:
+                add("workout-0", .restTimerStarted(RestTimerStarted(durationSeconds: 90, endsAt: ends)), at: time)
+            case ("workout-1", .setLogged(let logged)):
+                add(
+                    "workout-1",
+                    .restTimerStarted(RestTimerStarted(durationSeconds: 90, endsAt: ends, afterSet: logged.setNumber)),
+                    at: time)
+                add("workout-1", .restTimerSkipped(RestTimerSkipped()), at: later)
+            case ("workout-8", .setLogged(let logged)):
+                add(
+                    "workout-8",
+                    .restTimerStarted(RestTimerStarted(durationSeconds: 90, endsAt: ends, afterSet: logged.setNumber)),
+                    at: time)
+                add("workout-8", .restTimerExtended(RestTimerExtended(bySeconds: 30, endsAt: ends)), at: later)
+            default:
+                break
+            }
+        }
+        let boundary = timed.firstIndex { $0.streamID == "workout-0" && $0.event.payload is RestTimerFinished }!
+        let first = Array(timed[..<boundary])
+        let second = Array(timed[boundary...])
+        let isRestTimers = { (recorded: RecordedTrainingEvent) in
+            !TrainingProjection.eventTypesRead.contains(type(of: recorded.event.payload).typeName)
+        }
+        #expect(timed.filter(isRestTimers).count == 10)
+        let projection = TrainingProjection(rules: Rules(), workoutEvents: ListedWorkoutEvents(events: timed))
+        for isWanted in [nil, { false }] as [(() -> Bool)?] {
+            let given = try rows(preparingUntil: isWanted, by: projection, chunks: (first, second))
+            let passedOver = try rows(
+                preparingUntil: isWanted, by: projection,
+                chunks: (first.filter { !isRestTimers($0) }, second.filter { !isRestTimers($0) }))
+            #expect(differences(given, passedOver) == [], "prepared: \(isWanted != nil)")
+            // workout-8, in progress, has its row either way.
+            #expect(given[TrainingTable.workouts.rawValue].count == 2)
+        }
     }
 
     @Test func thePreparationLeavesToTheFoldTheWorkoutsItCannotSettleAlone() throws {

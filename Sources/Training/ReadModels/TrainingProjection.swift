@@ -59,8 +59,8 @@ public struct TrainingProjection: Projection {
     public let tables = TrainingTable.allCases.map(\.name)
     /// Every training event but rest timers': what they change of a workout (its rest timer, its last activity) is
     /// nowhere in the read model, and they are more than half of a workout's events.
-    public var eventTypes: Set<String>? { Self.eventTypes }
-    private static let eventTypes = TrainingEvent.typeNames.subtracting([
+    public var eventTypes: Set<String>? { Self.eventTypesRead }
+    static let eventTypesRead = TrainingEvent.typeNames.subtracting([
         RestTimerStarted.typeName, RestTimerExtended.typeName, RestTimerSkipped.typeName, RestTimerFinished.typeName,
     ])
     /// Where the fold reads the events of a finished workout that an event changes; without it, such an event is an
