@@ -371,8 +371,7 @@ struct ProjectionsBench: AsyncParsableCommand {
     }
 }
 
-/// A minimal SQLite connection for the benchmark's peer.
-/// The SQLite peer's workout events, read from its table by stream, as its fold reads every event.
+/// The SQLite peer's workout events, read from its table by stream: the peer's fold reads every event from SQLite.
 ///
 /// `@unchecked Sendable`: the peer folds on one thread, the one that made it, and its statement is used there alone.
 final class SQLiteWorkoutEvents: WorkoutEventSource, @unchecked Sendable {
@@ -409,6 +408,7 @@ final class SQLiteWorkoutEvents: WorkoutEventSource, @unchecked Sendable {
     }
 }
 
+/// A minimal SQLite connection for the benchmark's peer.
 final class SQLite {
     private let handle: OpaquePointer
 
