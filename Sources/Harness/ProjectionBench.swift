@@ -245,9 +245,7 @@ struct ProjectionsBench: AsyncParsableCommand {
             PlanProjection(), TrainingProjection(rules: rules, workoutEvents: try SQLiteWorkoutEvents(database)),
         ]
         // The records of types no projection reads are passed over undecoded, as the rebuild passes them over.
-        let readTypes: Set<String>? =
-            projections.contains { $0.eventTypes == nil }
-            ? nil : projections.reduce(into: []) { $0.formUnion($1.eventTypes ?? []) }
+        let readTypes = eventTypes(readBy: projections)
         let decoder = JSONDecoder()
         var chunk: [RecordedTrainingEvent] = []
         var last: UInt64 = 0

@@ -51,6 +51,17 @@ extension Projection {
     public var eventTypes: Set<String>? { nil }
 }
 
+/// The event types that at least one of `projections` reads (``Projection/eventTypes``); nil when one of them reads
+/// every type.
+public func eventTypes<Event>(readBy projections: [any Projection<Event>]) -> Set<String>? {
+    var types: Set<String> = []
+    for projection in projections {
+        guard let read = projection.eventTypes else { return nil }
+        types.formUnion(read)
+    }
+    return types
+}
+
 extension Projection where Preparation == Never {
     public func prepare(
         _ events: ArraySlice<Event>, context: PreparationContext, until isWanted: () -> Bool

@@ -12,13 +12,9 @@ struct RecordTypeFilter: Sendable {
 
     /// The records that at least one of `projections` reads.
     init<Event>(_ projections: [any Projection<Event>]) {
-        var types: Set<String> = []
-        for projection in projections {
-            guard let read = projection.eventTypes else {
-                namesByLength = nil
-                return
-            }
-            types.formUnion(read)
+        guard let types = eventTypes(readBy: projections) else {
+            namesByLength = nil
+            return
         }
         var table = [[[UInt8]]](repeating: [], count: (types.map(\.utf8.count).max() ?? 0) + 1)
         for type in types { table[type.utf8.count].append(Array(type.utf8)) }
