@@ -61,7 +61,8 @@ public struct JournalError: Error, Sendable, CustomStringConvertible {
     static func corrupt(_ position: UInt64, _ detail: String) -> JournalError {
         JournalError(
             .corruptRecord, "record \(position) is corrupt: \(detail)",
-            remedy: "restore the journal from a backup (liftledger backup) and run liftledger verify",
+            remedy: "put a backup in its place (a directory liftledger backup made is a journal; check it with "
+                + "liftledger verify --journal BACKUP)",
             position: position)
     }
 

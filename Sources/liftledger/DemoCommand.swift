@@ -56,7 +56,7 @@ struct DemoCommand: AsyncParsableCommand {
             for workout in history.suffix(5) {
                 text +=
                     "  \(LocalDate(dayNumber: LocalDate.dayNumber(of: workout.startedAt, in: zone)))  "
-                    + padded(workout.name, 14) + padded(TrainingFormat.duration(seconds: workout.durationSeconds), 11)
+                    + padded(workout.name, 14) + padded(TrainingFormat.duration(seconds: workout.durationSeconds), 12)
                     + "\(workout.sets) sets, \(roundedKilograms(workout.volume)) kg\n"
             }
             text += "\n$ liftledger prs   (the five exercises trained most: heaviest, estimated 1RM)\n"

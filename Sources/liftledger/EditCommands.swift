@@ -118,7 +118,7 @@ struct EditCommand: AsyncParsableCommand {
             }
         }
         try await log.editWorkout(workout, startedAt: start, note: note, name: name)
-        Terminal.write("edited \(workout)\n")
+        Terminal.write("edited \(UInt64(workout).map(Workout.streamID(number:)) ?? workout)\n")
     }
 }
 

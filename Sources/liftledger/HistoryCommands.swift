@@ -54,13 +54,13 @@ struct HistoryCommand: AsyncParsableCommand {
                 Terminal.write("no finished workouts\n")
             } else {
                 Terminal.write(
-                    padded("date", 12) + padded("workout", 12) + padded("name", 18) + padded("time", 10)
+                    padded("date", 12) + padded("workout", 12) + padded("name", 18) + padded("time", 12)
                         + padded("sets", 6) + padded("volume kg", 11) + "exercises\n")
                 for workout in workouts {
                     Terminal.write(
                         padded(context.date(workout.startedAt).description, 12) + padded(workout.workoutId, 12)
                             + padded(workout.name, 18)
-                            + padded(TrainingFormat.duration(seconds: workout.durationSeconds), 10)
+                            + padded(TrainingFormat.duration(seconds: workout.durationSeconds), 12)
                             + padded(String(workout.sets), 6) + padded(roundedKilograms(workout.volume), 11)
                             + workout.exercises.map(\.name).joined(separator: ", ") + "\n")
                 }

@@ -124,6 +124,14 @@ struct ExerciseListCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object per line.")
     var json = false
 
+    func validate() throws {
+        if let muscle, !ExerciseCatalog.muscleNames.contains(muscle.lowercased()) {
+            throw ValidationError(
+                "unknown muscle \(muscle.debugDescription); name one of: "
+                    + ExerciseCatalog.muscleNames.sorted().joined(separator: ", "))
+        }
+    }
+
     func run() async throws {
         let log = try location.trainingLog()
         var exercises = try log.query { try $0.catalog() }.exercises

@@ -6,7 +6,9 @@ import Training
 
 /// `--as-of`, which every query takes: the answer as the journal stood at a position, or as of a date or instant.
 struct AsOfOption: ParsableArguments {
+    // Taken whatever it looks like, so that a value such as -1 is refused for what it is, not as an unknown option.
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Answer as of a point of the past: a journal position (the journal as it stood then), a date YYYY-MM-DD "
                 + "(the events that had happened by the end of that local day) or an RFC 3339 instant, under the "

@@ -187,6 +187,16 @@ struct WhyCommand: AsyncParsableCommand {
             {
                 throw unknownMuscle()
             }
+            // "bench press heaviestt": the exercise is known without its last word, so that word is a kind.
+            if kind == nil, words.count > 1, context.catalog.lookup(words.joined(separator: " ")) == nil,
+                context.catalog.lookup(words.dropLast().joined(separator: " ")) != nil
+            {
+                throw CLIError(
+                    message: "unknown record kind \(words.last!.debugDescription)",
+                    remedy: "the kinds are: "
+                        + RecordKind.allCases.filter { !$0.isRepMaximum }.map(\.description).joined(separator: ", ")
+                        + ", 1rm to 12rm")
+            }
             let exercise = try context.exercise(words.joined(separator: " "))
             let records = try context.snapshot.records(of: exercise.id)
             guard let chosen = kind ?? (records[.estimatedOneRepMax] != nil ? .estimatedOneRepMax : records.keys.min()),

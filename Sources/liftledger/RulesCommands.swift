@@ -33,7 +33,7 @@ struct RulesShowCommand: AsyncParsableCommand {
                         ]).rendered + "\n")
                 } else {
                     let marker = value == rule.defaultValue ? "" : " (default \(rule.defaultValue))"
-                    Terminal.write(padded(rule.name, 29) + padded(value + marker, 24) + rule.summary + "\n")
+                    Terminal.write(padded(rule.name, 29) + padded(value + marker, 28) + rule.summary + "\n")
                 }
             }
             if !json { Terminal.write(padded("time zone (profile)", 29) + rules.timeZoneIdentifier + "\n") }
@@ -62,12 +62,20 @@ struct RulesSetCommand: AsyncParsableCommand {
     @Flag(help: "Print what the change would do, and write nothing.")
     var dryRun = false
 
-    @Flag(help: "Print the differences as JSON, one object per line (fields documented in docs/JSON.md).")
+    @Flag(help: "With --dry-run: print the differences as JSON, one object per line (fields in docs/JSON.md).")
     var json = false
+
+    func validate() throws {
+        if json && !dryRun { throw ValidationError("--json prints the differences of a --dry-run; add --dry-run") }
+    }
 
     func run() async throws {
         let log = try location.trainingLog()
-        let (canonical, proposed) = try log.proposeRule(key, value)
+        let (canonical, proposed, isChange) = try log.proposeRule(key, value)
+        guard isChange else {
+            Terminal.write("\(key) is already \(canonical); nothing was written\n")
+            return
+        }
         guard dryRun else {
             try await log.changeRule(key, to: canonical)
             var bar = ProgressBar(label: "rebuilding")

@@ -74,7 +74,9 @@ struct LogCommand: AsyncParsableCommand {
             exercise: entry.exercise, weight: entry.weight, reps: entry.reps, kind: kind.kind,
             rpe: try rpe.map(RPEArgument.parse), note: note, confirmed: confirm, workout: workout)
         let number = try await log.logSet(request)
-        Terminal.write("set \(number): \(entry.exercise) \(TrainingFormat.weight(entry.weight)) × \(entry.reps)\n")
+        // The exercise as the catalog names it, so that an alias or a near spelling shows what it was taken for.
+        let name = try log.query { try $0.catalog() }.lookup(entry.exercise)?.name ?? entry.exercise
+        Terminal.write("set \(number): \(name) \(TrainingFormat.weight(entry.weight)) × \(entry.reps)\n")
     }
 }
 

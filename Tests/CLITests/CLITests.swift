@@ -193,6 +193,14 @@ struct CLITests {
         #expect(output.contains("verify: ok, \(events ?? -1) records"))
         let history = try liftledger(["history", "--json"], journal: journal).lines
         #expect(history.count == 37 + 384 + 232 + 290)
+        // README.md shows the demo's output in part: every line it shows, the demo prints.
+        let readme = try String(contentsOfFile: repositoryRoot + "/README.md", encoding: .utf8)
+        let excerpt = try #require(readme.components(separatedBy: "prints, in part:\n\n```\n").dropFirst().first)
+        let shown = try #require(excerpt.components(separatedBy: "\n```").first).split(separator: "\n")
+        #expect(shown.count > 10)
+        for line in shown where line != "..." {
+            #expect(output.contains(line + "\n"), "README.md shows a line the demo does not print: \(line)")
+        }
     }
 }
 

@@ -111,7 +111,8 @@ struct WorkoutCLITests {
         let noWorkout = try liftledger(["log", "squat", "100kg", "x", "5"], journal: journal)
         #expect(noWorkout.status != 0 && noWorkout.standardError.contains("no workout in progress"))
         try ok(["start"])
-        try ok(["log", "squat", "100kg", "x", "5"])
+        // The set is echoed with the exercise the alias stands for.
+        #expect(try ok(["log", "squat", "100kg", "x", "5"]).standardOutput == "set 1: Barbell Squat 100 kg × 5\n")
         let before = try head()
         let cases: [([String], String)] = [
             (["start"], "still in progress"),
@@ -138,6 +139,33 @@ struct WorkoutCLITests {
         let unknown = try liftledger(["log", "bench", "pres", "100kg", "x", "5"], journal: journal)
         #expect(unknown.standardError.contains("did you mean"), "\(unknown.standardError)")
         try ok(["log", "squat", "501kg", "x", "1", "--confirm"])
+        #expect(try head() == before + 1)
+    }
+
+    @Test func refusedRuleChangesAndQueriesAreOneLineNonZeroAndWriteNothing() throws {
+        let before = try head()
+        let cases: [([String], String)] = [
+            (["rules", "set", "e1rm.max-reps", "31"], "\"31\" for e1rm.max-reps; give a whole number from 1 to 30"),
+            (["rules", "set", "e1rm.formula", "brzyki"], "give epley, brzycki or rpe"),
+            (["rules", "set", "balance.primary", "0.1234"], "give a number from 0 to 1 with at most three decimals"),
+            (["rules", "set", "volume.warmups", "include", "--json"], "add --dry-run"),
+            (["why", "squat", "heaviestt"], "unknown record kind \"heaviestt\"; the kinds are: heaviest, e1rm, "),
+            (["exercise", "list", "--muscle", "chst"], "unknown muscle \"chst\"; name one of: abdominals, "),
+            (["prs", "--as-of", "-1"], "cannot read --as-of \"-1\""),
+        ]
+        for (arguments, hint) in cases {
+            let result = try liftledger(arguments, journal: journal)
+            #expect(result.status != 0, "\(arguments)")
+            #expect(result.standardError.hasPrefix("liftledger: error: "), "\(arguments): \(result.standardError)")
+            #expect(result.standardError.split(separator: "\n").count == 1, "\(arguments)")
+            #expect(result.standardError.contains(hint), "\(arguments): \(result.standardError)")
+            #expect(result.standardOutput.isEmpty)
+        }
+        // A rule set to the value it has is not recorded again.
+        let unchanged = try ok(["rules", "set", "week.start", "Monday"])
+        #expect(unchanged.standardOutput == "week.start is already monday; nothing was written\n")
+        #expect(try head() == before, "no refused command wrote anything")
+        try ok(["rules", "set", "week.start", "sunday"])
         #expect(try head() == before + 1)
     }
 

@@ -289,6 +289,18 @@ struct ImportTests {
         #expect(try other.head().position == 0)
     }
 
+    /// A lift typed by its common name and the same lift imported from an app are one exercise: the names the README
+    /// uses find the exercises the Strong export's barbell lifts ("Squat (Barbell)" and the like) are imported as.
+    @Test func commonNamesFindTheExercisesAnImportMapsTo() async throws {
+        _ = try await importing(Self.exports + "strong-2026.csv", unit: .kilograms)
+        let trained = Set(try log.query { try $0.exercisesTrained() })
+        let catalog = try ExerciseCatalog.bundled()
+        for name in ["squat", "bench press", "deadlift", "ohp"] {
+            let id = try #require(catalog.lookup(name)?.id)
+            #expect(trained.contains(id), "\(name) finds \(id), which the import has no sets of")
+        }
+    }
+
     @Test func aStrongCSVExportImportsBackToTheSameHistoryRecordsAndStreak() async throws {
         _ = try await importing(Self.exports + "strong-2026.csv", unit: .kilograms)
         _ = try await importing("hevy-imperial.csv")

@@ -85,7 +85,7 @@ struct CatalogTests {
     }
 
     @Test(arguments: [
-        ("squat", "Barbell_Full_Squat"), ("Back Squat", "Barbell_Full_Squat"), ("deadlift", "Barbell_Deadlift"),
+        ("squat", "Barbell_Squat"), ("Back Squat", "Barbell_Squat"), ("deadlift", "Barbell_Deadlift"),
         ("OHP", "Standing_Military_Press"), ("pull-up", "Pullups"), ("Pullup", "Pullups"), ("RDL", "Romanian_Deadlift"),
         ("romanian deadlift", "Romanian_Deadlift"), ("face pull", "Face_Pull"), ("Leg Press", "Leg_Press"),
     ])
@@ -94,7 +94,7 @@ struct CatalogTests {
     }
 
     @Test(arguments: [
-        ("bench pres", "Barbell_Bench_Press_-_Medium_Grip"), ("squaat", "Barbell_Full_Squat"),
+        ("bench pres", "Barbell_Bench_Press_-_Medium_Grip"), ("squaat", "Barbell_Squat"),
         ("dedlift", "Barbell_Deadlift"), ("pulup", "Pullups"), ("pull upp", "Pullups"),
         ("romanain deadlift", "Romanian_Deadlift"), ("lat pulldwon", "Wide-Grip_Lat_Pulldown"),
         ("hamer curls", "Hammer_Curls"),

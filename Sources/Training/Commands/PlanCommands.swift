@@ -154,26 +154,29 @@ extension TrainingLog {
 }
 
 extension TrainingLog {
-    /// The rule `key` with `value` checked and written the way the rules write it (`0.50` becomes `0.5`), and the
-    /// rules as they would then stand.
-    public func proposeRule(_ key: String, _ value: String) throws -> (value: String, rules: Rules) {
+    /// The rule `key` with `value` checked and written the way the rules write it (`0.50` becomes `0.5`), the rules
+    /// as they would then stand, and whether that changes the rule.
+    public func proposeRule(_ key: String, _ value: String) throws -> (value: String, rules: Rules, isChange: Bool) {
         guard let rule = Rules.key(key) else {
             throw TrainingError(
                 .notFound, "no rule \(key.debugDescription)",
                 remedy: "the rules are: \(Rules.keys.map(\.name).joined(separator: ", "))")
         }
         var rules = try readModels.currentRules()
+        let current = rule.value(in: rules)
         guard rules.set(key, to: value.lowercased()) else {
-            throw TrainingError(.invalidValue, "\(value.debugDescription) for \(key)", remedy: "give \(rule.summary)")
+            throw TrainingError(.invalidValue, "\(value.debugDescription) for \(key)", remedy: "give \(rule.accepts)")
         }
-        return (rule.value(in: rules), rules)
+        let proposed = rule.value(in: rules)
+        return (proposed, rules, proposed != current)
     }
 
-    /// Records that rule `key` has `value` from now on; returns the rules then in force. The read models built under
-    /// other rules are rebuilt by the next catch-up.
+    /// Records that rule `key` has `value` from now on, unless it has it already (then nothing is written); returns
+    /// the rules then in force. The read models built under other rules are rebuilt by the next catch-up.
     @discardableResult
     public func changeRule(_ key: String, to value: String) async throws -> Rules {
-        let (canonical, rules) = try proposeRule(key, value)
+        let (canonical, rules, isChange) = try proposeRule(key, value)
+        guard isChange else { return rules }
         try await execute { snapshot, _ in
             Decision(
                 stream: "rules", expectedVersion: try snapshot.expectedVersion(of: "rules"),

@@ -55,7 +55,8 @@ public struct Rules: Sendable, Equatable {
     /// Every rule key, in the order `rules show` lists them.
     public static let keys: [RuleKey] = [
         RuleKey(
-            "e1rm.formula", "how a one-rep max is estimated: epley, brzycki or rpe", affects: .fold,
+            "e1rm.formula", "how a one-rep max is estimated: epley, brzycki or rpe", accepts: "epley, brzycki or rpe",
+            affects: .fold,
             text: { $0.estimateFormula.rawValue },
             parse: { rules, text in
                 guard let formula = EstimateFormula(rawValue: text) else { return false }
@@ -63,7 +64,8 @@ public struct Rules: Sendable, Equatable {
                 return true
             }),
         RuleKey(
-            "e1rm.max-reps", "sets with more reps give no estimate (1 to 30)", affects: .fold,
+            "e1rm.max-reps", "sets with more reps give no estimate (1 to 30)", accepts: "a whole number from 1 to 30",
+            affects: .fold,
             text: { String($0.estimateMaxReps) },
             parse: { rules, text in
                 guard let reps = UInt32(text), (1...30).contains(reps) else { return false }
@@ -71,7 +73,8 @@ public struct Rules: Sendable, Equatable {
                 return true
             }),
         RuleKey(
-            "volume.warmups", "whether warm-up sets count in volume: include or exclude", affects: .fold,
+            "volume.warmups", "whether warm-up sets count in volume: include or exclude", accepts: "include or exclude",
+            affects: .fold,
             text: { $0.warmupsCountInVolume ? "include" : "exclude" },
             parse: { rules, text in
                 guard text == "include" || text == "exclude" else { return false }
@@ -81,7 +84,7 @@ public struct Rules: Sendable, Equatable {
         RuleKey(
             "records.exclude-implausible",
             "keep implausible sets (over 1,000 reps or 1,000 kg, dated before 2000 or later than recorded) out of "
-                + "records and volume: on or off", affects: .fold,
+                + "records and volume: on or off", accepts: "on or off", affects: .fold,
             text: { $0.excludeImplausible ? "on" : "off" },
             parse: { rules, text in
                 guard text == "on" || text == "off" else { return false }
@@ -89,7 +92,8 @@ public struct Rules: Sendable, Equatable {
                 return true
             }),
         RuleKey(
-            "week.start", "the first day of a week: monday to sunday", affects: .fold,
+            "week.start", "the first day of a week: monday to sunday", accepts: "a day of the week, monday to sunday",
+            affects: .fold,
             text: { LocalDate.weekdayNames[$0.weekStart].lowercased() },
             parse: { rules, text in
                 guard let day = LocalDate.weekdayNames.firstIndex(where: { $0.lowercased() == text }) else {
@@ -99,7 +103,8 @@ public struct Rules: Sendable, Equatable {
                 return true
             }),
         RuleKey(
-            "balance.primary", "what a set counts for its primary muscles (0 to 1)", affects: .fold,
+            "balance.primary", "what a set counts for its primary muscles (0 to 1)", accepts: Self.fractionAccepted,
+            affects: .fold,
             text: { $0.primaryMuscleWeight.description },
             parse: { rules, text in
                 guard let weight = fraction(text) else { return false }
@@ -107,7 +112,8 @@ public struct Rules: Sendable, Equatable {
                 return true
             }),
         RuleKey(
-            "balance.secondary", "what a set counts for its secondary muscles (0 to 1)", affects: .fold,
+            "balance.secondary", "what a set counts for its secondary muscles (0 to 1)", accepts: Self.fractionAccepted,
+            affects: .fold,
             text: { $0.secondaryMuscleWeight.description },
             parse: { rules, text in
                 guard let weight = fraction(text) else { return false }
@@ -117,7 +123,7 @@ public struct Rules: Sendable, Equatable {
         RuleKey(
             "balance.flag-below",
             "flag a muscle whose weekly sets fall below this fraction of the median muscle's (0 to 1)",
-            affects: .queries, text: { $0.flagBelowFraction.description },
+            accepts: Self.fractionAccepted, affects: .queries, text: { $0.flagBelowFraction.description },
             parse: { rules, text in
                 guard let fraction = fraction(text) else { return false }
                 rules.flagBelowFraction = fraction
@@ -125,14 +131,15 @@ public struct Rules: Sendable, Equatable {
             }),
         RuleKey(
             "streak.kind", "weekly (weeks with enough workouts) or daily (days trained, scheduled rest kept)",
-            affects: .queries, text: { $0.streakKind.rawValue },
+            accepts: "weekly or daily", affects: .queries, text: { $0.streakKind.rawValue },
             parse: { rules, text in
                 guard let kind = StreakKind(rawValue: text) else { return false }
                 rules.streakKind = kind
                 return true
             }),
         RuleKey(
-            "streak.weekly-target", "workouts a week needs to count in a weekly streak (1 to 7)", affects: .queries,
+            "streak.weekly-target", "workouts a week needs to count in a weekly streak (1 to 7)",
+            accepts: "a whole number from 1 to 7", affects: .queries,
             text: { String($0.weeklyTarget) },
             parse: { rules, text in
                 guard let target = UInt32(text), (1...7).contains(target) else { return false }
@@ -141,7 +148,7 @@ public struct Rules: Sendable, Equatable {
             }),
         RuleKey(
             "plateau.sessions", "sessions of an exercise without a higher estimate that make a plateau (2 to 20)",
-            affects: .queries, text: { String($0.plateauSessions) },
+            accepts: "a whole number from 2 to 20", affects: .queries, text: { String($0.plateauSessions) },
             parse: { rules, text in
                 guard let sessions = UInt32(text), (2...20).contains(sessions) else { return false }
                 rules.plateauSessions = sessions
@@ -149,7 +156,8 @@ public struct Rules: Sendable, Equatable {
             }),
         RuleKey(
             "session.stale-after", "idle seconds after which a workout in progress is shown as stale (60 to 604800)",
-            affects: .queries, text: { String($0.staleAfterSeconds) },
+            accepts: "a whole number of seconds from 60 to 604800", affects: .queries,
+            text: { String($0.staleAfterSeconds) },
             parse: { rules, text in
                 guard let seconds = Int64(text), (60...604_800).contains(seconds) else { return false }
                 rules.staleAfterSeconds = seconds
@@ -203,6 +211,9 @@ public struct Rules: Sendable, Equatable {
         return rules
     }
 
+    /// What the rules that take a fraction accept.
+    private static let fractionAccepted = "a number from 0 to 1 with at most three decimals"
+
     private static func fraction(_ text: String) -> ExactDecimal? {
         guard let value = ExactDecimal(text), !value.isNegative, !(ExactDecimal(1) < value), value.scale <= 3 else {
             return nil
@@ -222,16 +233,19 @@ public struct RuleKey: Sendable {
 
     public let name: String
     public let summary: String
+    /// The values it takes, as a remedy names them ("a whole number from 1 to 30").
+    public let accepts: String
     public let affects: Affects
     let text: @Sendable (Rules) -> String
     let parse: @Sendable (inout Rules, String) -> Bool
 
     init(
-        _ name: String, _ summary: String, affects: Affects, text: @escaping @Sendable (Rules) -> String,
-        parse: @escaping @Sendable (inout Rules, String) -> Bool
+        _ name: String, _ summary: String, accepts: String, affects: Affects,
+        text: @escaping @Sendable (Rules) -> String, parse: @escaping @Sendable (inout Rules, String) -> Bool
     ) {
         self.name = name
         self.summary = summary
+        self.accepts = accepts
         self.affects = affects
         self.text = text
         self.parse = parse

@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+import Training
+
+/// The rules as `rules set` takes them.
+struct RulesTests {
+    /// What a rule's remedy says it takes (``RuleKey/accepts``) is what it takes: both ends of a range and nothing past
+    /// them, every word of a list and no other word.
+    @Test(arguments: Rules.keys.map(\.name))
+    func eachRuleTakesWhatItsRemedySaysAndNothingElse(key: String) throws {
+        let accepts = try #require(Rules.key(key)).accepts
+        func takes(_ value: String) -> Bool {
+            var rules = Rules()
+            return rules.set(key, to: value)
+        }
+        if let range = accepts.range(of: #"from [0-9]+ to [0-9]+"#, options: .regularExpression) {
+            let bounds = accepts[range].split(separator: " ").compactMap { Int($0) }
+            #expect(takes(String(bounds[0])) && takes(String(bounds[1])), "\(accepts)")
+            #expect(!takes(String(bounds[0] - 1)) && !takes(String(bounds[1] + 1)), "\(accepts)")
+            if accepts.contains("at most three decimals") {
+                #expect(takes("0.125") && !takes("0.1255"))
+            } else {
+                #expect(accepts.contains("whole number") && !takes("\(bounds[0]).5"), "\(accepts)")
+            }
+        } else if accepts.hasPrefix("a day of the week") {
+            for day in ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] {
+                #expect(takes(day))
+            }
+            #expect(!takes("someday"))
+        } else {
+            let choices = accepts.replacingOccurrences(of: " or ", with: ", ").components(separatedBy: ", ")
+            #expect(choices.count >= 2, "\(accepts)")
+            for choice in choices { #expect(takes(choice), "\(choice) for \(key)") }
+            #expect(!takes("neither"))
+        }
+    }
+}
