@@ -34,6 +34,8 @@ struct ImportPlan {
         let latest = Timestamp.now().adding(seconds: 86_400)
         var appends: [StreamAppend] = []
         var newWorkouts: [ImportedWorkout] = []
+        // The counted workouts the journal holds, by start: read once, when a workout is new to its app's identity.
+        var heldByStart: [Timestamp: [WorkoutSummary]]?
         for workout in workouts {
             report.workouts += 1
             if workout.start < Self.earliestPlausible || latest < workout.start {
@@ -51,7 +53,13 @@ struct ImportPlan {
             report.restRows += workout.items.count - workout.sets.count
             let identity = Self.identity(format, workout)
             guard let position = try journal.position(ofEvent: identity) else {
-                newWorkouts.append(workout)
+                let held = try heldByStart ?? Dictionary(grouping: snapshot.history(), by: \.startedAt)
+                heldByStart = held
+                if try Self.holds(workout, sets: details, among: held[workout.start] ?? [], snapshot) {
+                    report.alreadyImported += 1
+                } else {
+                    newWorkouts.append(workout)
+                }
                 continue
             }
             guard let stream = try journal.record(at: position)?.streamID, let stored = try snapshot.workout(stream)
@@ -91,6 +99,21 @@ struct ImportPlan {
         }
         report.customExercisesAdded = newCustoms.map(\.name)
         return (appends, report)
+    }
+
+    /// Whether one of `candidates`, workouts the journal holds that start when `workout` does, is `workout` by its
+    /// content: the same name and the same sets. The journal then has it from another app or file (LiftLedger's own
+    /// export in Strong's layout of a workout imported from Hevy, say), under an identity of that app's.
+    static func holds(
+        _ workout: ImportedWorkout, sets details: [SetDetails], among candidates: [WorkoutSummary],
+        _ snapshot: TrainingSnapshot
+    ) throws -> Bool {
+        for candidate in candidates where candidate.name == workout.name {
+            guard let stored = try snapshot.workout(candidate.workoutId) else { continue }
+            let sets = stored.sets.filter { !$0.isRemoved }.sorted { $0.number < $1.number }.map(\.details)
+            if sets == details { return true }
+        }
+        return false
     }
 
     /// The first instant a workout is plausible at: 2000-01-01T00:00:00Z.

@@ -301,6 +301,34 @@ struct ImportTests {
         }
     }
 
+    /// LiftLedger's own export in Strong's layout, imported into the journal it came from, adds nothing: the 37
+    /// workouts from Strong are known by their identity in Strong, the two from Hevy by their start, name and sets.
+    /// With one set of a Hevy workout changed in the file, that workout is no longer the one the journal holds, and is
+    /// added.
+    @Test func theOwnStrongExportImportedBackAddsNothing() async throws {
+        _ = try await importing(Self.exports + "strong-2026.csv", unit: .kilograms)
+        _ = try await importing("hevy-imperial.csv")
+        var text = ""
+        try log.query { try StrongExport.write($0, to: { text += $0 }) }
+        let csv = directory.child("strong.csv")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: csv))
+        let head = try journal.head().position
+        let again = try await importing(csv, unit: .kilograms)
+        #expect(again.workouts == 39 && again.workoutsAlreadyImported == 39 && again.workoutsAdded == 0)
+        #expect(try journal.head().position == head)
+
+        // The first working set of Hevy's "Upper A" (2025-01-12), 5 reps in the file, made 6.
+        let set = "2025-01-12 07:05:00,Upper A,1h 5m,Barbell Bench Press - Medium Grip,1,"
+        let line = try #require(text.split(separator: "\n").first { $0.hasPrefix(set) })
+        var fields = line.split(separator: ",", omittingEmptySubsequences: false)
+        #expect(fields[6] == "5")
+        fields[6] = "6"
+        let changed = text.replacingOccurrences(of: line, with: fields.joined(separator: ","))
+        try Data(changed.utf8).write(to: URL(fileURLWithPath: csv))
+        let report = try await importing(csv, unit: .kilograms)
+        #expect(report.workoutsAlreadyImported == 38 && report.workoutsAdded == 1)
+    }
+
     @Test func aStrongCSVExportImportsBackToTheSameHistoryRecordsAndStreak() async throws {
         _ = try await importing(Self.exports + "strong-2026.csv", unit: .kilograms)
         _ = try await importing("hevy-imperial.csv")
