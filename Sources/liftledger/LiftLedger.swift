@@ -69,7 +69,6 @@ struct LiftLedger: AsyncParsableCommand {
 struct CLIError: Error, CustomStringConvertible {
     let message: String
     let remedy: String
-    var exitCode: Int32 = 1
 
     var description: String { "\(message); \(remedy)" }
 }

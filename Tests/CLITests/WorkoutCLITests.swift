@@ -144,18 +144,23 @@ struct WorkoutCLITests {
 
     @Test func refusedRuleChangesAndQueriesAreOneLineNonZeroAndWriteNothing() throws {
         let before = try head()
-        let cases: [([String], String)] = [
-            (["rules", "set", "e1rm.max-reps", "31"], "\"31\" for e1rm.max-reps; give a whole number from 1 to 30"),
-            (["rules", "set", "e1rm.formula", "brzyki"], "give epley, brzycki or rpe"),
-            (["rules", "set", "balance.primary", "0.1234"], "give a number from 0 to 1 with at most three decimals"),
-            (["rules", "set", "volume.warmups", "include", "--json"], "add --dry-run"),
-            (["why", "squat", "heaviestt"], "unknown record kind \"heaviestt\"; the kinds are: heaviest, e1rm, "),
-            (["exercise", "list", "--muscle", "chst"], "unknown muscle \"chst\"; name one of: abdominals, "),
-            (["prs", "--as-of", "-1"], "cannot read --as-of \"-1\""),
+        // The status is 64 for a command line that cannot be read as it stands, 1 for any other refusal (README.md).
+        let cases: [([String], String, Int32)] = [
+            (["rules", "set", "e1rm.max-reps", "31"], "\"31\" for e1rm.max-reps; give a whole number from 1 to 30", 1),
+            (["rules", "set", "e1rm.formula", "brzyki"], "give epley, brzycki or rpe", 1),
+            (
+                ["rules", "set", "balance.primary", "0.1234"], "give a number from 0 to 1 with at most three decimals",
+                1
+            ),
+            (["rules", "set", "volume.warmups", "include", "--json"], "add --dry-run", 64),
+            (["why", "squat", "heaviestt"], "unknown record kind \"heaviestt\"; the kinds are: heaviest, e1rm, ", 1),
+            (["exercise", "list", "--muscle", "chst"], "unknown muscle \"chst\"; name one of: abdominals, ", 64),
+            (["prs", "--as-of", "-1"], "cannot read --as-of \"-1\"", 1),
+            (["prs", "--bogus"], "liftledger COMMAND --help", 64),
         ]
-        for (arguments, hint) in cases {
+        for (arguments, hint, status) in cases {
             let result = try liftledger(arguments, journal: journal)
-            #expect(result.status != 0, "\(arguments)")
+            #expect(result.status == status, "\(arguments)")
             #expect(result.standardError.hasPrefix("liftledger: error: "), "\(arguments): \(result.standardError)")
             #expect(result.standardError.split(separator: "\n").count == 1, "\(arguments)")
             #expect(result.standardError.contains(hint), "\(arguments): \(result.standardError)")

@@ -65,7 +65,7 @@ extension TrainingSnapshot {
         func date(_ session: SessionFact) -> LocalDate {
             LocalDate(dayNumber: LocalDate.dayNumber(of: session.startedAt, in: zone))
         }
-        func kilograms(_ score: Score?) -> String { score.map { $0.text(per: 1_000_000, digits: 1) } ?? "-" }
+        func kilograms(_ score: Score?) -> String { score.map { $0.text(per: 1_000_000, digits: 2) } ?? "-" }
         let recentCutoff = today.dayNumber - 56
         let gainCutoff = today.dayNumber - 84
         for exerciseId in try exercisesTrained().sorted() {
@@ -98,7 +98,7 @@ extension TrainingSnapshot {
                     Insight(
                         kind: .strengthGain, exerciseId: exerciseId,
                         message:
-                            "\(names(exerciseId)): estimated 1RM up \(Score(Int64(change)).text(per: 1_000_000, digits: 1))"
+                            "\(names(exerciseId)): estimated 1RM up \(Score(Int64(change)).text(per: 1_000_000, digits: 2))"
                             + " kg (\(Int((change / from.doubleValue * 100).rounded()))%) in 12 weeks",
                         evidence: [start, last].map {
                             Insight.Evidence(
