@@ -66,6 +66,12 @@ struct ImportPlan {
             else {
                 throw SnapshotBehind()
             }
+            // As the imports left it, the workout reads as the file does: whatever changed since was changed in
+            // LiftLedger (a set corrected or removed, the workout deleted), and stays.
+            if Self.sameSets(try Self.importedSets(of: stream, in: journal), details) {
+                report.alreadyImported += 1
+                continue
+            }
             let names = Dictionary(
                 outcomes.values.map { ($0.exerciseId, $0.name) }, uniquingKeysWith: { first, _ in first })
             let corrections = Self.corrections(of: stored, to: details, names: { names[$0] ?? $0 })
@@ -110,10 +116,39 @@ struct ImportPlan {
     ) throws -> Bool {
         for candidate in candidates where candidate.name == workout.name {
             guard let stored = try snapshot.workout(candidate.workoutId) else { continue }
-            let sets = stored.sets.filter { !$0.isRemoved }.sorted { $0.number < $1.number }.map(\.details)
-            if sets == details { return true }
+            if sameSets(stored.liveSetDetails, details) { return true }
         }
         return false
+    }
+
+    /// Where the events an import writes come from: their metadata's source begins so.
+    static let sourcePrefix = "import:"
+
+    /// The sets of `stream`'s workout as the events imports wrote leave them, in number order.
+    static func importedSets(of stream: String, in journal: Journal) throws -> [SetDetails] {
+        let events = try journal.readStream(stream).filter { $0.metadata.source.hasPrefix(sourcePrefix) }.compactMap {
+            try $0.withView { try RecordedTrainingEvent($0) }
+        }
+        return Workout.replaying(stream, events)?.liveSetDetails ?? []
+    }
+
+    /// Whether two lists of sets are one workout's: each exercise's sets alike and in the same order, whichever
+    /// exercise comes first (Strong's layout lists a workout's sets exercise by exercise).
+    static func sameSets(_ sets: [SetDetails], _ others: [SetDetails]) -> Bool {
+        func byExercise(_ sets: [SetDetails]) -> [SetDetails] {
+            sets.enumerated().sorted { ($0.element.exerciseId, $0.offset) < ($1.element.exerciseId, $1.offset) }
+                .map(\.element)
+        }
+        return sets.count == others.count && zip(byExercise(sets), byExercise(others)).allSatisfy(isSameSet)
+    }
+
+    /// Whether two sets are alike, their weights compared by mass: a file that gives 0 kg for the 0 lb stored, or
+    /// the kilograms LiftLedger's export writes for pounds, says the same.
+    static func isSameSet(_ set: SetDetails, _ other: SetDetails) -> Bool {
+        var (set, other) = (set, other)
+        guard set.weight?.milligrams == other.weight?.milligrams else { return false }
+        (set.weight, other.weight) = (nil, nil)
+        return set == other
     }
 
     /// The first instant a workout is plausible at: 2000-01-01T00:00:00Z.
@@ -199,7 +234,7 @@ struct ImportPlan {
         var next = (stored.sets.map(\.number).max() ?? 0) + 1
         for (index, wanted) in details.enumerated() {
             if index < live.count {
-                guard live[index].details != wanted else { continue }
+                guard !isSameSet(live[index].details, wanted) else { continue }
                 ensure(wanted.exerciseId)
                 events.append(SetCorrected(setNumber: live[index].number, set: wanted))
             } else {
@@ -302,5 +337,12 @@ public struct ImportReport: Sendable {
         implausible = plan.implausible.sorted { $0.line < $1.line }
         self.headBefore = headBefore
         self.headAfter = headAfter
+    }
+}
+
+extension Workout {
+    /// The details of the sets not removed, in number order: what an import compares a file's sets with.
+    fileprivate var liveSetDetails: [SetDetails] {
+        sets.filter { !$0.isRemoved }.sorted { $0.number < $1.number }.map(\.details)
     }
 }

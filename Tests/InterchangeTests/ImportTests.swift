@@ -202,24 +202,33 @@ struct ImportTests {
         #expect(try journal.head() == again)
     }
 
-    @Test func aSetRemovedHereIsRestoredUnderANewNumberAndOnceOnly() async throws {
+    @Test func aWorkoutChangedInTheAppIsCorrectedUnderNewSetNumbersAndOnceOnly() async throws {
         _ = try await importing("fitnotes-old.csv")
-        // Workout 1 holds bench 135 lb × 8, bench 155 lb × 5 and swings 35 lb × 20 as sets 1 to 3. Without set 1,
-        // the file's three sets meet sets 2 and 3 (both corrected) and a new set 4, not a second set 1.
+        // Workout 1 holds bench 135 lb × 8, bench 155 lb × 5 and swings 35 lb × 20 as sets 1 to 3. Set 1 is removed
+        // here; the same file again changes nothing, since it reads as the import left the workout.
         try await log.removeSet(1, in: "workout-1")
-        let report = try await importing("fitnotes-old.csv")
+        let removed = try journal.head()
+        _ = try await importing("fitnotes-old.csv")
+        #expect(try journal.head() == removed)
+        // A later export in which the swings have 21 reps reads otherwise, and the file wins for that workout: its
+        // three sets meet sets 2 and 3 (both corrected) and a new set 4, not a second set 1.
+        let text = try String(contentsOfFile: Self.synthetic + "fitnotes-old.csv", encoding: .utf8)
+        let later = directory.child("fitnotes-later.csv")
+        try Data(text.replacingOccurrences(of: ",35.0,20,", with: ",35.0,21,").utf8).write(
+            to: URL(fileURLWithPath: later))
+        let report = try await importing(later)
         #expect(report.workoutsCorrected == 1 && report.workoutsAdded == 0)
         let restored = try sets("workout-1")
         #expect(restored.map(\.number) == [2, 3, 4])
         #expect(
-            restored.map { "\($0.details.weight!) × \($0.details.reps)" } == ["135 lb × 8", "155 lb × 5", "35 lb × 20"])
+            restored.map { "\($0.details.weight!) × \($0.details.reps)" } == ["135 lb × 8", "155 lb × 5", "35 lb × 21"])
         let logged = try journal.readStream("workout-1").compactMap { record -> UInt32? in
             if case .setLogged(let logged) = try TrainingEvent.decode(record) { return logged.setNumber }
             return nil
         }
         #expect(logged == [1, 2, 3, 4])
         let head = try journal.head()
-        _ = try await importing("fitnotes-old.csv")
+        _ = try await importing(later)
         #expect(try journal.head() == head)
     }
 
@@ -327,6 +336,50 @@ struct ImportTests {
         try Data(changed.utf8).write(to: URL(fileURLWithPath: csv))
         let report = try await importing(csv, unit: .kilograms)
         #expect(report.workoutsAlreadyImported == 38 && report.workoutsAdded == 1)
+    }
+
+    /// What the user changed in LiftLedger stays when the same export is imported again: the file still reads as
+    /// the import left each workout, so nothing is corrected back. A set corrected, a set removed and a workout
+    /// deleted after the first import all stand after the second.
+    @Test func importingAgainKeepsWhatWasChangedInLiftLedger() async throws {
+        let first = try await importing(Self.exports + "strong-2026.csv", unit: .kilograms)
+        #expect(first.workoutsAdded == 37)
+        try await log.correctSet(3, in: "workout-1", SetCorrection(reps: 7))
+        try await log.removeSet(2, in: "workout-2")
+        try await log.deleteWorkout("workout-3")
+        func figures() throws -> [String] {
+            try log.query { snapshot in
+                try ["workout-1", "workout-2", "workout-3"].map { id in
+                    let workout = try #require(try snapshot.workout(id))
+                    return "\(workout.isDeleted) "
+                        + workout.countedSets.map { "\($0.number):\($0.details.reps)" }.joined(separator: ",")
+                }
+            }
+        }
+        let edited = try figures()
+        #expect(edited[0].contains("3:7") && !edited[1].contains(" 2:") && edited[2].hasPrefix("true"))
+        let head = try journal.head().position
+        let again = try await importing(Self.exports + "strong-2026.csv", unit: .kilograms)
+        #expect(again.workoutsAlreadyImported == 37 && again.workoutsCorrected == 0 && again.workoutsAdded == 0)
+        #expect(try journal.head().position == head)
+        #expect(try figures() == edited)
+    }
+
+    /// LiftLedger's own Strong-layout export of workouts imported from FitNotes (whose sets of different exercises
+    /// interleave, while the export lists them exercise by exercise) and from Strong in pounds (0 lb comes back as
+    /// 0 kg), imported into the journal it came from, adds and corrects nothing.
+    @Test func theOwnStrongExportOfInterleavedAndPoundSetsImportsBackAsItIs() async throws {
+        _ = try await importing(Self.exports + "fitnotes-2022-2025.csv")
+        _ = try await importing(Self.exports + "strong-zh-2020-2023.csv", unit: .pounds)
+        var text = ""
+        try log.query { try StrongExport.write($0, to: { text += $0 }) }
+        let csv = directory.child("strong.csv")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: csv))
+        let head = try journal.head().position
+        let again = try await importing(csv, unit: .kilograms)
+        #expect(again.workouts == 290 + 384)
+        #expect(again.workoutsAlreadyImported == 290 + 384 && again.workoutsAdded == 0 && again.workoutsCorrected == 0)
+        #expect(try journal.head().position == head)
     }
 
     @Test func aStrongCSVExportImportsBackToTheSameHistoryRecordsAndStreak() async throws {

@@ -75,6 +75,10 @@ struct CommandTests {
         var confirmed = jump
         confirmed.confirmed = true
         try await log.logSet(confirmed)
+        // A warm-up is not what the next set is compared with: 180 kg after an empty bar needs no confirming, being
+        // 1.2 times the 150 before it.
+        try await log.logSet(SetRequest(exercise: "deadlift", weight: weight("20"), reps: 5, kind: .warmup))
+        try await log.logSet(SetRequest(exercise: "deadlift", weight: weight("180"), reps: 5))
         let absurd = SetRequest(exercise: "deadlift", weight: weight("2600", .pounds), reps: 1, confirmed: true)
         #expect(await trainingError { try await log.logSet(absurd) }?.code == .invalidValue, "1179 kg")
         let negative = SetRequest(exercise: "deadlift", weight: weight("-5"), reps: 1)
@@ -90,8 +94,20 @@ struct CommandTests {
         try await log.logSet(SetRequest(exercise: "bench press", weight: weight("100"), reps: 4))
         try await log.correctSet(2, SetCorrection(weight: .some(weight("95")), reps: 5, rpe: RPE(9)))
         try await log.removeSet(1)
+        clock.advance(seconds: 1_200)
         let id = try await log.finish(note: "ok")
         clock.advance(seconds: 3_600)
+        // Moved, the 20-minute workout must start in 2000 or later and end by now (19:20): from 19:10 it would end at
+        // 19:30.
+        let head = try test.journal.head().position
+        for start in ["1999-12-31T23:00:00Z", "2026-11-20T19:10:00Z"] {
+            let moved = Timestamp(rfc3339: start)
+            #expect(
+                await trainingError { try await log.editWorkout(id, startedAt: moved, note: nil, name: nil) }?.code
+                    == .invalidValue, "\(start)")
+        }
+        #expect(try test.journal.head().position == head)
+        try await log.editWorkout(id, startedAt: Timestamp(rfc3339: "2026-11-20T19:00:00Z"), note: nil, name: nil)
         try await log.editWorkout(id, startedAt: Timestamp(rfc3339: "2026-11-19T07:00:00Z"), note: nil, name: "Early")
         var workout = try #require(try log.query { try $0.workout(id) })
         #expect(workout.countedSets.map(\.details.weight) == [weight("95")])

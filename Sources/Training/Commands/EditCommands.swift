@@ -75,14 +75,27 @@ extension TrainingLog {
         }
         try await execute { snapshot, now in
             let workout = try workout(reference, in: snapshot)
-            guard workout.finishedAt != nil, !workout.isDeleted else {
+            guard let finishedAt = workout.finishedAt, !workout.isDeleted else {
                 throw TrainingError(
-                    .notAllowed, "\(workout.id) is not a finished workout",
-                    remedy: "only finished workouts can be edited; finish it first")
+                    .notAllowed,
+                    "\(workout.id) is \(workout.isDeleted ? "deleted" : workout.isActive ? "in progress" : "discarded")",
+                    remedy: workout.isActive
+                        ? "finish it first (liftledger finish)" : "only finished workouts can be edited")
             }
-            if let startedAt, now < startedAt {
-                throw TrainingError(
-                    .invalidValue, "the new start \(startedAt) is in the future", remedy: "give a past date")
+            if let startedAt {
+                // The whole workout moves: it must still start when a workout counts, and end by now.
+                guard WorkoutContribution.earliestPlausible <= startedAt else {
+                    throw TrainingError(
+                        .invalidValue, "the new start \(startedAt) is before 2000, when no workout counts",
+                        remedy: "give a date from 2000-01-01 on")
+                }
+                let length = finishedAt.microsecondsSinceEpoch - workout.startedAt.microsecondsSinceEpoch
+                let end = Timestamp(microsecondsSinceEpoch: startedAt.microsecondsSinceEpoch + length)
+                guard end <= now else {
+                    throw TrainingError(
+                        .invalidValue, "starting at \(startedAt), the workout would end at \(end), in the future",
+                        remedy: "give a start at least \(length / 60_000_000) min before now")
+                }
             }
             return Decision(
                 stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id),

@@ -56,7 +56,7 @@ public struct JournalWorkoutEvents: WorkoutEventSource {
 extension Workout {
     /// The workout of `stream` after `events`, its stream's events in order, each applied as the training fold
     /// applies it; nil when they do not start it.
-    static func replaying(_ stream: String, _ events: [RecordedTrainingEvent]) -> Workout? {
+    public static func replaying(_ stream: String, _ events: [RecordedTrainingEvent]) -> Workout? {
         var workout: Workout?
         for recorded in events {
             switch recorded.event {
