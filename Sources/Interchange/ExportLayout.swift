@@ -75,6 +75,7 @@ struct ExportLayout {
         case (.hevy, .weight): "weight_kg (or weight_lbs)"
         case (.hevy, .reps): "reps"
         case (.fitnotes, .exercise): "Exercise"
+        case (.fitnotes, .category): "Category"
         case (_, .date): "Date"
         case (_, .exercise): "Exercise Name"
         case (_, .setOrder): "Set Order"
@@ -115,7 +116,7 @@ struct ExportLayout {
             switch format {
             case .strong: [.date, .exercise, .setOrder, .weight, .reps]
             case .hevy: [.title, .startTime, .exercise, .setType, .weight, .reps]
-            case .fitnotes: [.date, .exercise, .weight, .reps]
+            case .fitnotes: [.date, .exercise, .category, .weight, .reps]
             }
         if let missing = required.first(where: { columns[$0] == nil }) {
             throw ImportError(

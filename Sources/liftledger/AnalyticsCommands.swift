@@ -70,7 +70,7 @@ struct BalanceCommand: AsyncParsableCommand {
     @OptionGroup var asOf: AsOfOption
     @OptionGroup var output: OutputOptions
 
-    @Option(help: "How many weeks, up to and including this one.")
+    @Option(parsing: .unconditional, help: "How many weeks, up to and including this one.")
     var weeks = 4
 
     func validate() throws {

@@ -14,13 +14,13 @@ struct CorrectCommand: AsyncParsableCommand {
     @Option(help: "The workout (default: the one in progress, else the last finished one).")
     var workout: String?
 
-    @Option(help: "The weight, such as 100kg, 225lb, 100 (in the profile's unit) or bw.")
+    @Option(parsing: .unconditional, help: "The weight, such as 100kg, 225lb, 100 (in the profile's unit) or bw.")
     var weight: String?
 
-    @Option(help: "The reps.")
+    @Option(parsing: .unconditional, help: "The reps.")
     var reps: String?
 
-    @Option(help: "Rate of perceived exertion, 1 to 10 in half steps.")
+    @Option(parsing: .unconditional, help: "Rate of perceived exertion, 1 to 10 in half steps.")
     var rpe: String?
 
     @Option(name: .customLong("type"), help: "The kind of set: normal, warmup, drop or failure.")
@@ -38,8 +38,8 @@ struct CorrectCommand: AsyncParsableCommand {
             kind: kind?.kind, rpe: try rpe.map(RPEArgument.parse), note: note, exercise: exercise)
         if let weight { correction.weight = .some(try WeightArgument.parse(weight, log: log)) }
         if let reps { correction.reps = try SetEntry.reps(reps) }
-        try await log.correctSet(set, in: workout, correction)
-        Terminal.write("corrected set \(set)\n")
+        let workout = try await log.correctSet(set, in: workout, correction)
+        Terminal.write("corrected set \(set) of \(workout)\n")
     }
 }
 
@@ -69,8 +69,8 @@ struct RemoveSetCommand: AsyncParsableCommand {
     var workout: String?
 
     func run() async throws {
-        try await location.trainingLog().removeSet(set, in: workout)
-        Terminal.write("removed set \(set)\n")
+        let workout = try await location.trainingLog().removeSet(set, in: workout)
+        Terminal.write("removed set \(set) of \(workout)\n")
     }
 }
 

@@ -11,10 +11,12 @@ struct EventsCommand: AsyncParsableCommand {
     @Option(help: "Only this stream's events.")
     var stream: String?
 
-    @Option(help: ArgumentHelp("Start at this global position (or stream version, with --stream).", valueName: "pos"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Start at this global position (or stream version, with --stream).", valueName: "pos"))
     var from: UInt64 = 1
 
-    @Option(help: "Print at most this many records.")
+    @Option(parsing: .unconditional, help: "Print at most this many records.")
     var limit: Int?
 
     @Flag(help: "Keep printing new records as they are committed, until interrupted.")

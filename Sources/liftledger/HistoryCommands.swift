@@ -25,7 +25,7 @@ struct HistoryCommand: AsyncParsableCommand {
     @Option(help: "Only workouts that followed this routine.")
     var routine: String?
 
-    @Option(help: "Only the last N workouts.")
+    @Option(parsing: .unconditional, help: "Only the last N workouts.")
     var last: Int?
 
     func run() async throws {

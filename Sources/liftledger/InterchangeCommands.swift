@@ -177,6 +177,17 @@ final class OutputSink {
             file = nil
             return
         }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw CLIError(
+                message: "\(path) is a directory", remedy: "give the path of a file to write, in it or elsewhere")
+        }
+        let parent = (path as NSString).deletingLastPathComponent
+        guard parent.isEmpty || FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory),
+            parent.isEmpty || isDirectory.boolValue
+        else {
+            throw CLIError(message: "there is no directory \(parent)", remedy: "create it first, or give another path")
+        }
         let partial = path + ".partial-\(getpid())"
         guard FileManager.default.createFile(atPath: partial, contents: nil, attributes: [.posixPermissions: 0o600]),
             let opened = FileHandle(forWritingAtPath: partial)
@@ -235,8 +246,25 @@ struct ImportJournalCommand: AsyncParsableCommand {
     var file: String
 
     func run() async throws {
+        let path = location.path
+        let fileManager = FileManager.default
+        let created = (
+            directory: !fileManager.fileExists(atPath: path),
+            files: !fileManager.fileExists(atPath: path + "/data.mdb")
+        )
         let journal = try location.open(create: true)
-        let count = try await JournalExport.restore(from: file, into: journal)
+        let count: Int
+        do {
+            count = try await JournalExport.restore(from: file, into: journal)
+        } catch {
+            // A restore that fails leaves no journal where there was none: what this command created goes.
+            if created.directory {
+                try? fileManager.removeItem(atPath: path)
+            } else if created.files {
+                for name in ["data.mdb", "lock.mdb"] { try? fileManager.removeItem(atPath: path + "/" + name) }
+            }
+            throw error
+        }
         let head = try journal.head()
         Terminal.write("restored \(count) records; head \(head.position), hash \(head.hash.hexString)\n")
     }

@@ -18,10 +18,10 @@ struct ProfileSetCommand: AsyncParsableCommand {
     @Option(help: "Your name.")
     var name: String?
 
-    @Option(help: "Your age in years.")
+    @Option(parsing: .unconditional, help: "Your age in years.")
     var age: UInt32?
 
-    @Option(help: "Your height in centimetres.")
+    @Option(parsing: .unconditional, help: "Your height in centimetres.")
     var height: String?
 
     @Option(help: "The unit weights without one are read in: kg or lb.")
@@ -30,7 +30,7 @@ struct ProfileSetCommand: AsyncParsableCommand {
     @Option(help: "Your time zone, an IANA name such as Europe/Berlin: days are counted in it.")
     var timeZone: String?
 
-    @Option(help: "Record your body weight now, such as 80kg or 176lb.")
+    @Option(parsing: .unconditional, help: "Record your body weight now, such as 80kg or 176lb.")
     var bodyWeight: String?
 
     func run() async throws {

@@ -151,6 +151,7 @@ struct WhyCommand: AsyncParsableCommand {
     var words: [String]
 
     @Option(
+        parsing: .unconditional,
         help: "With balance MUSCLE: how many weeks, up to and including this one, as balance --weeks takes them (4).")
     var weeks: Int?
 

@@ -75,13 +75,15 @@ struct RoutineAddCommand: AsyncParsableCommand {
     @Argument(help: "The exercise.")
     var exercise: [String]
 
-    @Option(help: "Target sets.")
+    @Option(parsing: .unconditional, help: "Target sets.")
     var sets: UInt32 = 3
 
-    @Option(help: ArgumentHelp("Target reps: a number or a range such as 8-12.", valueName: "reps"))
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Target reps: a number or a range such as 8-12.", valueName: "reps")
+    )
     var reps = "8-12"
 
-    @Option(help: "Rest between sets, in seconds.")
+    @Option(parsing: .unconditional, help: "Rest between sets, in seconds.")
     var rest: UInt32 = 120
 
     func run() async throws {

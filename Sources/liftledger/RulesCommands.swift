@@ -139,7 +139,10 @@ struct RebuildCommand: AsyncParsableCommand {
     @Argument(help: "The projection: plan or training (default: both).")
     var projection: String?
 
-    @Flag(help: "Replay into a scratch store and print what differs from the current read models; write nothing.")
+    @Flag(
+        help: ArgumentHelp(
+            "Replay into a scratch store and print what differs from the current read models, as JSON objects "
+                + "(docs/JSON.md); change nothing but bring the read models up to date, as any query does."))
     var dryRun = false
 
     func run() async throws {

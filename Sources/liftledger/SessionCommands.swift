@@ -51,7 +51,7 @@ struct LogCommand: AsyncParsableCommand {
     @Argument(parsing: .allUnrecognized, help: "The exercise, the weight and the reps.")
     var words: [String] = []
 
-    @Option(help: "Rate of perceived exertion, 1 to 10 in half steps.")
+    @Option(parsing: .unconditional, help: "Rate of perceived exertion, 1 to 10 in half steps.")
     var rpe: String?
 
     @Option(name: .customLong("type"), help: "The kind of set: normal, warmup, drop or failure.")

@@ -22,6 +22,7 @@ struct StatusCommand: AsyncParsableCommand {
     var now: String?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Idle seconds after which a session is stale (default: the rule session.stale-after, 7200).",
             valueName: "seconds"))

@@ -99,6 +99,22 @@ struct ImportCLITests {
         #expect(try liftledger(["import-journal", exported], journal: restored).status == 0)
         let heads = try [journal, restored].map { try liftledger(["verify", "--json"], journal: $0).standardOutput }
         #expect(heads[0] == heads[1] && !heads[0].isEmpty)
+
+        // Refused exports and restores leave nothing behind: no partial file, no journal made for a failed restore.
+        for (output, hint) in [(directory.path, "is a directory"), (directory.child("none/all.jsonl"), "no directory")]
+        {
+            let refused = try liftledger(["export", "--format", "jsonl", "--output", output], journal: journal)
+            #expect(refused.status == 1 && refused.standardError.contains(hint), "\(refused.standardError)")
+        }
+        let empty = directory.child("empty.jsonl")
+        #expect(FileManager.default.createFile(atPath: empty, contents: Data("{}\n".utf8)))
+        for file in [directory.child("missing.jsonl"), empty] {
+            let failed = directory.child("failed")
+            #expect(try liftledger(["import-journal", file], journal: failed).status == 1)
+            #expect(!FileManager.default.fileExists(atPath: failed), "\(file)")
+        }
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains("partial") } == [])
     }
 
     func object(_ line: String) throws -> [String: Any] {

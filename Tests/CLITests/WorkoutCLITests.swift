@@ -126,6 +126,12 @@ struct WorkoutCLITests {
             (["log", "squaat", "presss", "100kg", "x", "5"], "unknown exercise"),
             (["log", "squat", "501kg", "x", "1"], "--confirm"),
             (["log", "squat", "100kg", "x", "5", "--type", "heavy"], "liftledger COMMAND --help"),
+            (["log", "squat", "100kg"], "no reps after the weight"),
+            (["log", "squat", "100", "kg"], "no reps after the weight"),
+            // Negative numbers are read as the option's value, and refused for what they are.
+            (["correct", "1", "--weight", "-10kg"], "not a number of 0 or more"),
+            (["events", "--limit", "-1"], "--limit must be 0 or more"),
+            (["routine", "add", "Push", "bench", "--rest", "-5"], "-5"),
         ]
         for (arguments, hint) in cases {
             let result = try liftledger(arguments, journal: journal)
@@ -136,10 +142,11 @@ struct WorkoutCLITests {
             #expect(result.standardOutput.isEmpty)
         }
         #expect(try head() == before, "no refused command wrote anything")
+        #expect(try ok(["log", "squat", "100KG", "X", "5"]).standardOutput == "set 2: Barbell Squat 100 kg × 5\n")
         let unknown = try liftledger(["log", "bench", "pres", "100kg", "x", "5"], journal: journal)
         #expect(unknown.standardError.contains("did you mean"), "\(unknown.standardError)")
         try ok(["log", "squat", "501kg", "x", "1", "--confirm"])
-        #expect(try head() == before + 1)
+        #expect(try head() == before + 2)
     }
 
     @Test func refusedRuleChangesAndQueriesAreOneLineNonZeroAndWriteNothing() throws {
@@ -236,10 +243,12 @@ struct WorkoutCLITests {
         try ok(["start"])
         try ok(["log", "zercher carry", "135", "x", "20"])
         try ok(["log", "zercher carry", "155", "x", "20"])
-        try ok(["correct", "2", "--reps", "15"])
-        try ok(["remove-set", "1"])
+        // Each change names the workout it went to.
+        #expect(try ok(["correct", "2", "--reps", "15"]).standardOutput == "corrected set 2 of workout-1\n")
+        #expect(try ok(["remove-set", "1"]).standardOutput == "removed set 1 of workout-1\n")
         try ok(["finish"])
-        try ok(["edit", "1", "--date", "2026-11-01", "--note", "moved"])
+        #expect(
+            try ok(["edit", "1", "--date", "2026-11-01", "--note", "moved"]).standardOutput == "edited workout-1\n")
         try ok(["delete", "1"])
         let types = try liftledger(["events", "--json", "--stream", "workout-1"], journal: journal).lines.map {
             try jsonObject($0)["type"] as! String

@@ -272,6 +272,12 @@ struct ImportTests {
             #expect(error.map { codes.contains($0.code) } == true, "\(file): \(String(describing: error))")
             #expect(error.map { !$0.message.isEmpty && !$0.remedy.isEmpty } == true)
         }
+        // A Strong file said to be FitNotes' lacks the Category column every FitNotes export has.
+        let misnamed = await importError {
+            _ = try await Importer(log: log).importFile(
+                at: Self.exports + "strong-2026.csv", options: ImportOptions(format: .fitnotes, unit: .kilograms))
+        }
+        #expect(misnamed?.code == .unknownLayout && misnamed?.message.contains("Category column") == true)
         #expect(try journal.head() == head)
     }
 

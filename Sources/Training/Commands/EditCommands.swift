@@ -28,13 +28,19 @@ public struct SetCorrection: Sendable {
 }
 
 extension TrainingLog {
-    /// Corrects set `number` of `workout` (default: the one in progress, else the last finished one).
-    public func correctSet(_ number: UInt32, in reference: String? = nil, _ correction: SetCorrection) async throws {
+    /// Corrects set `number` of `workout` (default: the one in progress, else the last finished one); returns the
+    /// workout's id.
+    @discardableResult
+    public func correctSet(
+        _ number: UInt32, in reference: String? = nil, _ correction: SetCorrection
+    ) async throws
+        -> String
+    {
         guard !correction.isEmpty else {
             throw TrainingError(
                 .invalidValue, "nothing to correct", remedy: "give what changes, such as --reps 6 or --weight 100kg")
         }
-        try await execute { snapshot, _ in
+        return try await execute { snapshot, _ in
             let workout = try targetWorkout(reference, in: snapshot)
             let set = try Self.set(number, of: workout)
             var details = set.details
@@ -52,19 +58,21 @@ extension TrainingLog {
             events.append(SetCorrected(setNumber: number, set: details))
             return Decision(
                 stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id), events: events,
-                result: ())
+                result: workout.id)
         }
     }
 
-    /// Removes set `number` of `workout` (default: the one in progress, else the last finished one).
-    public func removeSet(_ number: UInt32, in reference: String? = nil) async throws {
+    /// Removes set `number` of `workout` (default: the one in progress, else the last finished one); returns the
+    /// workout's id.
+    @discardableResult
+    public func removeSet(_ number: UInt32, in reference: String? = nil) async throws -> String {
         try await execute { snapshot, _ in
             let workout = try targetWorkout(reference, in: snapshot)
             _ = try Self.set(number, of: workout)
             return Decision(
                 stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id),
                 events: [SetRemoved(setNumber: number)],
-                result: ())
+                result: workout.id)
         }
     }
 

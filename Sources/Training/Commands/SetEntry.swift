@@ -20,7 +20,13 @@ public struct SetEntry: Sendable, Equatable {
                 remedy: "write it as: liftledger log \"bench press\" 100kg x 5 (or 225lb x 5, 100 5, bw x 12)")
         }
         let repsText = tokens.removeLast()
-        if tokens.last == "x" { tokens.removeLast() }
+        // "100kg" last, or "kg" split from it: a weight and no reps.
+        if repsText.last?.isLetter == true, repsText.first?.isNumber == true || MassUnit(parsing: repsText) != nil {
+            throw TrainingError(
+                .invalidValue, "no reps after the weight in \(words.joined(separator: " ").debugDescription)",
+                remedy: "give the reps after it: liftledger log \"bench press\" 100kg x 5")
+        }
+        if tokens.last?.lowercased() == "x" { tokens.removeLast() }
         var unit: MassUnit?
         if let last = tokens.last, let parsed = MassUnit(parsing: last) {
             unit = parsed
