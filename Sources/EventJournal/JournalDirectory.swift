@@ -42,6 +42,12 @@ enum JournalDirectory {
     }
 
     static func prepareBackupDestination(_ path: String) throws(JournalError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw JournalError(
+                .destinationNotEmpty, "backup destination \(path) is a file",
+                remedy: "give a new or empty directory as the backup destination")
+        }
         switch try? inspect(path) {
         case .missing, .empty: try prepare(path)
         default:

@@ -143,13 +143,17 @@ struct RestExtendCommand: AsyncParsableCommand {
     var seconds: [String] = []
 
     func run() async throws {
-        guard seconds.count == 1, let amount = Int32(seconds[0]), amount != 0 else {
+        guard seconds.count == 1, let amount = Int32(seconds[0]) else {
             throw CLIError(
                 message: "expected one number of seconds, got \(seconds.joined(separator: " ").debugDescription)",
                 remedy: "write liftledger rest extend 30 (or -15 to shorten the rest)")
         }
-        try await location.trainingLog().extendRest(by: amount)
-        Terminal.write("rest extended by \(amount) s\n")
+        guard amount != 0 else {
+            throw CLIError(
+                message: "extending a rest by 0 s changes nothing", remedy: "give 30 to add, -15 to take off")
+        }
+        let left = try await location.trainingLog().extendRest(by: amount)
+        Terminal.write(left > 0 ? "rest: \(left) s left\n" : "rest over\n")
     }
 }
 

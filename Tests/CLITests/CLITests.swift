@@ -149,6 +149,13 @@ struct CLITests {
         #expect(copy["headHash"] as? String == original["headHash"] as? String)
         #expect(copy["journalId"] as? String == original["journalId"] as? String)
         #expect(try liftledger(["verify"], journal: destination).status == 0)
+        // A destination that is a file, or a directory with something in it, is refused for what it is.
+        let file = directory.child("file")
+        #expect(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
+        for (target, hint) in [(file, "is a file"), (destination, "is not empty")] {
+            let refused = try liftledger(["backup", target], journal: journal)
+            #expect(refused.status == 1 && refused.standardError.contains(hint), "\(refused.standardError)")
+        }
     }
 
     @Test func aCorruptRecordFailsVerifyAndEventsWithItsPosition() throws {

@@ -132,6 +132,9 @@ struct WorkoutCLITests {
             (["correct", "1", "--weight", "-10kg"], "not a number of 0 or more"),
             (["events", "--limit", "-1"], "--limit must be 0 or more"),
             (["routine", "add", "Push", "bench", "--rest", "-5"], "-5"),
+            (["edit", "1", "--name", " "], "a workout's name cannot be empty"),
+            (["profile", "set", "--name", ""], "a profile's name cannot be empty"),
+            (["rest", "extend", "0"], "changes nothing"),
         ]
         for (arguments, hint) in cases {
             let result = try liftledger(arguments, journal: journal)

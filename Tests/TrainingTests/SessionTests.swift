@@ -65,9 +65,16 @@ struct SessionTests {
         try await log.start()
         try await log.startRest(seconds: 60)
         clock.advance(seconds: 10)
-        try await log.extendRest(by: 30)  // ends at 90 s
+        #expect(try await log.extendRest(by: 30) == 80)  // ends at 90 s
         var session = try #require(try log.activeSession())
         #expect(session.rest?.remainingSeconds(at: session.now) == 80)
+        // At most an hour left: 80 + 3521 would be 3601 s. Taking off more than is left ends the rest now.
+        let head = try test.journal.head().position
+        #expect(await trainingError { try await log.extendRest(by: 3_521) }?.code == .invalidValue)
+        #expect(try test.journal.head().position == head)
+        #expect(try await log.extendRest(by: 3_520) == 3_600)
+        #expect(try await log.extendRest(by: -5_000) == 0)
+        try await log.startRest(seconds: 60)
         try await log.skipRest()
         session = try #require(try log.activeSession())
         #expect(session.rest == nil)

@@ -81,6 +81,7 @@ extension TrainingLog {
         guard startedAt != nil || note != nil || name != nil else {
             throw TrainingError(.invalidValue, "nothing to edit", remedy: "give --date, --note or --name")
         }
+        try Self.requireText(name, "a workout's name")
         try await execute { snapshot, now in
             let workout = try workout(reference, in: snapshot)
             guard let finishedAt = workout.finishedAt, !workout.isDeleted else {

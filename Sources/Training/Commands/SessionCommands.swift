@@ -32,7 +32,8 @@ extension TrainingLog {
     /// Starts a workout, following `routine` (its exercises are added in order) if one is named.
     @discardableResult
     public func start(routine routineName: String? = nil, name: String? = nil) async throws -> String {
-        try await execute { snapshot, _ in
+        try Self.requireText(name, "a workout's name")
+        return try await execute { snapshot, _ in
             if let active = try snapshot.activeWorkout() {
                 throw TrainingError(
                     .workoutInProgress, "\(active.id) (\(active.name)) is still in progress",
@@ -145,17 +146,28 @@ extension TrainingLog {
     }
 
     /// Moves the running rest timer's end by `seconds` (negative to shorten it).
-    public func extendRest(by seconds: Int32) async throws {
+    /// Returns the whole seconds left then (0 when a negative `seconds` ends the rest now). A rest is left at most
+    /// 3600 seconds, as one is started with at most.
+    @discardableResult
+    public func extendRest(by seconds: Int32) async throws -> Int64 {
         try await execute { snapshot, now in
             let workout = try activeWorkout(snapshot)
             guard let rest = workout.rest, rest.isOpen, now < rest.endsAt else {
                 throw TrainingError(.notAllowed, "no rest timer is running", remedy: "start one with liftledger rest")
             }
-            let endsAt = Timestamp(
-                microsecondsSinceEpoch: rest.endsAt.microsecondsSinceEpoch + Int64(seconds) * 1_000_000)
+            let endsAt = max(
+                Timestamp(microsecondsSinceEpoch: rest.endsAt.microsecondsSinceEpoch + Int64(seconds) * 1_000_000),
+                now)
+            let left = (endsAt.microsecondsSinceEpoch - now.microsecondsSinceEpoch) / 1_000_000
+            guard left <= 3_600 else {
+                let room = 3_600 - (rest.endsAt.microsecondsSinceEpoch - now.microsecondsSinceEpoch) / 1_000_000
+                throw TrainingError(
+                    .invalidValue, "the rest would then have \(left) s left, more than an hour",
+                    remedy: "extend it by at most \(room) s")
+            }
             return Decision(
                 stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id),
-                events: [RestTimerExtended(bySeconds: seconds, endsAt: max(endsAt, now))], result: ())
+                events: [RestTimerExtended(bySeconds: seconds, endsAt: endsAt)], result: left)
         }
     }
 

@@ -34,6 +34,12 @@ public final class TrainingLog: Sendable {
         var result: Result
     }
 
+    /// Refuses a name given as nothing but blanks: it would print as nothing.
+    static func requireText(_ text: String?, _ what: String) throws(TrainingError) {
+        guard let text, text.allSatisfy(\.isWhitespace) else { return }
+        throw TrainingError(.invalidValue, "\(what) cannot be empty", remedy: "give one, or leave the option out")
+    }
+
     /// Decides on a snapshot of read models that have folded every record, and appends; when another writer changed
     /// the stream in between, decides again on a new snapshot, so that the rules are checked against what is there.
     func execute<Result>(_ decide: (TrainingSnapshot, Timestamp) throws -> Decision<Result>) async throws -> Result {
