@@ -1,5 +1,6 @@
 import ArgumentParser
 import EventJournal
+import Foundation
 import Training
 
 struct CorrectCommand: AsyncParsableCommand {
@@ -106,8 +107,19 @@ struct EditCommand: AsyncParsableCommand {
                 )
             }
             if let day = LocalDate(date) {
-                let time = current.map { TrainingFormat.localTime($0.startedAt, in: zone).suffix(5) } ?? "12:00"
-                start = Timestamp.parse("\(day) \(time)", in: zone)
+                // The same local time of day, to the microsecond (noon for a workout not found, refused below).
+                var calendar = Calendar(identifier: .gregorian)
+                calendar.timeZone = zone
+                var time = DateComponents(hour: 12)
+                if let current {
+                    time = calendar.dateComponents(
+                        [.hour, .minute, .second, .nanosecond], from: current.startedAt.date)
+                }
+                start = calendar.date(
+                    from: DateComponents(
+                        year: day.year, month: day.month, day: day.day, hour: time.hour, minute: time.minute,
+                        second: time.second, nanosecond: time.nanosecond)
+                ).map(Timestamp.init)
             } else {
                 start = Timestamp.parse(date, in: zone)
             }

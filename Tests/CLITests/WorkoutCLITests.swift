@@ -250,8 +250,24 @@ struct WorkoutCLITests {
         #expect(try ok(["correct", "2", "--reps", "15"]).standardOutput == "corrected set 2 of workout-1\n")
         #expect(try ok(["remove-set", "1"]).standardOutput == "removed set 1 of workout-1\n")
         try ok(["finish"])
+        func startedAt() throws -> String {
+            try jsonObject(try ok(["show", "1", "--json"]).lines[0])["startedAt"] as! String
+        }
+        let before = try startedAt()
         #expect(
-            try ok(["edit", "1", "--date", "2026-11-01", "--note", "moved"]).standardOutput == "edited workout-1\n")
+            try ok(["edit", "1", "--date", "2026-11-10", "--note", "moved"]).standardOutput == "edited workout-1\n")
+        // The same local time of day in New York, to the microsecond, on the 10th: each instant shifted by the zone's
+        // offset from UTC at that instant, then split into days since 1970 and the time into the day.
+        func local(_ text: String) throws -> (day: Int64, time: Int64) {
+            let instant = try #require(Self.microseconds(text))
+            let zone = try #require(TimeZone(identifier: "America/New_York"))
+            let offset = zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant) / 1_000_000))
+            let shifted = instant + Int64(offset) * 1_000_000
+            return (shifted / 86_400_000_000, shifted % 86_400_000_000)
+        }
+        let (moved, original) = (try local(try startedAt()), try local(before))
+        #expect(moved.time == original.time)
+        #expect(moved.day == (try #require(Self.microseconds("2026-11-10T00:00:00Z"))) / 86_400_000_000)
         try ok(["delete", "1"])
         let types = try liftledger(["events", "--json", "--stream", "workout-1"], journal: journal).lines.map {
             try jsonObject($0)["type"] as! String
