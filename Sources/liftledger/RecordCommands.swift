@@ -56,7 +56,7 @@ struct RecordsCommand: AsyncParsableCommand {
                             CSV.line([
                                 id, context.name(id), kind.description, record.valueText, Self.unit(kind),
                                 record.workoutId, record.setNumber.map(String.init) ?? "",
-                                context.date(record.achievedAt).description, String(record.position),
+                                context.date(record.startedAt).description, String(record.position),
                             ]))
                     }
                 } else {
@@ -82,10 +82,10 @@ struct RecordsCommand: AsyncParsableCommand {
         }
     }
 
-    /// `e1rm           123.45 kg     100 kg × 8, workout-12 set 3, 2026-11-20 (was 120.00)`.
+    /// `e1rm           123.45 kg     100 kg × 8, workout-12 set 3, 2026-11-20 (was 120 kg)`.
     static func line(_ record: RecordEntry, previous: RecordEntry?, _ context: QueryContext) -> String {
         padded(record.kind.description, 15) + padded("\(displayValue(record)) \(unit(record.kind))", 14)
-            + detail(record, context) + (previous.map { " (was \(displayValue($0)))" } ?? "")
+            + detail(record, context) + (previous.map { " (was \(displayValue($0)) \(unit($0.kind)))" } ?? "")
     }
 
     /// What made a record: `100 kg × 8, workout-12 set 3, 2026-11-20`, or the workout for a session record.
@@ -94,7 +94,7 @@ struct RecordsCommand: AsyncParsableCommand {
             record.setNumber.map {
                 "\(TrainingFormat.weight(record.weight)) × \(record.reps), \(record.workoutId) set \($0)"
             } ?? record.workoutId
-        return made + ", \(context.date(record.achievedAt))"
+        return made + ", \(context.date(record.startedAt))"
     }
 
     /// The value for tables: kilograms to two decimals for weights and volumes.
@@ -118,7 +118,7 @@ struct RecordsCommand: AsyncParsableCommand {
             ("weight", TrainingFormat.json(record.weight)),
             ("reps", .unsigned(UInt64(record.reps))),
             ("rpe", record.rpe.map { .verbatim($0.description) } ?? .null),
-            ("date", .string(context.date(record.achievedAt).description)),
+            ("date", .string(context.date(record.startedAt).description)),
             ("achievedAt", .string(record.achievedAt.description)),
             ("position", .unsigned(record.position)),
         ]

@@ -184,6 +184,23 @@ struct WorkoutCLITests {
         #expect(try head() == before + 1)
     }
 
+    /// A set logged into a finished workout later is a record of that workout's day, in `prs` as in `history`.
+    @Test func aLateSetIsARecordOfItsWorkoutsDay() throws {
+        try ok(["start"])
+        try ok(["log", "bench press", "100kg", "x", "5"])
+        try ok(["finish"])
+        try ok(["edit", "1", "--date", "2026-11-10"])
+        try ok(["log", "bench press", "105kg", "x", "1", "--workout", "1"])
+        let prs = try jsonObject(try ok(["prs", "bench press", "--json"]).lines[0])
+        let records = try #require(prs["records"] as? [[String: Any]])
+        let heaviest = try #require(records.first { $0["kind"] as? String == "heaviest" })
+        #expect(heaviest["value"] as? String == "105" && heaviest["date"] as? String == "2026-11-10")
+        let history = try jsonObject(try ok(["history", "--json"]).lines[0])
+        #expect(history["date"] as? String == "2026-11-10")
+        let line = try #require(try ok(["prs", "bench press"]).lines.first { $0.hasPrefix("  heaviest") })
+        #expect(line.contains("workout-1 set 2, 2026-11-10 (was 100 kg)"), "\(line)")
+    }
+
     /// Two processes load the state, meet, then both start: exactly one workout becomes active.
     @Test func racingStartsFromTwoProcesses() throws {
         for round in 0..<3 {
