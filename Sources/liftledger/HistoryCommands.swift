@@ -28,15 +28,29 @@ struct HistoryCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Only the last N workouts.")
     var last: Int?
 
+    func validate() throws {
+        if let last, last < 1 { throw ValidationError("--last takes 1 or more workouts") }
+    }
+
     func run() async throws {
         let from = try from.map { try Self.date($0, "--from") }
         let to = try to.map { try Self.date($0, "--to") }
+        if let from, let to, to < from {
+            throw CLIError(message: "--from \(from) is after --to \(to)", remedy: "give --from on or before --to")
+        }
         try location.query(asOf: asOf) { context in
+            if let routine, try context.snapshot.routine(named: routine) == nil {
+                let known = try context.snapshot.routines().map(\.name)
+                throw CLIError(
+                    message: "no routine \(routine.debugDescription)",
+                    remedy: known.isEmpty
+                        ? "there are no routines yet" : "the routines are: \(known.joined(separator: ", "))")
+            }
             let filter = HistoryFilter(
                 from: from, to: to, exerciseId: try exercise.map { try context.exercise($0).id },
                 routineId: routine.map(Routine.id(forName:)))
             var workouts = try context.snapshot.history(filter)
-            if let last { workouts = Array(workouts.suffix(max(0, last))) }
+            if let last { workouts = Array(workouts.suffix(last)) }
             if output.json {
                 for workout in workouts { Terminal.write(Self.json(workout, context).rendered + "\n") }
             } else if output.csv {

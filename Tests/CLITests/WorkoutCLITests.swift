@@ -167,6 +167,9 @@ struct WorkoutCLITests {
             (["exercise", "list", "--muscle", "chst"], "unknown muscle \"chst\"; name one of: abdominals, ", 64),
             (["prs", "--as-of", "-1"], "cannot read --as-of \"-1\"", 1),
             (["prs", "--bogus"], "liftledger COMMAND --help", 64),
+            (["history", "--routine", "Nope"], "no routine \"Nope\"; there are no routines yet", 1),
+            (["history", "--from", "2026-03-01", "--to", "2026-02-01"], "--from 2026-03-01 is after --to", 1),
+            (["history", "--last", "0"], "--last takes 1 or more", 64),
         ]
         for (arguments, hint, status) in cases {
             let result = try liftledger(arguments, journal: journal)
