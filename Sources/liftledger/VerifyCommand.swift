@@ -21,9 +21,14 @@ struct VerifyCommand: AsyncParsableCommand {
         if json {
             var members: [(String, JSON)] = [
                 ("valid", .bool(report.isValid)), ("recordsChecked", .unsigned(report.recordsChecked)),
-                ("streams", .integer(Int64(report.streams))), ("headPosition", .unsigned(report.headPosition)),
-                ("headHash", .string(report.headHash.hexString)),
+                ("headPosition", .unsigned(report.headPosition)),
             ]
+            if report.isValid {
+                members += [
+                    ("streams", .integer(Int64(report.streams))), ("headHash", .string(report.headHash.hexString)),
+                ]
+            }
+            // A failed check counts streams and chains hashes only up to the problem: not the journal's, left out.
             if let problem = report.problem {
                 members.append(("firstBadPosition", problem.position.map { .unsigned($0) } ?? .null))
                 members.append(("problem", .string(problem.detail)))

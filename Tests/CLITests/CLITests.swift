@@ -174,6 +174,11 @@ struct CLITests {
         let verify = try liftledger(["verify"], journal: journal)
         #expect(verify.status == 1)
         #expect(verify.standardError.hasPrefix("liftledger: error: verify failed at position 3: record 3 is corrupt"))
+        // As JSON: the first bad position, and no stream count or head hash, which would be those of records 1 and 2.
+        let report = try jsonObject(try liftledger(["verify", "--json"], journal: journal).lines[0])
+        #expect(report["valid"] as? Bool == false && report["firstBadPosition"] as? Int == 3)
+        #expect(report["recordsChecked"] as? Int == 2 && report["headPosition"] as? Int == 5)
+        #expect(report["headHash"] == nil && report["streams"] == nil)
         let events = try liftledger(["events", "--json"], journal: journal)
         #expect(events.status != 0 && events.standardError.contains("record 3 is corrupt"))
         #expect(events.standardError.split(separator: "\n").count == 1)
