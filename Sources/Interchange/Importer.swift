@@ -13,14 +13,18 @@ public struct ImportOptions: Sendable {
     public var timeZone: TimeZone?
     /// A JSON file mapping app exercise names to catalog exercises.
     public var mappingFile: String?
+    /// Work out what the import would add and correct, and write nothing.
+    public var isDryRun: Bool
 
     public init(
-        format: ExportFormat? = nil, unit: MassUnit? = nil, timeZone: TimeZone? = nil, mappingFile: String? = nil
+        format: ExportFormat? = nil, unit: MassUnit? = nil, timeZone: TimeZone? = nil, mappingFile: String? = nil,
+        isDryRun: Bool = false
     ) {
         self.format = format
         self.unit = unit
         self.timeZone = timeZone
         self.mappingFile = mappingFile
+        self.isDryRun = isDryRun
     }
 }
 
@@ -94,6 +98,11 @@ public struct Importer: Sendable {
                 }
             }
             guard let (appends, report) = planned else { continue }
+            if options.isDryRun {
+                return ImportReport(
+                    file: path, layout: layout.description, digest: digest, rows: rows.count, plan: report,
+                    headBefore: headBefore, headAfter: headBefore)
+            }
             do {
                 _ = try await log.journal.append(appends)
             } catch let error as JournalError

@@ -38,8 +38,11 @@ struct ImportCommand: AsyncParsableCommand {
     @Flag(help: "Print the report as JSON (fields documented in docs/JSON.md).")
     var json = false
 
+    @Flag(help: "Print what the import would add and correct, and write nothing.")
+    var dryRun = false
+
     func run() async throws {
-        var options = ImportOptions(format: format, mappingFile: map)
+        var options = ImportOptions(format: format, mappingFile: map, isDryRun: dryRun)
         if let unit {
             guard let parsed = MassUnit(parsing: unit) else {
                 throw CLIError(message: "unknown unit \(unit.debugDescription)", remedy: "give --unit kg or --unit lb")
@@ -56,16 +59,18 @@ struct ImportCommand: AsyncParsableCommand {
         }
         let log = try location.trainingLog()
         let report = try await Importer(log: log).importFile(at: file, options: options)
-        var bar = ProgressBar(label: "catching up")
-        try log.readModels.catchUp { _, done, total in bar.update(done, of: total) }
-        bar.finish()
-        Terminal.write(json ? Self.json(report).rendered + "\n" : Self.text(report))
+        if !dryRun {
+            var bar = ProgressBar(label: "catching up")
+            try log.readModels.catchUp { _, done, total in bar.update(done, of: total) }
+            bar.finish()
+        }
+        Terminal.write(json ? Self.json(report, dryRun: dryRun).rendered + "\n" : Self.text(report, dryRun: dryRun))
     }
 
-    static func text(_ report: ImportReport) -> String {
+    static func text(_ report: ImportReport, dryRun: Bool) -> String {
         let mapped = report.exercises.filter { !$0.isCustom }.count
         var lines = [
-            "imported \(report.file) (\(report.layout)): \(report.rows) rows",
+            "\(dryRun ? "would import" : "imported") \(report.file) (\(report.layout)): \(report.rows) rows",
             "  workouts: \(report.workouts) (\(report.workoutsAdded) added, \(report.workoutsAlreadyImported) already "
                 + "imported, \(report.workoutsCorrected) corrected)",
             "  sets: \(report.sets) (\(report.warmupSets) warm-ups), rest rows: \(report.restRows), "
@@ -75,7 +80,8 @@ struct ImportCommand: AsyncParsableCommand {
         ]
         for entry in report.exercises {
             lines.append(
-                "    \(entry.appName) -> \(entry.isCustom ? "custom: " : "")\(entry.name) (\(entry.sets) sets)")
+                "    \(entry.appName) -> \(entry.isCustom ? "custom: " : "")\(entry.name) "
+                    + "(\(entry.sets) set\(entry.sets == 1 ? "" : "s"))")
         }
         lines.append("  rows skipped: none")
         if report.implausible.isEmpty {
@@ -84,13 +90,17 @@ struct ImportCommand: AsyncParsableCommand {
             lines.append("  rows flagged (imported, kept out of records and volume by rule):")
             lines += report.implausible.map { "    line \($0.line): \($0.why)" }
         }
-        lines.append("  journal head: \(report.headBefore) -> \(report.headAfter)")
+        lines.append(
+            dryRun
+                ? "  dry run: nothing was written (journal head \(report.headBefore))"
+                : "  journal head: \(report.headBefore) -> \(report.headAfter)")
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static func json(_ report: ImportReport) -> JSON {
+    static func json(_ report: ImportReport, dryRun: Bool) -> JSON {
         .object([
             ("file", .string(report.file)), ("layout", .string(report.layout)), ("digest", .string(report.digest)),
+            ("dryRun", .bool(dryRun)),
             ("rows", .integer(Int64(report.rows))), ("workouts", .integer(Int64(report.workouts))),
             ("workoutsAdded", .integer(Int64(report.workoutsAdded))),
             ("workoutsAlreadyImported", .integer(Int64(report.workoutsAlreadyImported))),

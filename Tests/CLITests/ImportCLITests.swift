@@ -87,6 +87,9 @@ struct ImportCLITests {
         let refused = try liftledger(["import", cut, "--unit", "lb"], journal: journal)
         #expect(refused.status != 0 && refused.standardError.contains("line 3 has 4 fields"))
         #expect(try liftledger(["import", source, "--unit", "lb"], journal: journal).status == 0)
+        let dryRun = try liftledger(["import", source, "--unit", "lb", "--dry-run"], journal: journal)
+        #expect(dryRun.status == 0 && dryRun.standardOutput.hasPrefix("would import "))
+        #expect(dryRun.standardOutput.contains("(0 added, ") && dryRun.standardOutput.contains("nothing was written"))
 
         let exported = directory.child("all.jsonl")
         #expect(try liftledger(["export", "--format", "jsonl", "--output", exported], journal: journal).status == 0)

@@ -216,6 +216,10 @@ struct ImportTests {
         let later = directory.child("fitnotes-later.csv")
         try Data(text.replacingOccurrences(of: ",35.0,20,", with: ",35.0,21,").utf8).write(
             to: URL(fileURLWithPath: later))
+        // A dry run says so and writes nothing.
+        let preview = try await Importer(log: log).importFile(at: later, options: ImportOptions(isDryRun: true))
+        #expect(preview.workoutsCorrected == 1 && preview.headAfter == preview.headBefore)
+        #expect(try journal.head() == removed)
         let report = try await importing(later)
         #expect(report.workoutsCorrected == 1 && report.workoutsAdded == 0)
         let restored = try sets("workout-1")
