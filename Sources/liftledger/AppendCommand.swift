@@ -7,7 +7,11 @@ struct AppendCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "append",
         abstract: "Append one event with a JSON payload (a low-level command for scripts and tests).",
-        discussion: "Events of types this build does not know are stored as they are and shown by 'events'.")
+        discussion: """
+            The payload is stored as JSON, as it is given, and shown by 'events'. The read models fold only training \
+            events in the binary encoding the training commands write (start, log, schedule set and the others): an \
+            appended event of a training type, such as SetLogged, is kept and shown but not folded.
+            """)
 
     @OptionGroup var location: JournalLocation
 
