@@ -27,7 +27,7 @@ struct CorrectCommand: AsyncParsableCommand {
     @Option(name: .customLong("type"), help: "The kind of set: normal, warmup, drop or failure.")
     var kind: SetKindChoice?
 
-    @Option(help: "A note on the set.")
+    @Option(help: "A note on the set; --note \"\" clears it.")
     var note: String?
 
     @Option(help: "The exercise.")

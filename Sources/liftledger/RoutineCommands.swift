@@ -170,6 +170,9 @@ struct ScheduleSetCommand: AsyncParsableCommand {
         guard (weekdays == nil) != (split == nil) else {
             throw ValidationError("give either --weekdays or --split")
         }
+        if weekdays != nil && start != nil {
+            throw ValidationError("--start is the first day of a --split; a --weekdays plan has none")
+        }
     }
 
     func run() async throws {

@@ -76,7 +76,10 @@ struct LogCommand: AsyncParsableCommand {
         let number = try await log.logSet(request)
         // The exercise as the catalog names it, so that an alias or a near spelling shows what it was taken for.
         let name = try log.query { try $0.catalog() }.lookup(entry.exercise)?.name ?? entry.exercise
-        Terminal.write("set \(number): \(name) \(TrainingFormat.weight(entry.weight)) × \(entry.reps)\n")
+        var echo = "set \(number): \(name) \(TrainingFormat.weight(entry.weight)) × \(entry.reps)"
+        if request.kind != .normal { echo += "  \(request.kind.rawValue)" }
+        if let rpe = request.rpe { echo += "  RPE \(rpe)" }
+        Terminal.write(echo + "\n")
     }
 }
 

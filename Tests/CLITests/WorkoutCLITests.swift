@@ -145,7 +145,9 @@ struct WorkoutCLITests {
             #expect(result.standardOutput.isEmpty)
         }
         #expect(try head() == before, "no refused command wrote anything")
-        #expect(try ok(["log", "squat", "100KG", "X", "5"]).standardOutput == "set 2: Barbell Squat 100 kg × 5\n")
+        #expect(
+            try ok(["log", "squat", "100KG", "X", "5", "--type", "drop", "--rpe", "9.5"]).standardOutput
+                == "set 2: Barbell Squat 100 kg × 5  drop  RPE 9.5\n")
         let unknown = try liftledger(["log", "bench", "pres", "100kg", "x", "5"], journal: journal)
         #expect(unknown.standardError.contains("did you mean"), "\(unknown.standardError)")
         try ok(["log", "squat", "501kg", "x", "1", "--confirm"])
@@ -170,6 +172,7 @@ struct WorkoutCLITests {
             (["history", "--routine", "Nope"], "no routine \"Nope\"; there are no routines yet", 1),
             (["history", "--from", "2026-03-01", "--to", "2026-02-01"], "--from 2026-03-01 is after --to", 1),
             (["history", "--last", "0"], "--last takes 1 or more", 64),
+            (["schedule", "set", "--weekdays", "A,B,C,D,E,F,G", "--start", "2026-11-01"], "a --weekdays plan", 64),
         ]
         for (arguments, hint, status) in cases {
             let result = try liftledger(arguments, journal: journal)
@@ -268,6 +271,15 @@ struct WorkoutCLITests {
         try ok(["log", "zercher carry", "155", "x", "20"])
         // Each change names the workout it went to.
         #expect(try ok(["correct", "2", "--reps", "15"]).standardOutput == "corrected set 2 of workout-1\n")
+        // A note given, then cleared.
+        try ok(["correct", "2", "--note", "chalk"])
+        try ok(["correct", "2", "--note", ""])
+        let corrected = try liftledger(["events", "--json", "--stream", "workout-1"], journal: journal).lines.suffix(2)
+        let notes = try corrected.map { line -> Any? in
+            let data = try #require(try jsonObject(line)["data"] as? [String: Any])
+            return data["note"]
+        }
+        #expect(notes.first as? String == "chalk" && notes.last.map { $0 == nil } == true)
         #expect(try ok(["remove-set", "1"]).standardOutput == "removed set 1 of workout-1\n")
         try ok(["finish"])
         func startedAt() throws -> String {

@@ -7,6 +7,7 @@ public struct SetCorrection: Sendable {
     public var reps: UInt32?
     public var kind: SetKind?
     public var rpe: RPE?
+    /// The set's new note; empty clears it.
     public var note: String?
     public var exercise: String?
 
@@ -49,7 +50,7 @@ extension TrainingLog {
             if let reps = correction.reps { details.reps = reps }
             if let kind = correction.kind { details.kind = kind }
             if let rpe = correction.rpe { details.rpe = rpe }
-            if let note = correction.note { details.note = note }
+            if let note = correction.note { details.note = note.isEmpty ? nil : note }
             var events: [any TrainingEventPayload] = []
             if !workout.exercises.contains(where: { $0.exerciseId == details.exerciseId }) {
                 let exercise = try self.exercise(details.exerciseId, in: snapshot)
