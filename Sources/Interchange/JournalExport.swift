@@ -1,5 +1,6 @@
 import EventJournal
 import Foundation
+import Training
 
 /// Every record of a journal as JSON Lines (the `events --json` objects, with each payload's exact bytes), and back:
 /// restored into an empty journal, an export gives the same records, positions, ids and chain hashes.
@@ -77,6 +78,30 @@ public enum JournalExport {
         }
         let schema = try integer("schemaVersion")
         guard let schemaVersion = UInt32(exactly: schema) else { throw bad("schemaVersion is out of range") }
+        // The readable forms beside the bytes must say what the bytes say: an edit of them would otherwise be
+        // restored as the bytes, unnoticed.
+        // JSON values compared as text written with sorted keys, after the same parse.
+        func canonical(_ value: Any) -> Data? {
+            try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed])
+        }
+        func canonical(json: Data) -> Data? {
+            (try? JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed])).flatMap(canonical)
+        }
+        if let shown = object["payload"] {
+            guard let stored = canonical(json: payload), stored == canonical(shown) else {
+                throw bad("payload differs from payloadBase64")
+            }
+        }
+        if let shown = object["data"] {
+            let type = try string("type")
+            let decoded = try? [UInt8](payload).withUnsafeBytes { bytes in
+                try TrainingEvent.decode(type: type, schemaVersion: schemaVersion, payload: bytes)
+            }
+            let encoded = decoded.flatMap { try? JSONEncoder().encode($0.payload) }
+            guard let stored = encoded.flatMap(canonical(json:)), stored == canonical(shown) else {
+                throw bad("data differs from payloadBase64")
+            }
+        }
         let event = ProposedEvent(
             id: id, type: try string("type"), schemaVersion: schemaVersion, encoding: encoding,
             payload: [UInt8](payload),

@@ -306,6 +306,21 @@ struct ImportTests {
         let other = try Journal.open(at: directory.child("other"), create: true)
         await #expect(throws: (any Error).self) { try await JournalExport.restore(from: tampered, into: other) }
         #expect(try other.head().position == 0)
+        // The readable forms beside the bytes, edited while the bytes are not: the JSON payload of the note, and the
+        // decoded `data` of the first set (its reps, 5 in the file, made 95). Refused, nothing written.
+        let firstReps = try #require(text.range(of: #""reps":"#))
+        var editedData = text
+        editedData.insert("9", at: firstReps.upperBound)
+        for (field, edited) in [
+            ("payload", text.replacingOccurrences(of: "[1, 2]", with: "[1, 3]")), ("data", editedData),
+        ] {
+            #expect(edited != text)
+            try Data(edited.utf8).write(to: URL(fileURLWithPath: tampered))
+            let error = await importError { _ = try await JournalExport.restore(from: tampered, into: other) }
+            #expect(
+                error?.message.contains("\(field) differs from payloadBase64") == true, "\(String(describing: error))")
+            #expect(try other.head().position == 0)
+        }
     }
 
     /// A lift typed by its common name and the same lift imported from an app are one exercise: the names the README

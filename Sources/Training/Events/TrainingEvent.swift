@@ -155,6 +155,18 @@ public enum TrainingEvent: Sendable, Equatable {
         return try decoder.decode(record.schemaVersion, record.payload)
     }
 
+    /// Decodes a payload in the binary encoding of a `type` event of `schemaVersion`, as a record's is decoded: nil
+    /// when it is not a training event this build knows.
+    public static func decode(
+        type: String, schemaVersion: UInt32, payload: UnsafeRawBufferPointer
+    ) throws(PayloadError) -> TrainingEvent? {
+        var type = type
+        guard let decoder = type.withUTF8({ decoder(forType: UnsafeRawBufferPointer($0)) }),
+            schemaVersion <= decoder.currentVersion
+        else { return nil }
+        return try decoder.decode(schemaVersion, payload)
+    }
+
     /// Decodes a record's payload, as ``decode(_:)-(RecordView)`` does.
     public static func decode(_ record: EventRecord) throws(PayloadError) -> TrainingEvent? {
         let decoded = record.withView { view in Result { () throws(PayloadError) in try decode(view) } }
