@@ -92,8 +92,10 @@ public enum JournalExport {
                 throw bad("payload differs from payloadBase64")
             }
         }
-        if let shown = object["data"] {
-            let type = try string("type")
+        // `data` shows a payload upcast to the schema version of the build that wrote the export: only a record of
+        // the version this build writes is shown the same way by both.
+        let type = try string("type")
+        if let shown = object["data"], TrainingEvent.currentSchemaVersion(of: type) == schemaVersion {
             let decoded = try? [UInt8](payload).withUnsafeBytes { bytes in
                 try TrainingEvent.decode(type: type, schemaVersion: schemaVersion, payload: bytes)
             }

@@ -155,6 +155,9 @@ public enum TrainingEvent: Sendable, Equatable {
         return try decoder.decode(record.schemaVersion, record.payload)
     }
 
+    /// The schema version this build writes events of `type` in; nil for a type it does not know.
+    public static func currentSchemaVersion(of type: String) -> UInt32? { decoders[type]?.currentVersion }
+
     /// Decodes a payload in the binary encoding of a `type` event of `schemaVersion`, as a record's is decoded: nil
     /// when it is not a training event this build knows.
     public static func decode(
