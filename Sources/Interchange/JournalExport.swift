@@ -78,9 +78,8 @@ public enum JournalExport {
         }
         let schema = try integer("schemaVersion")
         guard let schemaVersion = UInt32(exactly: schema) else { throw bad("schemaVersion is out of range") }
-        // The readable forms beside the bytes must say what the bytes say: an edit of them would otherwise be
-        // restored as the bytes, unnoticed.
-        // JSON values compared as text written with sorted keys, after the same parse.
+        // The readable forms beside the bytes must say what the bytes say, or an edit of them would be restored as the
+        // bytes say, unnoticed. JSON values are compared as the text they give with sorted keys, after the same parse.
         func canonical(_ value: Any) -> Data? {
             try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed])
         }
@@ -105,7 +104,7 @@ public enum JournalExport {
             }
         }
         let event = ProposedEvent(
-            id: id, type: try string("type"), schemaVersion: schemaVersion, encoding: encoding,
+            id: id, type: type, schemaVersion: schemaVersion, encoding: encoding,
             payload: [UInt8](payload),
             occurredAt: occurredAt,
             metadata: EventMetadata(

@@ -163,10 +163,7 @@ public enum TrainingEvent: Sendable, Equatable {
     public static func decode(
         type: String, schemaVersion: UInt32, payload: UnsafeRawBufferPointer
     ) throws(PayloadError) -> TrainingEvent? {
-        var type = type
-        guard let decoder = type.withUTF8({ decoder(forType: UnsafeRawBufferPointer($0)) }),
-            schemaVersion <= decoder.currentVersion
-        else { return nil }
+        guard let decoder = decoders[type], schemaVersion <= decoder.currentVersion else { return nil }
         return try decoder.decode(schemaVersion, payload)
     }
 
