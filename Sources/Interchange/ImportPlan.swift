@@ -62,16 +62,15 @@ struct ImportPlan {
                 }
                 continue
             }
-            guard let stream = try journal.record(at: position)?.streamID, let stored = try snapshot.workout(stream)
-            else {
-                throw SnapshotBehind()
-            }
+            guard let stream = try journal.record(at: position)?.streamID else { throw SnapshotBehind() }
             // As the imports left it, the workout reads as the file does: whatever changed since was changed in
-            // LiftLedger (a set corrected or removed, the workout deleted), and stays.
+            // LiftLedger (a set corrected or removed, the workout deleted), and stays. Only a workout that reads
+            // otherwise is worked out as it stands, to be corrected.
             if Self.sameSets(try Self.importedSets(of: stream, in: journal), details) {
                 report.alreadyImported += 1
                 continue
             }
+            guard let stored = try snapshot.workout(stream) else { throw SnapshotBehind() }
             let names = Dictionary(
                 outcomes.values.map { ($0.exerciseId, $0.name) }, uniquingKeysWith: { first, _ in first })
             let corrections = Self.corrections(of: stored, to: details, names: { names[$0] ?? $0 })

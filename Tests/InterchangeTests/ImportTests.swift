@@ -35,6 +35,15 @@ struct ImportTests {
 
     func kilograms(_ milligrams: Int64) -> String { ExactDecimal(significand: milligrams, scale: 6)!.description }
 
+    /// LiftLedger's own export of the journal in Strong's layout, written to a file: its path and its text.
+    func strongExport() throws -> (path: String, text: String) {
+        var text = ""
+        try log.query { try StrongExport.write($0, to: { text += $0 }) }
+        let path = directory.child("strong.csv")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return (path, text)
+    }
+
     /// The report adds each set's weight in whole milligrams times its reps: the expected volumes are worked out so.
     struct Expected: Sendable, CustomStringConvertible {
         var file: String
@@ -342,10 +351,7 @@ struct ImportTests {
     @Test func theOwnStrongExportImportedBackAddsNothing() async throws {
         _ = try await importing(Self.exports + "strong-2026.csv", unit: .kilograms)
         _ = try await importing("hevy-imperial.csv")
-        var text = ""
-        try log.query { try StrongExport.write($0, to: { text += $0 }) }
-        let csv = directory.child("strong.csv")
-        try Data(text.utf8).write(to: URL(fileURLWithPath: csv))
+        let (csv, text) = try strongExport()
         let head = try journal.head().position
         let again = try await importing(csv, unit: .kilograms)
         #expect(again.workouts == 39 && again.workoutsAlreadyImported == 39 && again.workoutsAdded == 0)
@@ -403,10 +409,7 @@ struct ImportTests {
     @Test func theOwnStrongExportOfInterleavedAndPoundSetsImportsBackAsItIs() async throws {
         _ = try await importing(Self.exports + "fitnotes-2022-2025.csv")
         _ = try await importing(Self.exports + "strong-zh-2020-2023.csv", unit: .pounds)
-        var text = ""
-        try log.query { try StrongExport.write($0, to: { text += $0 }) }
-        let csv = directory.child("strong.csv")
-        try Data(text.utf8).write(to: URL(fileURLWithPath: csv))
+        let csv = try strongExport().path
         let head = try journal.head().position
         let again = try await importing(csv, unit: .kilograms)
         #expect(again.workouts == 290 + 384)
@@ -417,10 +420,7 @@ struct ImportTests {
     @Test func aStrongCSVExportImportsBackToTheSameHistoryRecordsAndStreak() async throws {
         _ = try await importing(Self.exports + "strong-2026.csv", unit: .kilograms)
         _ = try await importing("hevy-imperial.csv")
-        let csv = directory.child("strong.csv")
-        var text = ""
-        try log.query { try StrongExport.write($0, to: { text += $0 }) }
-        try Data(text.utf8).write(to: URL(fileURLWithPath: csv))
+        let csv = try strongExport().path
         let other = try TrainingLog(journal: try Journal.open(at: directory.child("other"), create: true))
         try await other.updateProfile(ProfileUpdated(timeZone: "Europe/Berlin"))
         _ = try await Importer(log: other).importFile(at: csv, options: ImportOptions(unit: .kilograms))
