@@ -2,23 +2,45 @@ import EventJournal
 import Foundation
 import Training
 
-/// Every record of a journal as JSON Lines (the `events --json` objects, with each payload's exact bytes), and back:
-/// restored into an empty journal, an export gives the same records, positions, ids and chain hashes.
+/// Every record of a journal as JSON Lines (the `events --json` objects, with each payload's exact bytes), then an end
+/// line that counts them, and back: restored into an empty journal, an export gives the same records, positions, ids
+/// and chain hashes. The end line tells a whole export from one cut short at a line's end, which reads as well.
 public enum JournalExport {
-    /// Writes every record, oldest first, one JSON object per line; `progress` gets the position reached.
+    /// Writes every record, oldest first, one JSON object per line, then the end line; `progress` gets the position
+    /// reached.
     public static func write(
         _ journal: Journal, to output: (String) throws -> Void, progress: (UInt64) -> Void = { _ in }
     ) throws {
+        var count: UInt64 = 0
+        var last: EventRecord?
         try journal.forEachRecord { record in
             try output(record.json(keepingBytes: true).rendered + "\n")
+            count += 1
+            last = record
             progress(record.position)
         }
+        // An empty journal's head: position 0, the hash a first record chains from.
+        let head =
+            last.map { (position: $0.position, hash: $0.hash) } ?? (position: 0, hash: [UInt8](repeating: 0, count: 32))
+        let end = JSON.object([
+            ("records", .unsigned(count)), ("headPosition", .unsigned(head.position)),
+            ("headHash", .string(head.hash.hexString)),
+        ])
+        try output(JSON.object([(endKey, end)]).rendered + "\n")
     }
 
+    /// The one member of an export's end line.
+    static let endKey = "end"
+
     /// Restores the export at `path` into `journal`, which must be empty: all of it, or, on any error, nothing.
-    /// Returns the number of records.
+    /// Returns the number of records. An export without its end line (cut short, for all a reader can tell) is
+    /// refused, unless `allowingCut`: its records are then restored.
     @discardableResult
-    public static func restore(from path: String, into journal: Journal) async throws -> Int {
+    public static func restore(
+        from path: String, into journal: Journal, allowingCut: Bool = false
+    ) async throws
+        -> Int
+    {
         guard try journal.head().position == 0 else {
             throw ImportError(
                 .file, "the journal at \(journal.path) is not empty",
@@ -28,34 +50,62 @@ public enum JournalExport {
             throw ImportError(.file, "cannot read \(path)", remedy: "check the path and that you may read the file")
         }
         var records: [ExportedRecord] = []
+        var end: (line: Int, records: UInt64, headPosition: UInt64, headHash: [UInt8])?
         var line = 0
+        var lastLine = 0
         for text in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             line += 1
             guard !text.isEmpty else { continue }
-            records.append(try record(Data(text), line: line))
+            lastLine = line
+            if let end {
+                throw malformed(line, "a line after the end line (line \(end.line))")
+            }
+            guard let object = try? JSONSerialization.jsonObject(with: Data(text)) as? [String: Any] else {
+                throw malformed(line, "not a JSON object")
+            }
+            if let closing = object[endKey] {
+                guard object.count == 1, let closing = closing as? [String: Any],
+                    let count = wholeNumber(closing["records"]), let position = wholeNumber(closing["headPosition"]),
+                    let hash = (closing["headHash"] as? String).flatMap(bytes(hexadecimal:)), hash.count == 32
+                else { throw malformed(line, "the end line is not records, headPosition and headHash") }
+                end = (line, count, position, hash)
+                continue
+            }
+            records.append(try record(object, line: line))
         }
-        guard !records.isEmpty else {
+        guard let last = records.last else {
             throw ImportError(.empty, "\(path) holds no records", remedy: "export a journal with liftledger export")
+        }
+        if let end {
+            guard end.records == records.count, end.headPosition == last.position, end.headHash == last.hash else {
+                throw malformed(
+                    end.line,
+                    "the end line counts \(end.records) records up to position \(end.headPosition), and the file "
+                        + "holds \(records.count) up to position \(last.position)")
+            }
+        } else if !allowingCut {
+            throw ImportError(
+                .malformed,
+                "\(path) ends without the end line an export closes with: it was cut short after line \(lastLine), "
+                    + "or is not a whole export",
+                remedy: "export the journal again; to restore the \(records.count) records it holds, pass --allow-cut")
         }
         try await journal.restore(records)
         return records.count
     }
 
-    /// One line of an export, checked field by field.
-    private static func record(_ text: Data, line: Int) throws(ImportError) -> ExportedRecord {
-        func bad(_ what: String) -> ImportError {
-            ImportError(
-                .malformed, "line \(line): \(what)",
-                remedy: "import the file liftledger export --format jsonl wrote, unchanged")
-        }
-        guard let object = try? JSONSerialization.jsonObject(with: text) as? [String: Any] else {
-            throw bad("not a JSON object")
-        }
+    private static func malformed(_ line: Int, _ what: String) -> ImportError {
+        ImportError(
+            .malformed, "line \(line): \(what)",
+            remedy: "import the file liftledger export --format jsonl wrote, unchanged")
+    }
+
+    /// One record's line of an export, checked field by field.
+    private static func record(_ object: [String: Any], line: Int) throws(ImportError) -> ExportedRecord {
+        func bad(_ what: String) -> ImportError { malformed(line, what) }
         func integer(_ key: String) throws(ImportError) -> UInt64 {
-            guard let number = object[key] as? NSNumber, NSNumber(value: number.uint64Value) == number else {
-                throw bad("no whole number \(key)")
-            }
-            return number.uint64Value
+            guard let number = wholeNumber(object[key]) else { throw bad("no whole number \(key)") }
+            return number
         }
         func string(_ key: String, in container: [String: Any]? = nil) throws(ImportError) -> String {
             guard let value = (container ?? object)[key] as? String else { throw bad("no text \(key)") }
@@ -116,6 +166,12 @@ public enum JournalExport {
             streamVersion: try integer("streamVersion"),
             recordedAt: recordedAt, event: event, hash: hash)
     }
+}
+
+/// A JSON number that is a whole number from 0 to 2^64 − 1; nil for anything else.
+private func wholeNumber(_ value: Any?) -> UInt64? {
+    guard let number = value as? NSNumber, NSNumber(value: number.uint64Value) == number else { return nil }
+    return number.uint64Value
 }
 
 /// The bytes hexadecimal digits stand for, two per byte; nil for anything else.

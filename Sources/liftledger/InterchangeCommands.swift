@@ -255,6 +255,12 @@ struct ImportJournalCommand: AsyncParsableCommand {
     @Argument(help: "The file liftledger export --format jsonl wrote.")
     var file: String
 
+    @Flag(
+        help: ArgumentHelp(
+            "Restore the records of a file that lacks the end line an export closes with.",
+            discussion: "Such a file was cut short (a full disk, an interrupted copy), so records may be missing."))
+    var allowCut = false
+
     func run() async throws {
         let path = location.path
         let fileManager = FileManager.default
@@ -265,7 +271,7 @@ struct ImportJournalCommand: AsyncParsableCommand {
         let journal = try location.open(create: true)
         let count: Int
         do {
-            count = try await JournalExport.restore(from: file, into: journal)
+            count = try await JournalExport.restore(from: file, into: journal, allowingCut: allowCut)
         } catch {
             // A restore that fails leaves no journal where there was none: what this command created goes.
             if created.directory {

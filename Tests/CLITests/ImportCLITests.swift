@@ -111,11 +111,20 @@ struct ImportCLITests {
         }
         let empty = directory.child("empty.jsonl")
         #expect(FileManager.default.createFile(atPath: empty, contents: Data("{}\n".utf8)))
-        for file in [directory.child("missing.jsonl"), empty] {
+        // The export without its last record and end line, as a copy cut short at a line's end leaves it.
+        let cutExport = directory.child("cut.jsonl")
+        let exportedLines = try String(contentsOfFile: exported, encoding: .utf8).split(separator: "\n")
+        try Data(exportedLines.dropLast(2).map { $0 + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: cutExport))
+        for file in [directory.child("missing.jsonl"), empty, cutExport] {
             let failed = directory.child("failed")
-            #expect(try liftledger(["import-journal", file], journal: failed).status == 1)
+            let refused = try liftledger(["import-journal", file], journal: failed)
+            #expect(refused.status == 1 && refused.standardError.split(separator: "\n").count == 1)
             #expect(!FileManager.default.fileExists(atPath: failed), "\(file)")
         }
+        let salvaged = try liftledger(
+            ["import-journal", cutExport, "--allow-cut"], journal: directory.child("salvaged"))
+        #expect(
+            salvaged.status == 0 && salvaged.standardOutput.hasPrefix("restored \(exportedLines.count - 2) records"))
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains("partial") } == [])
     }

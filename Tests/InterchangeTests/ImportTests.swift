@@ -332,6 +332,52 @@ struct ImportTests {
         }
     }
 
+    /// An export cut short at the end of a line reads as well as a whole one: its end line tells them apart.
+    @Test func aJSONLinesExportCutShortIsRefusedUnlessAllowed() async throws {
+        _ = try await importing("strong-2023.csv", unit: .kilograms)
+        var text = ""
+        try JournalExport.write(journal) { text += $0 }
+        var lines = text.split(separator: "\n").map(String.init)
+        // The end line counts the records the lines before it hold, and names the journal's head.
+        let head = try journal.head()
+        let lastLine = try #require(lines.last)
+        let end = try #require(try JSONSerialization.jsonObject(with: Data(lastLine.utf8)) as? [String: Any])
+        let counted = try #require(end["end"] as? [String: Any])
+        #expect(end.count == 1 && lines.count == Int(head.position) + 1)
+        #expect((counted["records"] as? Int) == Int(head.position))
+        #expect((counted["headPosition"] as? Int) == Int(head.position))
+        #expect((counted["headHash"] as? String) == head.hash.hexString)
+        let endLine = lines.removeLast()
+
+        func restoring(_ lines: [String], allowingCut: Bool = false) async throws -> (Int?, ImportError?) {
+            let file = directory.child("cut-\(UUID()).jsonl")
+            try Data(lines.map { $0 + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: file))
+            let target = try Journal.open(at: directory.child("restored-\(UUID())"), create: true)
+            var count: Int?
+            let error = await importError {
+                count = try await JournalExport.restore(from: file, into: target, allowingCut: allowingCut)
+            }
+            // A refused restore writes nothing.
+            if error != nil { #expect(try target.head().position == 0) }
+            return (count, error)
+        }
+        // The last three records and the end line gone, or the end line alone: refused, naming the remedy.
+        for cut in [Array(lines.dropLast(3)), lines] {
+            let (_, error) = try await restoring(cut)
+            #expect(
+                error?.message.contains("cut short after line \(cut.count)") == true, "\(String(describing: error))")
+            #expect(error?.remedy.contains("--allow-cut") == true)
+        }
+        // Allowed: the records the file holds, no more.
+        let (count, error) = try await restoring(Array(lines.dropLast(3)), allowingCut: true)
+        #expect(error == nil && count == lines.count - 3)
+        // An end line that counts other records than the file holds, and a record after the end line: refused.
+        let (_, miscounted) = try await restoring(Array(lines.dropLast(3)) + [endLine])
+        #expect(miscounted?.message.contains("counts \(lines.count) records") == true)
+        let (_, trailing) = try await restoring(lines + [endLine, lines[0]])
+        #expect(trailing?.message.contains("after the end line") == true)
+    }
+
     /// A lift typed by its common name and the same lift imported from an app are one exercise: the names the README
     /// uses find the exercises the Strong export's barbell lifts ("Squat (Barbell)" and the like) are imported as.
     @Test func commonNamesFindTheExercisesAnImportMapsTo() async throws {

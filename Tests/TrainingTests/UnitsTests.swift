@@ -47,9 +47,12 @@ struct UnitsTests {
         #expect(try parts(entry("bench 90kgx8")) == parts("bench", weight("90"), 8))
         #expect(try parts(entry("dips bwx12")) == parts("dips", nil, 12))
         #expect(try parts(entry("box squat 100 x 3")) == parts("box squat", weight("100"), 3))
+        #expect(try parts(entry("squat 100kg x5")) == parts("squat", weight("100"), 5))
+        #expect(try parts(entry("front squat 225 lb X8")) == parts("front squat", weight("225", .pounds), 8))
+        #expect(try parts(entry("pull up bw x12")) == parts("pull up", nil, 12))
         for bad in [
             "bench 100kg x -5", "bench 100kg x 5.5", "bench -20kg x 5", "bench nan x 5", "bench 2000kg x 1",
-            "100kg x 5", "bench", "bench 100 x five",
+            "100kg x 5", "bench", "bench 100 x five", "bench 100kg x", "bench 100kg xx5",
         ] {
             #expect(throws: TrainingError.self, "\(bad)") { try entry(bad) }
         }

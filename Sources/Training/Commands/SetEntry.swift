@@ -1,4 +1,5 @@
-/// A set as people type it: `100kg x 5`, `225lb x 5`, `100 5`, `100x5`, `bw x 12`, after the exercise's name.
+/// A set as people type it: `100kg x 5`, `225lb x 5`, `100 5`, `100x5`, `100kg x5`, `bw x 12`, after the exercise's
+/// name.
 public struct SetEntry: Sendable, Equatable {
     /// The exercise's name as typed.
     public let exercise: String
@@ -19,7 +20,12 @@ public struct SetEntry: Sendable, Equatable {
                 "expected an exercise, a weight and reps, got \(words.joined(separator: " ").debugDescription)",
                 remedy: "write it as: liftledger log \"bench press\" 100kg x 5 (or 225lb x 5, 100 5, bw x 12)")
         }
-        let repsText = tokens.removeLast()
+        var repsText = tokens.removeLast()
+        // "x5": the x written against the reps.
+        if let first = repsText.first, "xX×".contains(first), repsText.dropFirst().first?.isNumber == true {
+            repsText.removeFirst()
+            tokens.append("x")
+        }
         // "100kg" last, or "kg" split from it: a weight and no reps.
         if repsText.last?.isLetter == true, repsText.first?.isNumber == true || MassUnit(parsing: repsText) != nil {
             throw TrainingError(
