@@ -34,8 +34,9 @@ struct ImportPlan {
         let latest = Timestamp.now().adding(seconds: 86_400)
         var appends: [StreamAppend] = []
         var newWorkouts: [ImportedWorkout] = []
-        // The counted workouts the journal holds, by start: read once, when a workout is new to its app's identity.
-        var heldByStart: [Timestamp: [WorkoutSummary]]?
+        // The counted workouts the journal holds, by the whole second they start in (an export gives no fractions):
+        // read once, when a workout is new to its app's identity.
+        var heldByStart: [Int64: [WorkoutSummary]]?
         for workout in workouts {
             report.workouts += 1
             if workout.start < Self.earliestPlausible || latest < workout.start {
@@ -53,9 +54,9 @@ struct ImportPlan {
             report.restRows += workout.items.count - workout.sets.count
             let identity = Self.identity(format, workout)
             guard let position = try journal.position(ofEvent: identity) else {
-                let held = try heldByStart ?? Dictionary(grouping: snapshot.history(), by: \.startedAt)
+                let held = try heldByStart ?? Dictionary(grouping: snapshot.history()) { Self.second($0.startedAt) }
                 heldByStart = held
-                if try Self.holds(workout, sets: details, among: held[workout.start] ?? [], snapshot) {
+                if try Self.holds(workout, sets: details, among: held[Self.second(workout.start)] ?? [], snapshot) {
                     report.alreadyImported += 1
                 } else {
                     newWorkouts.append(workout)
@@ -106,8 +107,15 @@ struct ImportPlan {
         return (appends, report)
     }
 
-    /// Whether one of `candidates`, workouts the journal holds that start when `workout` does, is `workout` by its
-    /// content: the same name and the same sets. The journal then has it from another app or file (LiftLedger's own
+    /// The whole second `time` falls in, since the epoch: a workout logged live starts at a fraction of a second, which
+    /// LiftLedger's own export leaves out.
+    static func second(_ time: Timestamp) -> Int64 {
+        let microseconds = time.microsecondsSinceEpoch
+        return microseconds / 1_000_000 - (microseconds % 1_000_000 < 0 ? 1 : 0)
+    }
+
+    /// Whether one of `candidates`, workouts the journal holds that start in the second `workout` does, is `workout`
+    /// by its content: the same name and the same sets. The journal then has it from another app or file (LiftLedger's own
     /// export in Strong's layout of a workout imported from Hevy, say), under an identity of that app's.
     static func holds(
         _ workout: ImportedWorkout, sets details: [SetDetails], among candidates: [WorkoutSummary],
