@@ -145,6 +145,11 @@ struct ExportReader {
                 .malformed, "line \(line) names no exercise",
                 remedy: "fix that row in the file (or remove it), then import again")
         }
+        guard Exercise.fitsName(exercise) else {
+            throw ImportError(
+                .malformed, "line \(line) names an exercise longer than \(Exercise.maximumNameLength) characters",
+                remedy: "shorten the name in the file, then import again")
+        }
         var set = ImportedSet(
             line: line, exercise: exercise, kind: try kind(field, line: line), weight: nil,
             reps: try FieldParser.reps(field(.reps), line: line), rpe: try FieldParser.rpe(field(.rpe), line: line))

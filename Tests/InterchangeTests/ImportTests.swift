@@ -259,6 +259,40 @@ struct ImportTests {
         #expect(try snapshot(of: journal.path) == before, "not a byte of the journal changed")
     }
 
+    /// A custom exercise's id, made of its name, is part of read-model keys, which LMDB limits to 511 bytes: a name
+    /// is at most 100 scalars, and the longest in bytes (100 four-byte scalars) still folds and answers queries. One
+    /// longer is refused at its line, and nothing is written; `exercise add` refuses it too.
+    @Test func exerciseNamesAreAsLongAsKeysAllow() async throws {
+        let header = "Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,RPE\n"
+        func file(_ name: String) throws -> String {
+            let path = directory.child("long-\(name.unicodeScalars.count).csv")
+            let row = "2026-04-24 09:40:00,Upper,51m,\"\(name)\",1,40,10,0,0,\n"
+            try Data((header + row).utf8).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        let longest = String(repeating: "\u{1D400}", count: Exercise.maximumNameLength)
+        #expect(longest.utf8.count == 400)
+        let added = try await importing(try file(longest), unit: .kilograms)
+        #expect(added.workoutsAdded == 1)
+        let custom = try #require(try log.query { try $0.catalog() }.lookup(longest))
+        #expect(custom.id.utf8.count > 400)
+        let records = try log.query { try $0.records(of: custom.id) }
+        #expect(records[.heaviestWeight]?.count == 1)
+
+        let head = try journal.head()
+        let tooLong = await importError { _ = try await importing(try file(longest + "x"), unit: .kilograms) }
+        #expect(
+            tooLong?.message == "line 2 names an exercise longer than 100 characters", "\(String(describing: tooLong))")
+        #expect(try journal.head() == head)
+        await #expect(throws: TrainingError.self) {
+            try await log.addCustomExercise(
+                CustomExerciseAdded(
+                    exerciseId: "", name: String(repeating: "y", count: 101), primaryMuscles: ["chest"],
+                    secondaryMuscles: []))
+        }
+        #expect(try journal.head() == head)
+    }
+
     @Test func filesThatAreNoExportAreRefusedAndWriteNothing() async throws {
         let random = directory.child("random.bin")
         #expect(FileManager.default.createFile(atPath: random, contents: nil))

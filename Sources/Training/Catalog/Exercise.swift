@@ -20,6 +20,13 @@ public struct Exercise: Sendable, Hashable {
     /// Whether the user defined the exercise rather than it coming with the catalog.
     public var isCustom: Bool
 
+    /// The longest name a custom exercise may have, in Unicode scalars: its id, made of its name, is part of keys
+    /// in the read models, and LMDB takes keys of at most 511 bytes.
+    public static let maximumNameLength = 100
+
+    /// Whether `name` is short enough for a custom exercise (see ``maximumNameLength``).
+    public static func fitsName(_ name: String) -> Bool { name.unicodeScalars.count <= maximumNameLength }
+
     public init(
         id: String, name: String, primaryMuscles: [String], secondaryMuscles: [String], equipment: String?,
         force: String?, mechanic: String?, category: String?, isCustom: Bool = false

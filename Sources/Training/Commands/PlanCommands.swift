@@ -37,6 +37,11 @@ extension TrainingLog {
             throw TrainingError(
                 .invalidValue, "an exercise needs a name", remedy: "give one, such as \"Zercher Squat\"")
         }
+        guard Exercise.fitsName(name) else {
+            throw TrainingError(
+                .invalidValue, "an exercise's name is at most \(Exercise.maximumNameLength) characters",
+                remedy: "give a shorter name")
+        }
         let unknown = (proposal.primaryMuscles + proposal.secondaryMuscles).filter {
             !ExerciseCatalog.muscleNames.contains($0)
         }
