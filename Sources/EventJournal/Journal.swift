@@ -265,11 +265,41 @@ public final class Journal: Sendable {
     }
 
     /// Writes a compact, consistent copy of the journal into `destination`, a new or empty directory, while writers
-    /// go on. The copy is a journal: open it like any other.
+    /// go on. The copy is a journal: open it like any other. It is written beside the destination (see
+    /// ``backupStaging(for:)``), verified, and renamed into place: a backup that fails or is killed leaves the
+    /// destination as it was, and a damaged journal is refused rather than copied as if it were whole.
     public func backup(to destination: String) throws {
+        let destinationExisted = FileManager.default.fileExists(atPath: destination)
         try JournalDirectory.prepareBackupDestination(destination)
-        try mappingStorageErrors { try store.environment.copy(to: destination) }
-        chmod(destination + "/data.mdb", 0o600)
+        let staging = Self.backupStaging(for: destination)
+        try? FileManager.default.removeItem(atPath: staging)  // left by a process of this id that was killed
+        try JournalDirectory.prepare(staging)
+        do {
+            try mappingStorageErrors { try store.environment.copy(to: staging) }
+            chmod(staging + "/" + JournalDirectory.dataFile, 0o600)
+            let report = try Journal.open(at: staging).verify()
+            if let problem = report.problem {
+                throw JournalError(
+                    .corruptRecord, "the journal is damaged (\(problem)), and a copy of it would be too",
+                    remedy: "run liftledger verify on it, and restore it from an earlier backup",
+                    position: problem.position)
+            }
+            guard rename(staging, destination) == 0 else {
+                throw JournalError(
+                    .storage, "cannot move the backup into \(destination): \(String(cString: strerror(errno)))",
+                    remedy: "check that you may write there, then back up again")
+            }
+        } catch {
+            try? FileManager.default.removeItem(atPath: staging)
+            if !destinationExisted { rmdir(destination) }
+            throw error
+        }
+    }
+
+    /// Where a backup into `destination` is written before it is renamed into place: beside it, named for the
+    /// process.
+    public static func backupStaging(for destination: String) -> String {
+        (destination.hasSuffix("/") ? String(destination.dropLast()) : destination) + ".partial-\(getpid())"
     }
 }
 

@@ -120,6 +120,7 @@ public final class Environment: @unchecked Sendable {
             if options.readOnly { flags |= UInt32(MDB_RDONLY) }
             if options.inspectOnly { flags |= UInt32(MDB_NOLOCK) }
             try check(mdb_env_open(env, path, flags, options.fileMode), "mdb_env_open", path: path)
+            try Self.requireWholeDataFile(env, path: path)
             if !options.inspectOnly {
                 var dead: Int32 = 0
                 try check(mdb_reader_check(env, &dead), "mdb_reader_check", path: path)
@@ -137,6 +138,25 @@ public final class Environment: @unchecked Sendable {
         self.dataFile = canonicalPath(path) + "/data.mdb"
         self.options = options
         self.registryKey = registryKey
+    }
+
+    /// Refuses a data file shorter than the pages its meta page counts (a copy cut short, a truncated file): LMDB
+    /// would map past the file's end, and reading a page there kills the process with SIGBUS.
+    private static func requireWholeDataFile(_ env: OpaquePointer, path: String) throws(LMDBError) {
+        var file: Int32 = -1
+        try check(mdb_env_get_fd(env, &file), "mdb_env_get_fd", path: path)
+        var status = stat()
+        guard fstat(file, &status) == 0 else { throw LMDBError(code: .init(errno), operation: "fstat", path: path) }
+        var info = MDB_envinfo()
+        mdb_env_info(env, &info)
+        var statistics = MDB_stat()
+        mdb_env_stat(env, &statistics)
+        guard Int(status.st_size) >= (info.me_last_pgno + 1) * Int(statistics.ms_psize) else {
+            throw LMDBError(
+                code: .corrupted, operation: "mdb_env_open", path: path,
+                remedy: "the data file is shorter than the pages it holds: it was cut short (an interrupted copy, a "
+                    + "full disk); restore it from a backup")
+        }
     }
 
     deinit {

@@ -66,11 +66,12 @@ public struct LMDBError: Error, Sendable, Equatable, CustomStringConvertible {
         case .noSpace, .fileTooLarge, .quotaExceeded:
             return "free space on the volume that holds the journal (or raise the file-size limit) and retry"
         case .permissionDenied, .readOnlyFileSystem:
-            return "check that the journal directory is writable by you (it should be mode 0700)"
+            return "check that you may read and write the journal's directory (mode 0700) and its files (mode 0600)"
         case .noSuchFile:
             return "check the path, or create a journal there first"
         case .invalid, .versionMismatch:
-            return "the file is not an LMDB environment this build can read; point at a journal directory"
+            return "the file is not an LMDB environment this build can read, or it is damaged; point at a journal "
+                + "directory, or restore it from a backup"
         case .corrupted, .panic:
             return "the environment is damaged; restore it from a backup"
         case .readersFull:

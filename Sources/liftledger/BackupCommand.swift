@@ -7,7 +7,11 @@ struct BackupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "backup",
         abstract: "Write a compact, consistent copy of the journal into a new or empty directory.",
-        discussion: "Writers may keep appending meanwhile. The copy is a journal: open it with --journal DEST.")
+        discussion: """
+            Writers may keep appending meanwhile. The copy is written beside DEST, verified as verify does, and \
+            renamed into place: a backup that fails leaves DEST as it was, and a damaged journal is refused. The \
+            copy is a journal: open it with --journal DEST.
+            """)
 
     @OptionGroup var location: JournalLocation
 
@@ -17,11 +21,12 @@ struct BackupCommand: AsyncParsableCommand {
     func run() async throws {
         let journal = try location.open()
         let total = UInt64(try journal.statistics().usedBytes)
-        let progress = Task.detached { [destination] in
+        let staging = Journal.backupStaging(for: destination)
+        let progress = Task.detached {
             // The copy has no progress callback: follow the size of the file it writes, against the pages in use.
             var bar = ProgressBar(label: "backup")
             while !Task.isCancelled {
-                let attributes = try? FileManager.default.attributesOfItem(atPath: destination + "/data.mdb")
+                let attributes = try? FileManager.default.attributesOfItem(atPath: staging + "/data.mdb")
                 bar.update(min(total, UInt64((attributes?[.size] as? Int) ?? 0)), of: total)
                 try? await Task.sleep(for: .milliseconds(100))
             }

@@ -72,6 +72,12 @@ struct StorageTests {
         }
         #expect(readInPlace == [5, 6])
         #expect(inPlaceError?.code == .corruptRecord && inPlaceError?.position == 7)
+        // A backup of it would be as damaged: refused, and it leaves neither the destination nor its staging copy.
+        let destination = test.directory.child("backup")
+        let backupError = await journalError { try test.journal.backup(to: destination) }
+        #expect(backupError?.code == .corruptRecord && backupError?.position == 7)
+        #expect(!FileManager.default.fileExists(atPath: destination))
+        #expect(!FileManager.default.fileExists(atPath: Journal.backupStaging(for: destination)))
     }
 
     @Test func textThatIsNotUTF8IsCorruptEvenWithAGoodChecksum() async throws {
@@ -99,6 +105,7 @@ struct StorageTests {
         }
         let destination = test.directory.child("backup")
         try journal.backup(to: destination)
+        #expect(!FileManager.default.fileExists(atPath: Journal.backupStaging(for: destination)))
         try await writer.value
         let copy = try Journal.open(at: destination)
         let report = try copy.verify()

@@ -142,6 +142,31 @@ struct EnvironmentTests {
         }
     }
 
+    /// A data file cut short (an interrupted copy) is refused when it opens: its pages past the end would otherwise be
+    /// mapped, and reading one kills the process with SIGBUS.
+    @Test func aDataFileCutShortIsRefusedWhenItOpens() throws {
+        let whole = try TemporaryDirectory()
+        do {
+            let environment = try Environment.open(path: whole.path)
+            let database = try environment.openDatabases(["blobs"], create: true)[0]
+            let blob = [UInt8](repeating: 0xAB, count: 64 << 10)
+            for index: UInt64 in 0..<16 {
+                try environment.write { try $0.put(blob, forKey: BigEndianKey.encode(index), in: database) }
+            }
+        }
+        let data = try Data(contentsOf: URL(fileURLWithPath: whole.path + "/data.mdb"))
+        #expect(data.count > 1 << 20)
+        let cut = try TemporaryDirectory()
+        try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: cut.path + "/data.mdb"))
+        do {
+            _ = try Environment.open(path: cut.path)
+            Issue.record("a data file cut to half its size opened")
+        } catch {
+            #expect(error.code == .corrupted)
+            #expect(error.description.contains("cut short"))
+        }
+    }
+
     /// Pages read through the map count in this process's resident memory until released; the figure is the data
     /// file mapping's `Rss` in /proc/self/smaps.
     @Test func releasedPagesLeaveThisProcesssResidentMemory() throws {
