@@ -40,6 +40,18 @@ struct AsOfOption: ParsableArguments {
             message: "cannot read --as-of \(asOf.debugDescription)",
             remedy: "give a journal position such as 1200, a date such as 2026-06-30, or an RFC 3339 instant")
     }
+
+    /// The local date `asOf` names, when it is a date: the day the answer is for, whatever time zone the rules in
+    /// force then had.
+    var date: LocalDate? { asOf.flatMap { UInt64($0) == nil ? LocalDate($0) : nil } }
+}
+
+extension TrainingReadModels.Point {
+    /// Whether the point is an instant later than `now`.
+    func isAfter(_ now: Timestamp) -> Bool {
+        if case .instant(let instant) = self { return now < instant }
+        return false
+    }
 }
 
 /// A query's answer: read models brought up to date, or replayed as of a point of the past, with the local date the
@@ -82,24 +94,26 @@ extension JournalLocation {
         func context(_ snapshot: TrainingSnapshot, today: LocalDate) throws -> QueryContext {
             QueryContext(snapshot: snapshot, today: today, catalog: try snapshot.catalog())
         }
-        guard let point = try asOf.point(in: rules.timeZone) else {
+        let now = Timestamp.now()
+        // A time still to come answers as of the head, today: as a position past the head does (docs/RULES.md).
+        guard let point = try asOf.point(in: rules.timeZone), !point.isAfter(now) else {
             return try models.read(rules: rules) { snapshot in
-                try body(context(snapshot, today: LocalDate(Date(), in: rules.timeZone)))
+                try body(context(snapshot, today: LocalDate(now.date, in: rules.timeZone)))
             }
         }
-        // The day the answer is for: the instant's, or the day the record at the position was written.
+        // The day the answer is for: the date given, the instant's, or the day the record at the position was written.
         let then: Timestamp
         switch point {
         case .instant(let instant): then = instant
         case .position(let position):
             let record = try journal.record(at: min(position, try journal.head().position))
-            then = record?.recordedAt ?? Timestamp(Date())
+            then = record?.recordedAt ?? now
         }
         var replaying = ProgressBar(label: "replaying")
         let replayed = try models.asOf(point) { _, done, total in replaying.update(done, of: total) }
         replaying.finish()
         return try replayed.read { snapshot in
-            try body(context(snapshot, today: LocalDate(then.date, in: snapshot.rules.timeZone)))
+            try body(context(snapshot, today: asOf.date ?? LocalDate(then.date, in: snapshot.rules.timeZone)))
         }
     }
 }

@@ -201,6 +201,36 @@ struct ProjectionCLITests {
         #expect(streaks.count > 2, "the dates reach streaks of several lengths")
     }
 
+    /// `--as-of` a date answers for that local day, whatever time zone the rules had then; a day or an instant still
+    /// to come answers as of the head, today, as a position past the head does (docs/RULES.md).
+    @Test func asOfADateIsForThatDayAndOneStillToComeIsForToday() throws {
+        let journal = directory.child("journal")
+        _ = try ok(["init"], journal: journal)
+        let file = directory.child("two.csv")
+        try Data(
+            """
+            Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,RPE
+            2026-11-15 21:00:00,Late,60m,Bench Press (Barbell),1,100,5,0,0,
+            2026-11-16 20:00:00,Next,60m,Bench Press (Barbell),1,50,5,0,0,
+
+            """.utf8
+        ).write(to: URL(fileURLWithPath: file))
+        _ = try ok(["import", file, "--unit", "kg"], journal: journal)
+        // The zone set west of UTC after the workouts, as after an import: the date is read in it, and the rules in
+        // force on that day are UTC's.
+        _ = try ok(["profile", "set", "--time-zone", "America/Los_Angeles"], journal: journal)
+        func streak(_ arguments: [String]) throws -> String {
+            try ok(["streak", "--json"] + arguments, journal: journal).standardOutput
+        }
+        let asOfDate = try #require(
+            try JSONSerialization.jsonObject(with: Data(try streak(["--as-of", "2026-11-15"]).utf8)) as? [String: Any])
+        #expect(asOfDate["today"] as? String == "2026-11-15")
+        let now = try streak([])
+        for future in ["2999-01-01", "2999-01-01T00:00:00Z", "999999"] {
+            #expect(try streak(["--as-of", future]) == now, "\(future)")
+        }
+    }
+
     /// Every record's value by exercise and kind (`records/ID/KIND`), from `prs --json`.
     func figures(_ journal: String, asOf: String? = nil) throws -> [String: String] {
         var figures: [String: String] = [:]
