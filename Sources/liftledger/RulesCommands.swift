@@ -109,8 +109,8 @@ struct RulesSetCommand: AsyncParsableCommand {
         }
         if !json {
             Terminal.write(
-                "\(changes.count) difference\(changes.count == 1 ? "" : "s") if \(key) were \(canonical); "
-                    + "nothing was written\n")
+                "\(changes.count) difference\(changes.count == 1 ? "" : "s") in records, streaks and weekly counters "
+                    + "if \(key) were \(canonical); nothing was written\n")
         }
     }
 

@@ -337,5 +337,13 @@ struct AnalyticsTests {
         #expect(plateau.bestBefore.text(per: 1_000_000, digits: 2) == "128.33")
         let insights = try log.query { try $0.insights(today: LocalDate("2026-01-16")!, names: { $0 }) }
         #expect(insights.contains { $0.kind == .plateau && $0.exerciseId == squat && $0.evidence.count == 5 })
+        // The weekly volumes behind the insight, exactly, for the weeks that are over on Monday 2026-01-19: the week of
+        // 2026-01-05, 100×5 + 110×5 + 105×5 = 1575 kg; of 2026-01-12, 105×5 × 3 + 102.5×5 on its Sunday = 2087.5 kg.
+        try await workout(at: "2026-01-18T18:00:00Z", [set("squat", "102.5", 5)])
+        let volume = try #require(
+            try log.query { try $0.insights(today: LocalDate("2026-01-19")!, names: { $0 }) }.first {
+                $0.kind == .weeklyVolume
+            })
+        #expect(volume.evidence.suffix(2).map(\.value) == ["1575", "2087.5"])
     }
 }

@@ -1,10 +1,13 @@
 import EventJournal
 
-/// The figures a rule change can move, as queries print them: every exercise's current records, the streak, and
-/// every week's counters. Two views, before and after a change, give what the change does.
+/// The figures a rule change can move, as queries print them: every exercise's current records and every record it
+/// has had, the streak, and every week's counters. Two views, before and after a change, give what the change does.
 public struct AnalyticsView: Sendable, Equatable {
     /// Exercise id → record kind name → the record's value, as `prs` prints it.
     public var records: [String: [String: String]] = [:]
+    /// Exercise id → record kind name → the set that made a record (`workout-3 set 2`, or the workout's id for a
+    /// session record) → its value: every record, as `why` lists them.
+    public var recordHistory: [String: [String: [String: String]]] = [:]
     /// `current` and `longest`, with the streak's kind.
     public var streak: [String: String] = [:]
     /// Week start → muscle (`""` for the week, `*push`, `*pull`) → figure (`workouts`, `sets`, `volume`) → value.
@@ -12,11 +15,13 @@ public struct AnalyticsView: Sendable, Equatable {
 
     /// One figure that differs between two views; nil before or after means it appears or disappears.
     public struct Change: Sendable, Equatable, Comparable {
-        /// `records`, `streak` or `weeks`.
+        /// `records`, `recordHistory`, `streak` or `weeks`.
         public let readModel: String
-        /// What the figure belongs to: an exercise id, a streak kind, or a week start and a muscle.
+        /// What the figure belongs to: an exercise id, an exercise id and a record kind, nothing (the streak), or a
+        /// week start and a muscle.
         public let subject: [String]
-        /// Which figure: a record kind, `current`/`longest`, or `workouts`/`sets`/`volume`.
+        /// Which figure: a record kind, the set that made a record, `kind`/`current`/`longest`, or
+        /// `workouts`/`sets`/`volume`.
         public let figure: String
         public let before: String?
         public let after: String?
@@ -40,6 +45,13 @@ public struct AnalyticsView: Sendable, Equatable {
         }
         for exercise in Set(records.keys).union(other.records.keys) {
             compare("records", [exercise], records[exercise] ?? [:], other.records[exercise] ?? [:])
+        }
+        for exercise in Set(recordHistory.keys).union(other.recordHistory.keys) {
+            let before = recordHistory[exercise] ?? [:]
+            let after = other.recordHistory[exercise] ?? [:]
+            for kind in Set(before.keys).union(after.keys) {
+                compare("recordHistory", [exercise, kind], before[kind] ?? [:], after[kind] ?? [:])
+            }
         }
         compare("streak", [], streak, other.streak)
         for week in Set(weeks.keys).union(other.weeks.keys) {
@@ -85,9 +97,12 @@ extension TrainingSnapshot {
     /// The figures a rule change can move, with the streak as it stands on `today`.
     public func analyticsView(today: LocalDate) throws -> AnalyticsView {
         var view = AnalyticsView()
-        for (exercise, kinds) in try currentRecords() {
-            view.records[exercise] = Dictionary(
-                uniqueKeysWithValues: kinds.map { ($0.key.description, $0.value.valueText) })
+        try forEachRecord { exercise, entry in
+            let kind = entry.kind.description
+            // Each kind's records come oldest first: the last is the current one.
+            view.records[exercise, default: [:]][kind] = entry.valueText
+            let set = entry.setNumber.map { "\(entry.workoutId) set \($0)" } ?? entry.workoutId
+            view.recordHistory[exercise, default: [:]][kind, default: [:]][set] = entry.valueText
         }
         let streak = try streak(today: today)
         view.streak = [

@@ -90,14 +90,19 @@ extension TrainingSnapshot {
     /// Every exercise's current records, by exercise id.
     public func currentRecords() throws -> [String: [RecordKind: RecordEntry]] {
         var current: [String: [RecordKind: RecordEntry]] = [:]
-        try table(.records)?.scan { key, value in
-            var reader = Key.Reader(key)
-            let exerciseId = reader.text()
-            let entry = try ReadModelRow.decode(value, table: "records", RecordEntry.init(decoding:))
+        try forEachRecord { exerciseId, entry in
             current[exerciseId, default: [:]][entry.kind] = entry  // later sequences come later in key order
-            return true
         }
         return current
+    }
+
+    /// Calls `body` with every record of every exercise, by exercise id, each kind's oldest first.
+    public func forEachRecord(_ body: (_ exerciseId: String, RecordEntry) throws -> Void) throws {
+        try table(.records)?.scan { key, value in
+            var reader = Key.Reader(key)
+            try body(reader.text(), try ReadModelRow.decode(value, table: "records", RecordEntry.init(decoding:)))
+            return true
+        }
     }
 
     /// The week counters from `firstWeek` (a week-start day number) on: by week start, by muscle (`""` for the week,

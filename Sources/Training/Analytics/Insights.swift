@@ -126,6 +126,10 @@ extension TrainingSnapshot {
                     }))
         }
         func kilogramsOfVolume(_ counter: WeekCounter) -> Double { Double(counter.milliVolume) / 1e9 }
+        // The evidence gives kilograms exactly, as JSON gives every weight (docs/JSON.md); the message rounds them.
+        func exactKilogramsOfVolume(_ counter: WeekCounter) -> String {
+            ExactDecimal(significand: counter.milliVolume, scale: 9)!.description
+        }
         let recent = weeks.suffix(4)
         if recent.contains(where: { total($0).workouts > 0 }) {
             insights.append(
@@ -135,7 +139,7 @@ extension TrainingSnapshot {
                         + recent.map { "\(Int(kilogramsOfVolume(total($0)).rounded())) kg" }.joined(separator: ", "),
                     evidence: recent.map {
                         Insight.Evidence(
-                            label: "volume kg", value: String(Int(kilogramsOfVolume(total($0)).rounded())),
+                            label: "volume kg", value: exactKilogramsOfVolume(total($0)),
                             workoutId: nil, date: $0)
                     }))
         }
@@ -153,7 +157,7 @@ extension TrainingSnapshot {
                         + "(\(Int(average.rounded())) kg a week)",
                     evidence: (baseline + [lastWeek]).map {
                         Insight.Evidence(
-                            label: "volume kg", value: String(Int(kilogramsOfVolume(total($0)).rounded())),
+                            label: "volume kg", value: exactKilogramsOfVolume(total($0)),
                             workoutId: nil, date: $0)
                     }))
         }
