@@ -20,7 +20,11 @@ enum JournalDirectory {
                 .notAJournal, "\(path) is a file, not a journal directory",
                 remedy: "point --journal (or LIFTLEDGER_JOURNAL) at a journal directory")
         }
-        let contents = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        guard let contents = try? FileManager.default.contentsOfDirectory(atPath: path) else {
+            throw JournalError(
+                .storage, "cannot read the directory \(path)",
+                remedy: "check that it is yours and that you may read and write it (mode 0700)")
+        }
         if contents.contains(dataFile) { return .journal }
         if contents.isEmpty { return .empty }
         throw JournalError(

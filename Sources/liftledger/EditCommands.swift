@@ -124,6 +124,12 @@ struct EditCommand: AsyncParsableCommand {
                 start = Timestamp.parse(date, in: zone)
             }
             guard start != nil else {
+                // Read in a zone without clock changes, it is a time: one the clocks skip where the profile is.
+                if Timestamp.parse(date, in: TimeZone(secondsFromGMT: 0)!) != nil {
+                    throw CLIError(
+                        message: "\(date) does not exist in \(zone.identifier): the clocks skip it",
+                        remedy: "give a time after the change, or an RFC 3339 time with its offset")
+                }
                 throw CLIError(
                     message: "cannot read the date \(date.debugDescription)",
                     remedy: "give YYYY-MM-DD, 'YYYY-MM-DD HH:MM' or an RFC 3339 time")

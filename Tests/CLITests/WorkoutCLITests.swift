@@ -190,6 +190,20 @@ struct WorkoutCLITests {
         #expect(try head() == before + 1)
     }
 
+    /// A local time the clocks skip (the spring change in Berlin, 02:00 to 03:00) is named as such, not as unreadable.
+    @Test func aTimeTheClocksSkipIsNamedAsSuch() throws {
+        try ok(["profile", "set", "--time-zone", "Europe/Berlin"])
+        try ok(["start"])
+        try ok(["log", "squat", "100kg", "x", "5"])
+        try ok(["finish"])
+        let skipped = try liftledger(["edit", "1", "--date", "2026-03-29 02:30"], journal: journal)
+        #expect(skipped.status == 1)
+        #expect(skipped.standardError.contains("2026-03-29 02:30 does not exist in Europe/Berlin"))
+        try ok(["edit", "1", "--date", "2026-03-29 03:30"])
+        let unreadable = try liftledger(["edit", "1", "--date", "2026-03-29 25:30"], journal: journal)
+        #expect(unreadable.status == 1 && unreadable.standardError.contains("cannot read the date"))
+    }
+
     /// A set logged into a finished workout later is a record of that workout's day, in `prs` as in `history`.
     @Test func aLateSetIsARecordOfItsWorkoutsDay() throws {
         try ok(["start"])
