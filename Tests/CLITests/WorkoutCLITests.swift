@@ -190,6 +190,20 @@ struct WorkoutCLITests {
         #expect(try head() == before + 1)
     }
 
+    /// A new first day of the week moves a workout's counters to another week: the preview lists the week's workouts,
+    /// and each muscle's sets and volume, but no muscle's count of workouts, which the fold keeps for the whole week only.
+    @Test func aWeekStartPreviewListsWorkoutsForTheWholeWeekOnly() throws {
+        try ok(["start"])
+        try ok(["log", "bench press", "100kg", "x", "5"])
+        try ok(["finish"])
+        let lines = try ok(["rules", "set", "week.start", "sunday", "--dry-run", "--json"]).lines
+        let changes = try lines.map { try jsonObject($0) }
+        let workouts = changes.filter { $0["figure"] as? String == "workouts" }
+        #expect(workouts.count == 2, "the week it leaves and the week it joins")
+        #expect(workouts.allSatisfy { ($0["subject"] as? [String])?.last == "" })
+        #expect(changes.contains { ($0["subject"] as? [String])?.last == "chest" && $0["figure"] as? String == "sets" })
+    }
+
     /// A local time the clocks skip (the spring change in Berlin, 02:00 to 03:00) is named as such, not as unreadable.
     @Test func aTimeTheClocksSkipIsNamedAsSuch() throws {
         try ok(["profile", "set", "--time-zone", "Europe/Berlin"])

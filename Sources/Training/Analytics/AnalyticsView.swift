@@ -10,7 +10,8 @@ public struct AnalyticsView: Sendable, Equatable {
     public var recordHistory: [String: [String: [String: String]]] = [:]
     /// `current` and `longest`, with the streak's kind.
     public var streak: [String: String] = [:]
-    /// Week start → muscle (`""` for the week, `*push`, `*pull`) → figure (`workouts`, `sets`, `volume`) → value.
+    /// Week start → muscle (`""` for the week, `*push`, `*pull`) → figure (`sets`, `volume`, and `workouts` for the
+    /// week) → value.
     public var weeks: [String: [String: [String: String]]] = [:]
 
     /// One figure that differs between two views; nil before or after means it appears or disappears.
@@ -109,7 +110,11 @@ extension TrainingSnapshot {
             "kind": streak.kind.rawValue, "current": String(streak.current), "longest": String(streak.longest),
         ]
         for (week, muscles) in try weekCounters() {
-            view.weeks[LocalDate(dayNumber: week).description] = muscles.mapValues(\.figures)
+            // Workouts are counted for the whole week (`""`) only: a muscle's count is 0, which says nothing.
+            view.weeks[LocalDate(dayNumber: week).description] = Dictionary(
+                uniqueKeysWithValues: muscles.map { muscle, counter in
+                    (muscle, muscle.isEmpty ? counter.figures : counter.figures.filter { $0.key != "workouts" })
+                })
         }
         return view
     }
