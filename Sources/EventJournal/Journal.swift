@@ -265,18 +265,18 @@ public final class Journal: Sendable {
     }
 
     /// Writes a compact, consistent copy of the journal into `destination`, a new or empty directory, while writers
-    /// go on. The copy is a journal: open it like any other. It is written beside the destination (see
-    /// ``backupStaging(for:)``), verified, and renamed into place: a backup that fails or is killed leaves the
-    /// destination as it was, and a damaged journal is refused rather than copied as if it were whole.
+    /// go on. The copy is a journal: open it like any other. It is written into a staging directory inside the
+    /// destination (see ``backupStaging(for:)``), verified, and linked into place: a backup that fails or is killed
+    /// leaves no data file in the destination, and a damaged journal is refused rather than copied as if it were whole.
     public func backup(to destination: String) throws {
         let destinationExisted = FileManager.default.fileExists(atPath: destination)
         try JournalDirectory.prepareBackupDestination(destination)
         let staging = Self.backupStaging(for: destination)
-        try? FileManager.default.removeItem(atPath: staging)  // left by a process of this id that was killed
-        try JournalDirectory.prepare(staging)
+        let dataFile = "/" + JournalDirectory.dataFile
         do {
+            try JournalDirectory.prepare(staging)
             try mappingStorageErrors { try store.environment.copy(to: staging) }
-            chmod(staging + "/" + JournalDirectory.dataFile, 0o600)
+            chmod(staging + dataFile, 0o600)
             let report = try Journal.open(at: staging).verify()
             if let problem = report.problem {
                 throw JournalError(
@@ -284,11 +284,13 @@ public final class Journal: Sendable {
                     remedy: "run liftledger verify on it, and restore it from an earlier backup",
                     position: problem.position)
             }
-            guard rename(staging, destination) == 0 else {
+            // A link, unlike a rename, never replaces a data file another backup put there meanwhile.
+            guard link(staging + dataFile, destination + dataFile) == 0 else {
                 throw JournalError(
-                    .storage, "cannot move the backup into \(destination): \(String(cString: strerror(errno)))",
-                    remedy: "check that you may write there, then back up again")
+                    .storage, "cannot put the backup into \(destination): \(String(cString: strerror(errno)))",
+                    remedy: "give a new or empty directory you may write to, then back up again")
             }
+            try? FileManager.default.removeItem(atPath: staging)
         } catch {
             try? FileManager.default.removeItem(atPath: staging)
             if !destinationExisted { rmdir(destination) }
@@ -296,10 +298,10 @@ public final class Journal: Sendable {
         }
     }
 
-    /// Where a backup into `destination` is written before it is renamed into place: beside it, named for the
-    /// process.
+    /// Where a backup into `destination` is written before it is linked into place: a directory inside it, named for
+    /// the process. One left by a process that is gone is removed by the next backup there.
     public static func backupStaging(for destination: String) -> String {
-        (destination.hasSuffix("/") ? String(destination.dropLast()) : destination) + ".partial-\(getpid())"
+        destination + "/" + JournalDirectory.backupStagingPrefix + String(getpid())
     }
 }
 

@@ -45,6 +45,9 @@ enum JournalDirectory {
         chmod(path, 0o700)
     }
 
+    /// What the staging directory of a backup is named, before its process id (see `Journal.backupStaging(for:)`).
+    static let backupStagingPrefix = ".partial-"
+
     static func prepareBackupDestination(_ path: String) throws(JournalError) {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
@@ -52,7 +55,22 @@ enum JournalDirectory {
                 .destinationNotEmpty, "backup destination \(path) is a file",
                 remedy: "give a new or empty directory as the backup destination")
         }
-        switch try? inspect(path) {
+        // The staging directories of backups whose process is gone (killed): what they hold was never put in place.
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        where entry.hasPrefix(backupStagingPrefix) {
+            guard let pid = pid_t(entry.dropFirst(backupStagingPrefix.count)), kill(pid, 0) != 0, errno == ESRCH
+            else { continue }
+            try? FileManager.default.removeItem(atPath: path + "/" + entry)
+        }
+        let layout: Layout?
+        do {
+            layout = try inspect(path)
+        } catch  where error.code == .storage {
+            throw error  // a directory that cannot be read
+        } catch {
+            layout = nil
+        }
+        switch layout {
         case .missing, .empty: try prepare(path)
         default:
             throw JournalError(
@@ -91,7 +109,8 @@ enum JournalDirectory {
         } catch  where error.code == .invalid || error.code == .versionMismatch {
             throw JournalError(
                 .notAJournal, "\(path)/\(dataFile) is not an LMDB file this build can read",
-                remedy: "point --journal at a LiftLedger journal directory")
+                remedy:
+                    "point --journal at a LiftLedger journal directory, or restore it from a backup if it is damaged")
         } catch {
             throw JournalError.storage(error)
         }

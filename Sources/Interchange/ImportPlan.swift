@@ -110,8 +110,7 @@ struct ImportPlan {
     /// The whole second `time` falls in, since the epoch: a workout logged live starts at a fraction of a second, which
     /// LiftLedger's own export leaves out.
     static func second(_ time: Timestamp) -> Int64 {
-        let microseconds = time.microsecondsSinceEpoch
-        return microseconds / 1_000_000 - (microseconds % 1_000_000 < 0 ? 1 : 0)
+        time.microsecondsSinceEpoch.dividedRoundingDown(by: 1_000_000)
     }
 
     /// Whether one of `candidates`, workouts the journal holds that start in the second `workout` does, is `workout`

@@ -34,7 +34,7 @@ public enum JournalExport {
 
     /// Restores the export at `path` into `journal`, which must be empty: all of it, or, on any error, nothing.
     /// Returns the number of records. An export without its end line (cut short, for all a reader can tell) is
-    /// refused, unless `allowingCut`: its records are then restored.
+    /// refused, unless `allowingCut`: its whole records are then restored, and a last line cut inside is left out.
     @discardableResult
     public static func restore(
         from path: String, into journal: Journal, allowingCut: Bool = false
@@ -51,17 +51,21 @@ public enum JournalExport {
         }
         var records: [ExportedRecord] = []
         var end: (line: Int, records: UInt64, headPosition: UInt64, headHash: [UInt8])?
-        var line = 0
         var lastLine = 0
-        for text in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
-            line += 1
-            guard !text.isEmpty else { continue }
+        let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        for (index, text) in lines.enumerated() {
+            let line = index + 1
+            // Blank: empty, or white space alone (a CRLF file's "\r").
+            guard text.contains(where: { !" \t\r".utf8.contains($0) }) else { continue }
             lastLine = line
             if let end {
                 throw malformed(line, "a line after the end line (line \(end.line))")
             }
             guard let object = try? JSONSerialization.jsonObject(with: Data(text)) as? [String: Any] else {
-                throw malformed(line, "not a JSON object")
+                // The last line, with no line end after it: a file cut inside it. What is left of it is no record.
+                guard index == lines.count - 1 else { throw malformed(line, "not a JSON object") }
+                if allowingCut { break }
+                throw cutShort(path, "inside line \(line)", records: records.count)
             }
             if let closing = object[endKey] {
                 guard object.count == 1, let closing = closing as? [String: Any],
@@ -84,14 +88,18 @@ public enum JournalExport {
                         + "holds \(records.count) up to position \(last.position)")
             }
         } else if !allowingCut {
-            throw ImportError(
-                .malformed,
-                "\(path) ends without the end line an export closes with: it was cut short after line \(lastLine), "
-                    + "or is not a whole export",
-                remedy: "export the journal again; to restore the \(records.count) records it holds, pass --allow-cut")
+            throw cutShort(path, "after line \(lastLine)", records: records.count)
         }
         try await journal.restore(records)
         return records.count
+    }
+
+    /// An export without its end line, cut where `cut` says, holding `records` whole records.
+    private static func cutShort(_ path: String, _ cut: String, records: Int) -> ImportError {
+        ImportError(
+            .malformed,
+            "\(path) ends without the end line an export closes with: it was cut short \(cut), or is not a whole export",
+            remedy: "export the journal again; to restore the \(records) whole records it holds, pass --allow-cut")
     }
 
     private static func malformed(_ line: Int, _ what: String) -> ImportError {

@@ -143,14 +143,16 @@ public final class Environment: @unchecked Sendable {
     /// Refuses a data file shorter than the pages its meta page counts (a copy cut short, a truncated file): LMDB
     /// would map past the file's end, and reading a page there kills the process with SIGBUS.
     private static func requireWholeDataFile(_ env: OpaquePointer, path: String) throws(LMDBError) {
+        // The pages first, then the size: a writer writes its pages before the meta page that counts them, so a
+        // commit in between makes the file longer than the count read, never shorter.
+        var info = MDB_envinfo()
+        try check(mdb_env_info(env, &info), "mdb_env_info", path: path)
+        var statistics = MDB_stat()
+        try check(mdb_env_stat(env, &statistics), "mdb_env_stat", path: path)
         var file: Int32 = -1
         try check(mdb_env_get_fd(env, &file), "mdb_env_get_fd", path: path)
         var status = stat()
         guard fstat(file, &status) == 0 else { throw LMDBError(code: .init(errno), operation: "fstat", path: path) }
-        var info = MDB_envinfo()
-        mdb_env_info(env, &info)
-        var statistics = MDB_stat()
-        mdb_env_stat(env, &statistics)
         guard Int(status.st_size) >= (info.me_last_pgno + 1) * Int(statistics.ms_psize) else {
             throw LMDBError(
                 code: .corrupted, operation: "mdb_env_open", path: path,

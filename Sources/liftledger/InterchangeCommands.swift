@@ -137,8 +137,8 @@ struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export", abstract: "Export the journal (JSON Lines) or the history (Strong's CSV layout).",
         discussion: """
-            jsonl: every record, oldest first, as events --json shows it with each payload's exact bytes; \
-            liftledger import-journal turns it into the same journal, hash for hash. strong-csv: the finished \
+            jsonl: every record, oldest first, as events --json shows it with each payload's exact bytes, then an \
+            end line that counts them; liftledger import-journal turns it into the same journal, hash for hash. strong-csv: the finished \
             workouts in Strong's comma layout, weights in kilograms (import it back with --unit kg).
             """)
 

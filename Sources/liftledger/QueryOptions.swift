@@ -47,10 +47,12 @@ struct AsOfOption: ParsableArguments {
 }
 
 extension TrainingReadModels.Point {
-    /// Whether the point is an instant later than `now`.
-    func isAfter(_ now: Timestamp) -> Bool {
-        if case .instant(let instant) = self { return now < instant }
-        return false
+    /// Whether the point is an instant later than `now`, or a position past `head`.
+    func isStillToCome(now: Timestamp, head: UInt64) -> Bool {
+        switch self {
+        case .instant(let instant): now < instant
+        case .position(let position): head < position
+        }
     }
 }
 
@@ -95,8 +97,10 @@ extension JournalLocation {
             QueryContext(snapshot: snapshot, today: today, catalog: try snapshot.catalog())
         }
         let now = Timestamp.now()
-        // A time still to come answers as of the head, today: as a position past the head does (docs/RULES.md).
-        guard let point = try asOf.point(in: rules.timeZone), !point.isAfter(now) else {
+        // A position past the head, or a time still to come, answers as of the head, for today (docs/RULES.md).
+        guard let point = try asOf.point(in: rules.timeZone),
+            !point.isStillToCome(now: now, head: try journal.head().position)
+        else {
             return try models.read(rules: rules) { snapshot in
                 try body(context(snapshot, today: LocalDate(now.date, in: rules.timeZone)))
             }
@@ -105,9 +109,7 @@ extension JournalLocation {
         let then: Timestamp
         switch point {
         case .instant(let instant): then = instant
-        case .position(let position):
-            let record = try journal.record(at: min(position, try journal.head().position))
-            then = record?.recordedAt ?? now
+        case .position(let position): then = try journal.record(at: position)?.recordedAt ?? now
         }
         var replaying = ProgressBar(label: "replaying")
         let replayed = try models.asOf(point) { _, done, total in replaying.update(done, of: total) }

@@ -205,7 +205,9 @@ struct WhyCommand: AsyncParsableCommand {
             else {
                 throw TrainingError(
                     .notFound, "\(exercise.name) has no \(kind.map { "\($0) record" } ?? "records")",
-                    remedy: "see its records with liftledger prs \(exercise.name)")
+                    remedy: records.isEmpty
+                        ? "log a set of it first; liftledger prs lists the exercises with records"
+                        : "see the records it has with liftledger prs \(exercise.name)")
             }
             var entries: [JSON] = []
             var lines = [

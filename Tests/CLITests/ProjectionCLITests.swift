@@ -250,7 +250,10 @@ struct ProjectionCLITests {
         let arguments = ["why", exercise, "e1rm", "--json"] + (asOf.map { ["--as-of", $0] } ?? [])
         let output = try liftledger(arguments, journal: journal)
         // An exercise with no estimate (cardio, or only sets past the rule's reps) has nothing to list.
-        guard output.status == 0 else { return [:] }
+        guard output.status == 0 else {
+            #expect(output.standardError.contains("has no e1rm record"), "\(exercise): \(output.standardError)")
+            return [:]
+        }
         let why = try #require(
             try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])
         var estimates: [String: String] = [:]

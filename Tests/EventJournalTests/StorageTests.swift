@@ -107,6 +107,15 @@ struct StorageTests {
         try journal.backup(to: destination)
         #expect(!FileManager.default.fileExists(atPath: Journal.backupStaging(for: destination)))
         try await writer.value
+        // A backup killed partway left its staging directory (named for a process that is gone) in another
+        // destination: the next backup there removes it and puts its copy in place, the data file alone.
+        let retried = test.directory.child("retried")
+        let stale = retried + "/.partial-2147483647"
+        try FileManager.default.createDirectory(atPath: stale, withIntermediateDirectories: true)
+        try Data(repeating: 0, count: 4_096).write(to: URL(fileURLWithPath: stale + "/data.mdb"))
+        try journal.backup(to: retried)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: retried) == ["data.mdb"])
+        #expect(try Journal.open(at: retried).verify().isValid)
         let copy = try Journal.open(at: destination)
         let report = try copy.verify()
         #expect(report.isValid)

@@ -384,8 +384,11 @@ struct ImportTests {
         let endLine = lines.removeLast()
 
         func restoring(_ lines: [String], allowingCut: Bool = false) async throws -> (Int?, ImportError?) {
+            try await restoring(text: lines.map { $0 + "\n" }.joined(), allowingCut: allowingCut)
+        }
+        func restoring(text: String, allowingCut: Bool = false) async throws -> (Int?, ImportError?) {
             let file = directory.child("cut-\(UUID()).jsonl")
-            try Data(lines.map { $0 + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: file))
+            try Data(text.utf8).write(to: URL(fileURLWithPath: file))
             let target = try Journal.open(at: directory.child("restored-\(UUID())"), create: true)
             var count: Int?
             let error = await importError {
@@ -405,6 +408,16 @@ struct ImportTests {
         // Allowed: the records the file holds, no more.
         let (count, error) = try await restoring(Array(lines.dropLast(3)), allowingCut: true)
         #expect(error == nil && count == lines.count - 3)
+        // Cut inside its last line (a copy stopped mid-write): refused, naming where; allowed, the whole records before.
+        let inside = String(lines.map { $0 + "\n" }.joined().dropLast(40))
+        let (_, cutInside) = try await restoring(text: inside)
+        #expect(cutInside?.message.contains("cut short inside line \(lines.count)") == true)
+        let (salvaged, _) = try await restoring(text: inside, allowingCut: true)
+        #expect(salvaged == lines.count - 1)
+        // Lines ended CRLF, and white space after the end line, read as the export does.
+        let crlf = (lines + [endLine]).map { $0 + "\r\n" }.joined() + " \r\n"
+        let (crlfCount, crlfError) = try await restoring(text: crlf)
+        #expect(crlfError == nil && crlfCount == lines.count)
         // An end line that counts other records than the file holds, and a record after the end line: refused.
         let (_, miscounted) = try await restoring(Array(lines.dropLast(3)) + [endLine])
         #expect(miscounted?.message.contains("counts \(lines.count) records") == true)
@@ -431,11 +444,12 @@ struct ImportTests {
     @Test func theOwnStrongExportImportedBackAddsNothing() async throws {
         _ = try await importing(Self.exports + "strong-2026.csv", unit: .kilograms)
         _ = try await importing("hevy-imperial.csv")
-        // A workout logged live starts at a fraction of a second; the export gives whole seconds.
+        // A workout logged live starts at a fraction of a second; the export gives whole seconds, the fraction cut off
+        // (three quarters of a second, so that an export that rounded would not match).
         let live = try await log.start(name: "Live")
         try await log.logSet(SetRequest(exercise: "squat", weight: Weight(ExactDecimal(100), .kilograms), reps: 5))
         try await log.finish()
-        let start = Timestamp(rfc3339: "2026-01-02T18:30:15.250000Z")!
+        let start = Timestamp(rfc3339: "2026-01-02T18:30:15.750000Z")!
         try await log.editWorkout(live, startedAt: start, note: nil, name: nil)
         let (csv, text) = try strongExport()
         #expect(text.contains(",Live,"))

@@ -22,7 +22,7 @@ public struct SetEntry: Sendable, Equatable {
         }
         var repsText = tokens.removeLast()
         // "x5": the x written against the reps.
-        if let first = repsText.first, "xX×".contains(first), repsText.dropFirst().first?.isNumber == true {
+        if let first = repsText.first, "xX".contains(first), repsText.dropFirst().first?.isNumber == true {
             repsText.removeFirst()
             tokens.append("x")
         }

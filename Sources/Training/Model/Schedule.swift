@@ -65,7 +65,7 @@ public struct Schedule: Sendable, Equatable {
 
 extension Int64 {
     /// The quotient rounded towards minus infinity, so that instants before 1970 fall on the right day.
-    func dividedRoundingDown(by divisor: Int64) -> Int64 {
+    public func dividedRoundingDown(by divisor: Int64) -> Int64 {
         let (quotient, remainder) = quotientAndRemainder(dividingBy: divisor)
         return remainder < 0 ? quotient - 1 : quotient
     }
