@@ -133,6 +133,9 @@ struct WorkoutCLITests {
             (["events", "--limit", "-1"], "--limit must be 0 or more"),
             (["routine", "add", "Push", "bench", "--rest", "-5"], "-5"),
             (["edit", "1", "--name", " "], "a workout's name cannot be empty"),
+            (["edit", "1", "--name", "Leg\nDay"], "a workout's name cannot hold a line break"),
+            (["exercise", "add", "Foo\tBar", "--primary", "chest"], "an exercise's name cannot hold a line break"),
+            (["routine", "add", "Push\nPull", "bench"], "a routine's name cannot hold a line break"),
             (["profile", "set", "--name", ""], "a profile's name cannot be empty"),
             (["rest", "extend", "0"], "changes nothing"),
         ]

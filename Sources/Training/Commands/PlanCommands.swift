@@ -37,6 +37,7 @@ extension TrainingLog {
             throw TrainingError(
                 .invalidValue, "an exercise needs a name", remedy: "give one, such as \"Zercher Squat\"")
         }
+        try Self.requireOneLine(name, "an exercise's name")
         guard Exercise.fitsName(name) else {
             throw TrainingError(
                 .invalidValue, "an exercise's name is at most \(Exercise.maximumNameLength) characters",
@@ -79,6 +80,7 @@ extension TrainingLog {
                 "targets of \(sets) sets of \(reps.lowerBound)-\(reps.upperBound) reps, \(restSeconds) s rest",
                 remedy: "give 1 to 20 sets, reps from 1 to 100 (such as 8-12) and up to 3600 s of rest")
         }
+        try Self.requireOneLine(routineName, "a routine's name")
         let id = Routine.id(forName: routineName)
         guard !id.isEmpty else {
             throw TrainingError(.invalidValue, "a routine needs a name", remedy: "give one, such as Push")

@@ -34,10 +34,22 @@ public final class TrainingLog: Sendable {
         var result: Result
     }
 
-    /// Refuses a name given as nothing but blanks: it would print as nothing.
+    /// Refuses a name given as nothing but blanks (it would print as nothing), or on more than one line.
     static func requireText(_ text: String?, _ what: String) throws(TrainingError) {
-        guard let text, text.allSatisfy(\.isWhitespace) else { return }
-        throw TrainingError(.invalidValue, "\(what) cannot be empty", remedy: "give one, or leave the option out")
+        guard let text else { return }
+        if text.allSatisfy(\.isWhitespace) {
+            throw TrainingError(.invalidValue, "\(what) cannot be empty", remedy: "give one, or leave the option out")
+        }
+        try requireOneLine(text, what)
+    }
+
+    /// Refuses a name with a line break or another control character: tables, CSV exports and messages print a name
+    /// on one line.
+    static func requireOneLine(_ text: String, _ what: String) throws(TrainingError) {
+        guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return }
+        throw TrainingError(
+            .invalidValue, "\(what) cannot hold a line break or another control character",
+            remedy: "give it on one line")
     }
 
     /// Decides on a snapshot of read models that have folded every record, and appends; when another writer changed
