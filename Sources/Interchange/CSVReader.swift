@@ -96,7 +96,8 @@ struct CSVReader {
                     remedy: Self.remedy)
             }
             try finish(&field)
-            if fields.count == 1 && fields[0].isEmpty && !wasQuoted { continue }
+            // A blank line: nothing, or spaces and tabs alone.
+            if fields.count == 1 && !wasQuoted && fields[0].allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
             return (start, fields)
         }
         return nil

@@ -120,9 +120,11 @@ public struct Importer: Sendable {
     /// At most `limit` bytes from the start of the file.
     private static func read(_ path: String, upTo limit: Int) throws(ImportError) -> [UInt8] {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
-            let handle = FileHandle(forReadingAtPath: path)
-        else {
+        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+        if exists && isDirectory.boolValue {
+            throw ImportError(.file, "\(path) is a directory", remedy: "give the export file itself")
+        }
+        guard exists, let handle = FileHandle(forReadingAtPath: path) else {
             throw ImportError(.file, "cannot read \(path)", remedy: "check the path and that you may read the file")
         }
         defer { try? handle.close() }

@@ -21,6 +21,12 @@ struct JournalLocation: ParsableArguments {
             valueName: "mode"))
     var durability: DurabilityChoice = .durable
 
+    func validate() throws {
+        if journal?.isEmpty == true {
+            throw ValidationError("--journal needs a directory: give one, or leave the option out for the default")
+        }
+    }
+
     /// The directory the journal lives in, following the documented order of defaults.
     var path: String {
         if let journal { return journal }

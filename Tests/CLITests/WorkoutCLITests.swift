@@ -136,6 +136,7 @@ struct WorkoutCLITests {
             (["edit", "1", "--name", "Leg\nDay"], "a workout's name cannot hold a line break"),
             (["exercise", "add", "Foo\tBar", "--primary", "chest"], "an exercise's name cannot hold a line break"),
             (["routine", "add", "Push\nPull", "bench"], "a routine's name cannot hold a line break"),
+            (["import", "/tmp"], "/tmp is a directory"),
             (["profile", "set", "--name", ""], "a profile's name cannot be empty"),
             (["rest", "extend", "0"], "changes nothing"),
         ]
@@ -148,6 +149,8 @@ struct WorkoutCLITests {
             #expect(result.standardOutput.isEmpty)
         }
         #expect(try head() == before, "no refused command wrote anything")
+        let noPath = try liftledger(["prs"], journal: "")
+        #expect(noPath.status == 64 && noPath.standardError.contains("--journal needs a directory"))
         #expect(
             try ok(["log", "squat", "100KG", "X", "5", "--type", "drop", "--rpe", "9.5"]).standardOutput
                 == "set 2: Barbell Squat 100 kg × 5  drop  RPE 9.5\n")

@@ -293,6 +293,18 @@ struct ImportTests {
         #expect(try journal.head() == head)
     }
 
+    /// Blank lines, empty or of spaces and tabs alone, are passed over, between rows and at the end.
+    @Test func blankLinesArePassedOver() async throws {
+        let file = directory.child("blank.csv")
+        try Data(
+            "Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,RPE\r\n\r\n"
+                .appending("2026-04-24 09:40:00,Upper,51m,Bench Press (Barbell),1,40,10,0,0,\r\n  \t\r\n")
+                .appending("2026-04-25 09:40:00,Lower,51m,Squat (Barbell),1,60,5,0,0,\n \n").utf8
+        ).write(to: URL(fileURLWithPath: file))
+        let report = try await importing(file, unit: .kilograms)
+        #expect(report.workoutsAdded == 2 && report.sets == 2)
+    }
+
     @Test func filesThatAreNoExportAreRefusedAndWriteNothing() async throws {
         let random = directory.child("random.bin")
         #expect(FileManager.default.createFile(atPath: random, contents: nil))
