@@ -266,7 +266,7 @@ public final class Journal: Sendable {
 
     /// Writes a compact, consistent copy of the journal into `destination`, a new or empty directory, while writers
     /// go on. The copy is a journal: open it like any other. It is written into a staging directory inside the
-    /// destination (see ``backupStaging(for:)``), verified, and linked into place: a backup that fails or is killed
+    /// destination (see ``backupStaging(for:)``), verified, and moved into place: a backup that fails or is killed
     /// leaves no data file in the destination, and a damaged journal is refused rather than copied as if it were whole.
     public func backup(to destination: String) throws {
         let destinationExisted = FileManager.default.fileExists(atPath: destination)
@@ -284,8 +284,9 @@ public final class Journal: Sendable {
                     remedy: "run liftledger verify on it, and restore it from an earlier backup",
                     position: problem.position)
             }
-            // A link, unlike a rename, never replaces a data file another backup put there meanwhile.
-            guard link(staging + dataFile, destination + dataFile) == 0 else {
+            // Within one directory, so within one file system: the rename is atomic, and needs no hard links (a USB
+            // stick's exFAT has none).
+            guard rename(staging + dataFile, destination + dataFile) == 0 else {
                 throw JournalError(
                     .storage, "cannot put the backup into \(destination): \(String(cString: strerror(errno)))",
                     remedy: "give a new or empty directory you may write to, then back up again")
@@ -298,7 +299,7 @@ public final class Journal: Sendable {
         }
     }
 
-    /// Where a backup into `destination` is written before it is linked into place: a directory inside it, named for
+    /// Where a backup into `destination` is written before it is moved into place: a directory inside it, named for
     /// the process. One left by a process that is gone is removed by the next backup there.
     public static func backupStaging(for destination: String) -> String {
         destination + "/" + JournalDirectory.backupStagingPrefix + String(getpid())

@@ -114,8 +114,9 @@ struct ImportPlan {
     }
 
     /// Whether one of `candidates`, workouts the journal holds that start in the second `workout` does, is `workout`
-    /// by its content: the same name and the same sets. The journal then has it from another app or file (LiftLedger's own
-    /// export in Strong's layout of a workout imported from Hevy, say), under an identity of that app's.
+    /// by its content: the same name and the same sets. The journal then has it from another app or file
+    /// (LiftLedger's own export in Strong's layout of a workout imported from Hevy, say), under an identity of that
+    /// app's.
     static func holds(
         _ workout: ImportedWorkout, sets details: [SetDetails], among candidates: [WorkoutSummary],
         _ snapshot: TrainingSnapshot

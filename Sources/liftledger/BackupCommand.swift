@@ -8,9 +8,9 @@ struct BackupCommand: AsyncParsableCommand {
         commandName: "backup",
         abstract: "Write a compact, consistent copy of the journal into a new or empty directory.",
         discussion: """
-            Writers may keep appending meanwhile. The copy is written beside DEST, verified as verify does, and \
-            renamed into place: a backup that fails leaves DEST as it was, and a damaged journal is refused. The \
-            copy is a journal: open it with --journal DEST.
+            Writers may keep appending meanwhile. The copy is written into a staging directory inside DEST, \
+            verified as verify does, and moved into place: a backup that fails leaves no data file in DEST, and a \
+            damaged journal is refused. The copy is a journal: open it with --journal DEST.
             """)
 
     @OptionGroup var location: JournalLocation

@@ -138,8 +138,9 @@ struct ExportCommand: AsyncParsableCommand {
         commandName: "export", abstract: "Export the journal (JSON Lines) or the history (Strong's CSV layout).",
         discussion: """
             jsonl: every record, oldest first, as events --json shows it with each payload's exact bytes, then an \
-            end line that counts them; liftledger import-journal turns it into the same journal, hash for hash. strong-csv: the finished \
-            workouts in Strong's comma layout, weights in kilograms (import it back with --unit kg).
+            end line that counts them; liftledger import-journal turns it into the same journal, hash for hash. \
+            strong-csv: the finished workouts in Strong's comma layout, weights in kilograms (import it back with \
+            --unit kg).
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
