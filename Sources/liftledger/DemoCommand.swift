@@ -90,8 +90,8 @@ struct DemoCommand: AsyncParsableCommand {
         Terminal.write(
             """
 
-            verify: \(report.isValid ? "ok" : "FAILED"), \(report.recordsChecked) records, hash chain intact; \
-            \(statistics.fileBytes / 1_048_576) MB on disk
+            verify: \(report.problem.map { "FAILED, \($0)" } ?? "ok, hash chain intact"), \
+            \(report.recordsChecked) records; \(statistics.fileBytes / 1_048_576) MiB on disk
 
             """)
         if keep { Terminal.write("kept: liftledger --journal \(directory) history\n") }

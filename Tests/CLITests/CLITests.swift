@@ -202,7 +202,7 @@ struct CLITests {
         let journal = String(try #require(kept.split(separator: " ").dropFirst(3).first))
         defer { try? FileManager.default.removeItem(atPath: journal) }
         let events = try jsonObject(try liftledger(["stats", "--json"], journal: journal).lines[0])["events"] as? Int
-        #expect(output.contains("verify: ok, \(events ?? -1) records"))
+        #expect(output.contains("verify: ok, hash chain intact, \(events ?? -1) records"))
         let history = try liftledger(["history", "--json"], journal: journal).lines
         #expect(history.count == 37 + 384 + 232 + 290)
         // README.md shows the demo's output in part: every line it shows, the demo prints.
