@@ -318,7 +318,7 @@ final class JournalStore: Sendable {
                     guard stored == nil else {
                         throw JournalError(
                             .duplicateEventID,
-                            "event id \(exported.event.id) of record \(exported.position) is stored already",
+                            "event id \(exported.event.id.uuidString.lowercased()) of record \(exported.position) is stored already",
                             remedy: "import an export into an empty journal")
                     }
                     let record = RecordFormat.encode(
@@ -374,7 +374,7 @@ final class JournalStore: Sendable {
         var seen = Set<UUID>()
         for event in request.events where request.events.count > 1 && !seen.insert(event.id).inserted {
             throw JournalError(
-                .duplicateEventID, "event id \(event.id) appears twice in one append",
+                .duplicateEventID, "event id \(event.id.uuidString.lowercased()) appears twice in one append",
                 remedy: "give every event in an append its own id")
         }
         var stored: [EventRecord] = []
@@ -389,7 +389,7 @@ final class JournalStore: Sendable {
             guard record.hasSameContent(as: event, in: request.stream) else {
                 throw JournalError(
                     .duplicateEventID,
-                    "event id \(event.id) is already stored at position \(position) with other content",
+                    "event id \(event.id.uuidString.lowercased()) is already stored at position \(position) with other content",
                     remedy: "give a new event a new id; reuse an id only to retry the very same append",
                     position: position
                 )

@@ -12,16 +12,21 @@ public enum JournalExport {
         _ journal: Journal, to output: (String) throws -> Void, progress: (UInt64) -> Void = { _ in }
     ) throws {
         var count: UInt64 = 0
-        var last: EventRecord?
+        // The head so far: an empty journal's is position 0 and the hash a first record chains from.
+        var head = (position: UInt64(0), hash: [UInt8](repeating: 0, count: 32))
         try journal.forEachRecord { record in
+            // Each record's checksum is checked as it is read; the chain is checked here, or the export would carry
+            // hashes that its restore refuses.
+            guard record.previousHash == head.hash else {
+                throw ImportError(
+                    .file, "the journal's hash chain is broken at position \(record.position)",
+                    remedy: "run liftledger verify on it, and restore it from a backup")
+            }
             try output(record.json(keepingBytes: true).rendered + "\n")
             count += 1
-            last = record
+            head = (record.position, record.hash)
             progress(record.position)
         }
-        // An empty journal's head: position 0, the hash a first record chains from.
-        let head =
-            last.map { (position: $0.position, hash: $0.hash) } ?? (position: 0, hash: [UInt8](repeating: 0, count: 32))
         let end = JSON.object([
             ("records", .unsigned(count)), ("headPosition", .unsigned(head.position)),
             ("headHash", .string(head.hash.hexString)),
@@ -77,15 +82,22 @@ public enum JournalExport {
             }
             records.append(try record(object, line: line))
         }
+        // The export of an empty journal restores as one: nothing to write.
+        if records.isEmpty, let end, end.records == 0, end.headPosition == 0, end.headHash.allSatisfy({ $0 == 0 }) {
+            return 0
+        }
         guard let last = records.last else {
             throw ImportError(.empty, "\(path) holds no records", remedy: "export a journal with liftledger export")
         }
         if let end {
-            guard end.records == records.count, end.headPosition == last.position, end.headHash == last.hash else {
+            guard end.records == records.count, end.headPosition == last.position else {
                 throw malformed(
                     end.line,
                     "the end line counts \(end.records) records up to position \(end.headPosition), and the file "
                         + "holds \(records.count) up to position \(last.position)")
+            }
+            guard end.headHash == last.hash else {
+                throw malformed(end.line, "the end line's headHash is not the hash of the last record")
             }
         } else if !allowingCut {
             throw cutShort(path, "after line \(lastLine)", records: records.count)

@@ -1,4 +1,5 @@
 import Foundation
+import LMDB
 import TestSupport
 import Testing
 
@@ -127,6 +128,43 @@ struct ImportCLITests {
             salvaged.status == 0 && salvaged.standardOutput.hasPrefix("restored \(exportedLines.count - 2) records"))
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains("partial") } == [])
+    }
+
+    /// A journal whose hash chain is broken (a record's payload changed, its checksum made to match) is refused by an
+    /// export, which would otherwise write hashes that its restore refuses. The export of an empty journal restores.
+    @Test func anExportRefusesABrokenChainAndAnEmptyOneRestores() throws {
+        let broken = directory.child("broken")
+        #expect(try liftledger(["init"], journal: broken).status == 0)
+        for value in 1...3 {
+            let appended = try liftledger(
+                ["append", "--stream", "s", "--type", "T", "--data", #"{"a":\#(value)}"#], journal: broken)
+            #expect(appended.status == 0)
+        }
+        do {
+            // Record 2's payload `{"a":2}` made `{"a":7}`: the payload ends just before the 4-byte checksum.
+            let environment = try Environment.open(path: broken)
+            let events = try environment.openDatabases(["events"], create: false)[0]
+            try environment.write { transaction in
+                var bytes = try #require(try transaction.value(forKey: BigEndianKey.encode(2), in: events))
+                #expect(bytes[bytes.count - 6] == UInt8(ascii: "2"))
+                bytes[bytes.count - 6] = UInt8(ascii: "7")
+                let checksum = crc32c(bytes[0..<(bytes.count - 4)])
+                bytes.replaceSubrange((bytes.count - 4)..., with: withUnsafeBytes(of: checksum.bigEndian) { Array($0) })
+                try transaction.put(bytes, forKey: BigEndianKey.encode(2), in: events)
+            }
+        }
+        #expect(try liftledger(["verify"], journal: broken).standardError.contains("position 3"))
+        let output = directory.child("broken.jsonl")
+        let refused = try liftledger(["export", "--format", "jsonl", "--output", output], journal: broken)
+        #expect(refused.status == 1 && refused.standardError.contains("hash chain is broken at position 3"))
+        #expect(!FileManager.default.fileExists(atPath: output))
+
+        let empty = directory.child("empty")
+        #expect(try liftledger(["init"], journal: empty).status == 0)
+        let emptyExport = directory.child("empty.jsonl")
+        #expect(try liftledger(["export", "--format", "jsonl", "--output", emptyExport], journal: empty).status == 0)
+        let restored = try liftledger(["import-journal", emptyExport], journal: directory.child("restored-empty"))
+        #expect(restored.status == 0 && restored.standardOutput.hasPrefix("restored 0 records; head 0"))
     }
 
     func object(_ line: String) throws -> [String: Any] {

@@ -1,6 +1,7 @@
 import Crypto
 import EventJournal
 import Foundation
+import TestSupport
 import Testing
 
 /// The record layout of docs/FORMAT.md, checked field by field against bytes decoded here by hand.
@@ -75,17 +76,6 @@ struct FormatTests {
         let stored = bytes[(bytes.count - 4)...].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         #expect(stored == crc32c(bytes[0..<(bytes.count - 4)]), "record of \(bytes.count) bytes")
     }
-}
-
-/// CRC-32C written out bit by bit from its definition (docs/FORMAT.md), independent of the journal's table and
-/// hardware code; its check value is asserted below.
-func crc32c<C: Collection<UInt8>>(_ bytes: C) -> UInt32 {
-    var crc: UInt32 = 0xFFFF_FFFF
-    for byte in bytes {
-        crc ^= UInt32(byte)
-        for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0x82F6_3B78 : crc >> 1 }
-    }
-    return ~crc
 }
 
 @Test func theReferenceCRCHasTheStandardCheckValue() {

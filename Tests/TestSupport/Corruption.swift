@@ -28,3 +28,14 @@ public func flipFirstPayloadByte(
     }
     return flipped
 }
+
+/// CRC-32C written out bit by bit from its definition (docs/FORMAT.md), independent of the journal's table and
+/// hardware code; its check value is asserted in FormatTests.
+public func crc32c<C: Collection<UInt8>>(_ bytes: C) -> UInt32 {
+    var crc: UInt32 = 0xFFFF_FFFF
+    for byte in bytes {
+        crc ^= UInt32(byte)
+        for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0x82F6_3B78 : crc >> 1 }
+    }
+    return ~crc
+}
