@@ -125,7 +125,7 @@ public final class Environment: @unchecked Sendable {
                 var dead: Int32 = 0
                 try check(mdb_reader_check(env, &dead), "mdb_reader_check", path: path)
             }
-            if !options.readOnly { try Self.adoptAbandonedCommit(env, path: path) }
+            if !options.readOnly { try Self.adoptAbandonedCommitIfAny(env, path: path) }
         } catch {
             mdb_env_close(env)
             throw error
@@ -286,6 +286,21 @@ public final class Environment: @unchecked Sendable {
         gate.lockShared()
         defer { gate.unlock() }
         try Self.adoptAbandonedCommit(handle, path: path)
+    }
+
+    /// Adopts an abandoned commit only when there is one: when the newest meta page is newer than the snapshot a
+    /// reader is given (or a commit under way is between the two). Taking the write lock regardless would make every
+    /// opening, a reading command's too, wait for another process's write to end.
+    private static func adoptAbandonedCommitIfAny(_ env: OpaquePointer, path: String) throws(LMDBError) {
+        var txn: OpaquePointer?
+        let rc = mdb_txn_begin(env, nil, UInt32(MDB_RDONLY), &txn)
+        if rc == MDB_MAP_RESIZED { return try adoptAbandonedCommit(env, path: path) }
+        try check(rc, "mdb_txn_begin", path: path)
+        let snapshot = mdb_txn_id(txn)
+        mdb_txn_abort(txn)
+        var info = MDB_envinfo()
+        try check(mdb_env_info(env, &info), "mdb_env_info", path: path)
+        if info.me_last_txnid > snapshot { try adoptAbandonedCommit(env, path: path) }
     }
 
     private static func adoptAbandonedCommit(_ env: OpaquePointer, path: String) throws(LMDBError) {

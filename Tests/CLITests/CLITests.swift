@@ -1,4 +1,5 @@
 import Foundation
+import LMDB
 import TestSupport
 import Testing
 
@@ -134,6 +135,21 @@ struct CLITests {
         let result = follower.wait(timeout: .seconds(20))
         #expect(result.status == 0)
         #expect(try result.lines.map { try jsonObject($0)["payload"] as? Int } == [0, 1, 2])
+    }
+
+    /// Commands that only read the journal do not wait for another process's write: opening a journal takes the
+    /// write lock only to adopt a commit whose writer died, and there is none. This test holds the lock meanwhile.
+    @Test func readingCommandsDoNotWaitForAWriter() throws {
+        #expect(
+            try liftledger(["append", "--stream", "s", "--type", "T", "--data", "1"], journal: journal).status == 0)
+        let environment = try Environment.open(path: journal)
+        try environment.write { _ in
+            for arguments in [["stats"], ["events"], ["verify"]] {
+                let result = try run(
+                    BuiltProgram.liftledger, arguments + ["--journal", journal], timeout: .seconds(20))
+                #expect(result.status == 0, "\(arguments) waited for the writer: \(result.standardError)")
+            }
+        }
     }
 
     @Test func aBackupVerifiesWithTheSameHead() throws {
