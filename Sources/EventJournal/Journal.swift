@@ -254,7 +254,8 @@ public final class Journal: Sendable {
     // MARK: Maintenance
 
     /// Makes visible a commit left by a writer process that died between committing and publishing it (see
-    /// `Environment.adoptAbandonedCommit`). Opening a journal does this; call it after killing a writer.
+    /// `Environment.adoptAbandonedCommit`). Opening a journal does this when there is one; call it after killing a
+    /// writer.
     public func adoptAbandonedCommit() throws {
         try mappingStorageErrors { try store.environment.adoptAbandonedCommit() }
     }

@@ -279,8 +279,8 @@ public final class Environment: @unchecked Sendable {
 
     /// Makes visible to this process's readers a commit whose writer died after writing it and before publishing
     /// it. Such a commit is durable, but readers keep the previous snapshot until a writer takes the write lock,
-    /// which finds the dead owner and adopts the newest meta page. Runs when the environment opens; call it again
-    /// after a writer process is known to have died.
+    /// which finds the dead owner and adopts the newest meta page. Runs when the environment opens, if the newest
+    /// meta page is newer than a reader's snapshot; call it again after a writer process is known to have died.
     public func adoptAbandonedCommit() throws(LMDBError) {
         try ForkGuard.check("mdb_txn_begin")
         gate.lockShared()
