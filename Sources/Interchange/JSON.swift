@@ -85,8 +85,9 @@ extension EventRecord {
     public var json: JSON { json(keepingBytes: false) }
 
     /// The record as `events --json` shows it; with `keepingBytes`, the payload's exact bytes are also given in
-    /// `payloadBase64` when `payload` shows them as JSON (an export must keep every byte).
-    public func json(keepingBytes: Bool) -> JSON {
+    /// `payloadBase64` when `payload` shows them as JSON (an export must keep every byte). `knownHash` is the record's
+    /// chain hash when the caller has worked it out already.
+    public func json(keepingBytes: Bool, knownHash: [UInt8]? = nil) -> JSON {
         let metadata = metadata
         var members: [(String, JSON)] = [
             ("position", .unsigned(position)),
@@ -114,7 +115,7 @@ extension EventRecord {
             members.append(("payloadBase64", .string(Data(payload).base64EncodedString())))
         }
         if let data = decodedTrainingData { members.append(("data", .verbatim(data))) }
-        members.append(("hash", .string(hash.hexString)))
+        members.append(("hash", .string((knownHash ?? hash).hexString)))
         return .object(members)
     }
 }

@@ -22,9 +22,10 @@ public enum JournalExport {
                     .file, "the journal's hash chain is broken at position \(record.position)",
                     remedy: "run liftledger verify on it, and restore it from a backup")
             }
-            try output(record.json(keepingBytes: true).rendered + "\n")
+            let hash = record.hash
+            try output(record.json(keepingBytes: true, knownHash: hash).rendered + "\n")
             count += 1
-            head = (record.position, record.hash)
+            head = (record.position, hash)
             progress(record.position)
         }
         let end = JSON.object([

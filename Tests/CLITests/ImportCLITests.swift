@@ -148,9 +148,7 @@ struct ImportCLITests {
                 var bytes = try #require(try transaction.value(forKey: BigEndianKey.encode(2), in: events))
                 #expect(bytes[bytes.count - 6] == UInt8(ascii: "2"))
                 bytes[bytes.count - 6] = UInt8(ascii: "7")
-                let checksum = crc32c(bytes[0..<(bytes.count - 4)])
-                bytes.replaceSubrange((bytes.count - 4)..., with: withUnsafeBytes(of: checksum.bigEndian) { Array($0) })
-                try transaction.put(bytes, forKey: BigEndianKey.encode(2), in: events)
+                try transaction.put(withChecksumRecomputed(bytes), forKey: BigEndianKey.encode(2), in: events)
             }
         }
         #expect(try liftledger(["verify"], journal: broken).standardError.contains("position 3"))

@@ -87,8 +87,7 @@ struct StorageTests {
         // The stream id's first byte is at offset 92 + 2 (docs/FORMAT.md); 0xFF never occurs in UTF-8.
         #expect(bytes[94] == UInt8(ascii: "a"))
         bytes[94] = 0xFF
-        let checksum = crc32c(bytes[0..<(bytes.count - 4)])
-        bytes.replaceSubrange((bytes.count - 4)..., with: withUnsafeBytes(of: checksum.bigEndian) { Array($0) })
+        bytes = withChecksumRecomputed(bytes)
         let environment = try Environment.open(path: test.path)
         let events = try environment.openDatabases(["events"], create: false)[0]
         try environment.write { try $0.put(bytes, forKey: BigEndianKey.encode(1), in: events) }

@@ -29,6 +29,15 @@ public func flipFirstPayloadByte(
     return flipped
 }
 
+/// `record` with its last 4 bytes made the CRC-32C of the others (big-endian), as a record stores its checksum: a
+/// record changed on purpose that still passes its checksum.
+public func withChecksumRecomputed(_ record: [UInt8]) -> [UInt8] {
+    var bytes = record
+    let checksum = crc32c(bytes[0..<(bytes.count - 4)])
+    bytes.replaceSubrange((bytes.count - 4)..., with: withUnsafeBytes(of: checksum.bigEndian) { Array($0) })
+    return bytes
+}
+
 /// CRC-32C written out bit by bit from its definition (docs/FORMAT.md), independent of the journal's table and
 /// hardware code; its check value is asserted in FormatTests.
 public func crc32c<C: Collection<UInt8>>(_ bytes: C) -> UInt32 {
