@@ -174,14 +174,25 @@ public final class Journal: Sendable {
     }
 
     /// Calls `body` with each record from `position` on, up to `limit` records, reading `chunkSize` records per
-    /// short read transaction so that memory stays bounded; `body` runs outside any transaction.
+    /// short read transaction so that memory stays bounded; `body` runs outside any transaction. A record that cannot
+    /// be read (a damaged one) throws once `body` has had every record before it.
     public func forEachRecord(
         from position: UInt64 = 1, limit: Int = .max, chunkSize: Int = 4_096, _ body: (EventRecord) throws -> Void
     ) throws {
         var next = max(position, 1)
         var remaining = limit
         while remaining > 0 {
-            let chunk = try records(from: next, limit: min(chunkSize, remaining))
+            let chunk: [EventRecord]
+            do {
+                chunk = try records(from: next, limit: min(chunkSize, remaining))
+            } catch {
+                // The chunk failed as a whole: its records are read again one by one, up to the one that fails.
+                for position in next..<(next + UInt64(min(chunkSize, remaining))) {
+                    guard let record = try record(at: position) else { break }
+                    try body(record)
+                }
+                throw error
+            }
             for record in chunk { try body(record) }
             guard let last = chunk.last, chunk.count == min(chunkSize, remaining) else { return }
             next = last.position + 1

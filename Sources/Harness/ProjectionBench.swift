@@ -112,6 +112,8 @@ struct ProjectionsBench: AsyncParsableCommand {
             ("rebuildBusyCores", String(format: "%.2f", Self.median(rebuildBusyCores))),
             ("sqliteJSONPeerBusyCores", String(format: "%.2f", Self.median(peerBusyCores))),
             ("processorCores", String(ProcessInfo.processInfo.activeProcessorCount)),
+            // Not a target: the ratios differ from one processor to another, so a figure names the one it came from.
+            ("processorModel", Self.processorModel.debugDescription),
             ("readModelMebibytes", String(format: "%.1f", Double(ours.map(\.bytes).reduce(0, +)) / 1_048_576)),
         ]
 
@@ -355,6 +357,15 @@ struct ProjectionsBench: AsyncParsableCommand {
         let started = ContinuousClock.now
         try await body()
         return JournalBench.seconds(ContinuousClock.now - started)
+    }
+
+    /// The processor's model name as Linux reports it (`/proc/cpuinfo`), or "unknown".
+    static var processorModel: String {
+        let information = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+        let line = information.split(separator: "\n").first { $0.hasPrefix("model name") }
+        return line.flatMap { $0.split(separator: ":", maxSplits: 1).last }.map {
+            $0.trimmingCharacters(in: .whitespaces)
+        } ?? "unknown"
     }
 
     static func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }

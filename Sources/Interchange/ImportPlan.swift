@@ -282,9 +282,9 @@ struct PlanReport {
         sets += 1
         if set.kind == .warmup { warmupSets += 1 }
         if let weight = set.weight {
-            let (setVolume, overflow) = weight.milligrams.multipliedReportingOverflow(by: Int64(set.reps))
-            let (sum, overflowAgain) = volume.addingReportingOverflow(setVolume)
-            volume = overflow || overflowAgain ? .max : sum
+            let setVolume = weight.milligrams(times: set.reps)
+            let (sum, overflow) = volume.addingReportingOverflow(setVolume ?? .max)
+            volume = setVolume == nil || overflow ? .max : sum
             if weight.milligrams > 1_000_000_000 {
                 implausible.append((set.line, "a weight of \(weight), over 1,000 kg"))
             }

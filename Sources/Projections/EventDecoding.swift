@@ -3,8 +3,9 @@ import EventJournal
 /// How a projector reads, from the journal's records, the events its projections fold.
 ///
 /// A type rather than a closure, so that the loop that reads and decodes a chunk calls `decode` directly, inlined,
-/// rather than through a closure for every record.
-public protocol EventDecoding {
+/// rather than through a closure for every record. Its metatype is sendable: a projector reads chunks through it on
+/// another thread (see ``ChunkPrefetch``).
+public protocol EventDecoding: SendableMetatype {
     associatedtype Event: Sendable
 
     /// The event `record` holds; nil passes the record over (another domain's event, a newer schema than this build

@@ -33,10 +33,13 @@ struct CorrectCommand: AsyncParsableCommand {
     @Option(help: "The exercise.")
     var exercise: String?
 
+    @Flag(help: "Accept a weight more than five times the previous one for the exercise.")
+    var confirm = false
+
     func run() async throws {
         let log = try location.trainingLog()
         var correction = SetCorrection(
-            kind: kind?.kind, rpe: try rpe.map(RPEArgument.parse), note: note, exercise: exercise)
+            kind: kind?.kind, rpe: try rpe.map(RPEArgument.parse), note: note, exercise: exercise, confirmed: confirm)
         if let weight { correction.weight = .some(try WeightArgument.parse(weight, log: log)) }
         if let reps { correction.reps = try SetEntry.reps(reps) }
         let workout = try await log.correctSet(set, in: workout, correction)

@@ -195,9 +195,11 @@ struct CLITests {
         #expect(report["valid"] as? Bool == false && report["firstBadPosition"] as? Int == 3)
         #expect(report["recordsChecked"] as? Int == 2 && report["headPosition"] as? Int == 5)
         #expect(report["headHash"] == nil && report["streams"] == nil)
+        // `events` prints the records before the damaged one, then fails at it.
         let events = try liftledger(["events", "--json"], journal: journal)
         #expect(events.status != 0 && events.standardError.contains("record 3 is corrupt"))
         #expect(events.standardError.split(separator: "\n").count == 1)
+        #expect(try events.lines.map { try jsonObject($0)["position"] as? Int } == [1, 2])
     }
 
     @Test func demoImportsTheBundledExportsAndShowsTheAnalytics() throws {

@@ -44,7 +44,8 @@ struct ImportTests {
         return (path, text)
     }
 
-    /// The report adds each set's weight in whole milligrams times its reps: the expected volumes are worked out so.
+    /// The report adds each set's weight times its reps, worked out exactly and rounded to the milligram once (half
+    /// to even): the expected volumes are worked out so, from a pound's 0.45359237 kg.
     struct Expected: Sendable, CustomStringConvertible {
         var file: String
         var unit: MassUnit?
@@ -61,30 +62,30 @@ struct ImportTests {
         // Push Day: W 60×10, 100×5, a 120 s rest, 100×5, D 80×8, F Triceps Pushdown 30×12; Cardio: a run, no weight.
         // 600 + 500 + 500 + 640 + 360 = 2600 kg.
         Expected(file: "strong-2023.csv", unit: .kilograms, workouts: 2, sets: 6, warmups: 1, rests: 1, volume: "2600"),
-        // 225 lb = 102.058283 kg (to the milligram), 235 lb = 106.594207, 405 lb = 183.704910:
-        // 510.291415 + 319.782621 + 1837.0491 = 2667.123136.
+        // 225 lb × 5 = 1125 lb = 510.29141625 kg, 235 lb × 3 = 705 lb = 319.78262085, 405 lb × 10 = 4050 lb =
+        // 1837.0490985; to the milligram 510.291416 + 319.782621 + 1837.049098 = 2667.123135.
         Expected(
-            file: "strong-2019.csv", unit: .pounds, workouts: 1, sets: 3, warmups: 0, rests: 0, volume: "2667.123136"),
-        // Pounds written as kilograms with noise: 45 lb (20.411657 kg) × 8 + 95 lb (43.091275) × (5 + 3) + 40 lb
-        // (18.143695) × 8 = 163.293256 + 344.7302 + 145.14956.
-        Expected(file: "strong-semicolon.csv", workouts: 2, sets: 5, warmups: 1, rests: 0, volume: "653.173016"),
-        // 140 kg × 5 + 315 lb (142.881597 kg) × 3 = 700 + 428.644791.
-        Expected(file: "strong-oldest.csv", workouts: 1, sets: 3, warmups: 0, rests: 0, volume: "1128.644791"),
+            file: "strong-2019.csv", unit: .pounds, workouts: 1, sets: 3, warmups: 0, rests: 0, volume: "2667.123135"),
+        // Pounds written as kilograms with noise: 45 lb × 8 = 360 lb, 95 lb × 5 = 475 lb, 95 lb × 3 = 285 lb, 40 lb × 8
+        // = 320 lb: 163.293253 + 215.456376 + 129.273825 + 145.149558 kg.
+        Expected(file: "strong-semicolon.csv", workouts: 2, sets: 5, warmups: 1, rests: 0, volume: "653.173012"),
+        // 140 kg × 5 + 315 lb × 3 (945 lb = 428.64478965 kg) = 700 + 428.64479.
+        Expected(file: "strong-oldest.csv", workouts: 1, sets: 3, warmups: 0, rests: 0, volume: "1128.64479"),
         // W 40×10, 100×5, Ruhezeit 180 s, 100×5: 400 + 500 + 500.
         Expected(file: "strong-de.csv", unit: .kilograms, workouts: 1, sets: 3, warmups: 1, rests: 1, volume: "1400"),
-        // 95 lb (43.091275 kg) × 10 + 185 lb (83.914588) × 5 + 135 lb (61.23497) × 8 + 20 lb (9.071847) × 12
-        // = 430.91275 + 419.57294 + 489.87976 + 108.862164.
-        Expected(file: "hevy-imperial.csv", workouts: 2, sets: 5, warmups: 1, rests: 0, volume: "1449.227614"),
-        // 135 lb (61.23497 kg) × 8 + 155 lb (70.306817) × 5 + 35 lb (15.875733) × 20
-        // = 489.87976 + 351.534085 + 317.51466.
-        Expected(file: "fitnotes-old.csv", workouts: 2, sets: 4, warmups: 0, rests: 0, volume: "1158.928505"),
+        // 95 lb × 10 = 950 lb, 185 lb × 5 = 925 lb, 135 lb × 8 = 1080 lb, 20 lb × 12 = 240 lb
+        // = 430.912752 + 419.572942 + 489.87976 + 108.862169 kg.
+        Expected(file: "hevy-imperial.csv", workouts: 2, sets: 5, warmups: 1, rests: 0, volume: "1449.227623"),
+        // 135 lb × 8 = 1080 lb, 155 lb × 5 = 775 lb, 35 lb × 20 = 700 lb
+        // = 489.87976 + 351.534087 + 317.514659 kg.
+        Expected(file: "fitnotes-old.csv", workouts: 2, sets: 4, warmups: 0, rests: 0, volume: "1158.928506"),
     ])
     func eachLayoutImportsAsWorkedOutByHand(_ expected: Expected) async throws {
         let report = try await importing(expected.file, unit: expected.unit)
         #expect(report.workouts == expected.workouts && report.workoutsAdded == expected.workouts)
         #expect(
             report.sets == expected.sets && report.warmupSets == expected.warmups && report.restRows == expected.rests)
-        // The report sums milligrams, each set's weight rounded to the milligram: compare to the milligram.
+        // The report sums each set's volume rounded to the milligram: compare to the milligram.
         #expect(kilograms(report.volumeMilligrams) == expected.volume)
         let history = try log.query { try $0.history() }
         #expect(history.count == expected.workouts)

@@ -83,6 +83,23 @@ struct AnalyticsTests {
         #expect(records[.repMaximum(10)] == nil, "the 140×3 warm-up and nothing else")
     }
 
+    @Test func aSetVolumeTieInPoundsIsNoRecord() async throws {
+        // 60 lb × 15 and 75 lb × 12 are both 900 lb, 900 × 0.45359237 = 408.233133 kg: a tie, not a record. (Each
+        // weight rounded to the milligram first, 27.215542 × 15 = 408.23313 against 34.019428 × 12 = 408.233136,
+        // would make the second a record.) 80 lb × 12 = 960 lb = 435.4486752 kg is one.
+        for (index, (pounds, reps)) in [("60", UInt32(15)), ("75", 12), ("80", 12)].enumerated() {
+            clock.set("2026-01-0\(5 + 2 * index)T18:00:00Z")
+            _ = try await log.start()
+            try await log.logSet(
+                SetRequest(exercise: "barbell curl", weight: weight(pounds, .pounds), reps: reps, confirmed: true))
+            try await log.finish()
+        }
+        let chain = try records("barbell curl")[.bestSetVolume, default: []]
+        #expect(chain.map(\.value) == [Score(408_233_133), Score(435_448_675)])
+        #expect(chain.map(\.workoutId) == ["workout-1", "workout-3"])
+        #expect(try log.query { try $0.history().map(\.volume) } == [408_233_133, 408_233_133, 435_448_675])
+    }
+
     @Test func theEstimatedMaximumFollowsEachFormula() async throws {
         // 100×5 at RPE 8, then 120×1 with no RPE; one rep gives the weight under every formula.
         try await workout(at: "2026-01-05T18:00:00Z", [set("bench press", "100", 5, rpe: 8)])
@@ -115,6 +132,8 @@ struct AnalyticsTests {
         #expect(records[.mostReps]?.map(\.valueText) == ["8"])
         #expect(records[.estimatedOneRepMax] == nil && records[.bestSetVolume] == nil)
         #expect(records[.bestSessionVolume] == nil)
+        // The help is no load: the workouts have no volume, as body-weight sets have none.
+        #expect(try log.query { try $0.history().map(\.volume) } == [0, 0, 0])
     }
 
     @Test func deletingAWorkoutBringsThePreviousRecordBackAndACorrectionIsHonoured() async throws {

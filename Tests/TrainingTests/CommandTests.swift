@@ -85,6 +85,30 @@ struct CommandTests {
         #expect(await trainingError { try await log.logSet(negative) }?.code == .invalidValue)
     }
 
+    @Test func aWeightFiveTimesThePreviousIsCheckedInCorrectionsAndPastSetsOfNoWeight() async throws {
+        let test = try TestJournal()
+        let log = try TrainingLog(journal: test.journal)
+        try await log.start()
+        try await log.logSet(SetRequest(exercise: "squat", weight: weight("100"), reps: 5))
+        try await log.logSet(SetRequest(exercise: "squat", weight: weight("0"), reps: 5))
+        // A set of 0 kg says nothing of the working weight: 600 kg is six times the 100 before it.
+        let jump = SetRequest(exercise: "squat", weight: weight("600"), reps: 1)
+        #expect(await trainingError { try await log.logSet(jump) }?.code == .needsConfirmation)
+        try await log.logSet(SetRequest(exercise: "squat", weight: weight("10"), reps: 5, confirmed: true))
+        let head = try test.journal.head().position
+        // Set 3's 10 kg, a typo for 100, is corrected to 100 without confirming: it is compared with set 1's 100, not
+        // with the 10 it replaces. 900 kg is nine times 100 and needs confirming, as a logged set does.
+        try await log.correctSet(3, SetCorrection(weight: .some(weight("100"))))
+        #expect(try test.journal.head().position == head + 1)
+        let typo = SetCorrection(weight: .some(weight("900")))
+        #expect(await trainingError { try await log.correctSet(2, typo) }?.code == .needsConfirmation)
+        #expect(try test.journal.head().position == head + 1)
+        var confirmed = typo
+        confirmed.confirmed = true
+        try await log.correctSet(2, confirmed)
+        #expect(try test.journal.head().position == head + 2)
+    }
+
     @Test func correctionsRemovalsEditsAndDeletion() async throws {
         let test = try TestJournal()
         let clock = ManualClock("2026-11-20T18:00:00Z")

@@ -312,8 +312,9 @@ struct RecordTracker {
                     {
                         offer(.estimatedOneRepMax, estimate)
                     }
-                    let (volume, overflow) = weight.multipliedReportingOverflow(by: reps)
-                    if !overflow { offer(.bestSetVolume, Score(volume)) }
+                    if let volume = details.weight?.milligrams(times: details.reps) {
+                        offer(.bestSetVolume, Score(volume))
+                    }
                 }
             }
         }

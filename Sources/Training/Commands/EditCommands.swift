@@ -10,10 +10,12 @@ public struct SetCorrection: Sendable {
     /// The set's new note; empty clears it.
     public var note: String?
     public var exercise: String?
+    /// Whether a new weight more than five times the exercise's previous one is meant (see ``SetRequest/confirmed``).
+    public var confirmed: Bool
 
     public init(
         weight: Weight?? = nil, reps: UInt32? = nil, kind: SetKind? = nil, rpe: RPE? = nil, note: String? = nil,
-        exercise: String? = nil
+        exercise: String? = nil, confirmed: Bool = false
     ) {
         self.weight = weight
         self.reps = reps
@@ -21,6 +23,7 @@ public struct SetCorrection: Sendable {
         self.rpe = rpe
         self.note = note
         self.exercise = exercise
+        self.confirmed = confirmed
     }
 
     var isEmpty: Bool {
@@ -51,6 +54,15 @@ extension TrainingLog {
             if let kind = correction.kind { details.kind = kind }
             if let rpe = correction.rpe { details.rpe = rpe }
             if let note = correction.note { details.note = note.isEmpty ? nil : note }
+            // A new weight is checked as a logged one is, against the exercise's weight before it (this set left out).
+            if let weight = correction.weight,
+                weight != set.details.weight || details.exerciseId != set.details.exerciseId
+            {
+                try Self.checkOutlier(
+                    weight, confirmed: correction.confirmed,
+                    exercise: try self.exercise(details.exerciseId, in: snapshot),
+                    previous: snapshot.previousWeight(of: details.exerciseId, in: workout, excludingSet: number))
+            }
             var events: [any TrainingEventPayload] = []
             if !workout.exercises.contains(where: { $0.exerciseId == details.exerciseId }) {
                 let exercise = try self.exercise(details.exerciseId, in: snapshot)

@@ -99,7 +99,8 @@ extension TrainingLog {
             }
             let exercise = try exercise(request.exercise, in: snapshot)
             try Self.checkOutlier(
-                request, exercise: exercise, previous: snapshot.previousWeight(of: exercise.id, in: workout))
+                request.weight, confirmed: request.confirmed, exercise: exercise,
+                previous: snapshot.previousWeight(of: exercise.id, in: workout))
             var events: [any TrainingEventPayload] = []
             if workout.isActive { events += Self.closingRest(of: workout, at: now) }
             if !workout.exercises.contains(where: { $0.exerciseId == exercise.id }) {
@@ -118,8 +119,8 @@ extension TrainingLog {
 
     /// A weight more than five times the last one logged for the exercise needs confirming: it is more often a typo
     /// (or the wrong unit) than a real jump.
-    static func checkOutlier(_ request: SetRequest, exercise: Exercise, previous: Weight?) throws {
-        guard !request.confirmed, let weight = request.weight, let previous, previous.milligrams > 0,
+    static func checkOutlier(_ weight: Weight?, confirmed: Bool, exercise: Exercise, previous: Weight?) throws {
+        guard !confirmed, let weight, let previous, previous.milligrams > 0,
             weight.milligrams > 5 * previous.milligrams
         else { return }
         throw TrainingError(

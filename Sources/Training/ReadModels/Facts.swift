@@ -28,8 +28,15 @@ public struct SetFact: Sendable, Equatable {
     /// Weight × reps in milligrams, as the volume rule counts it: 0 for body weight, excluded sets, and warm-ups
     /// unless the rule counts them.
     func volume(_ rules: Rules) -> Int64 {
-        guard !isExcluded, details.kind != .warmup || rules.warmupsCountInVolume, let milligrams else { return 0 }
-        return milligrams.multipliedClamped(by: Int64(details.reps))
+        guard !isExcluded, details.kind != .warmup || rules.warmupsCountInVolume else { return 0 }
+        return setVolume
+    }
+
+    /// Weight × reps in milligrams, worked out exactly and rounded once (see ``Weight/milligrams(times:)``): 0 for
+    /// body weight.
+    var setVolume: Int64 {
+        guard let weight = details.weight else { return 0 }
+        return weight.milligrams(times: details.reps) ?? .max
     }
 
     /// Writes `facts`, an exercise's sets in one workout, into its `sessions` row: each set (field 1) without what the

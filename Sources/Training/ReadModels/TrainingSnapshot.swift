@@ -255,19 +255,26 @@ public struct TrainingSnapshot {
         return LastTime(workoutId: workout.id, startedAt: workout.startedAt, sets: sets)
     }
 
-    /// The weight of the last set of `exerciseId` that had one, warm-ups left out (an empty bar says nothing of the
-    /// working weight): in `workout` (the one being logged into), else in the counted workouts.
-    func previousWeight(of exerciseId: String, in workout: Workout) throws -> Weight? {
-        func isWorking(_ details: SetDetails) -> Bool { details.weight != nil && details.kind != .warmup }
+    /// The weight of the last set of `exerciseId` that had one above 0, warm-ups left out (an empty bar says nothing
+    /// of the working weight): in `workout` (the one being logged into or corrected), set `excluded` left out, else in
+    /// the other counted workouts, latest first.
+    func previousWeight(
+        of exerciseId: String, in workout: Workout, excludingSet excluded: UInt32? = nil
+    ) throws
+        -> Weight?
+    {
+        func isWorking(_ details: SetDetails) -> Bool {
+            (details.weight?.milligrams ?? 0) > 0 && details.kind != .warmup
+        }
         if let set = workout.sets.last(where: {
-            !$0.isRemoved && $0.details.exerciseId == exerciseId && isWorking($0.details)
+            !$0.isRemoved && $0.number != excluded && $0.details.exerciseId == exerciseId && isWorking($0.details)
         }) {
             return set.details.weight
         }
         var weight: Weight?
         try table(.sessions)?.scan(prefix: Key().text(exerciseId).bytes, reverse: true) { key, value in
             let facts = try ReadModelRow.decode(key: key, value: value, table: "sessions", SetFact.decode(key:row:))
-            weight = facts.last { isWorking($0.details) }?.details.weight
+            weight = facts.last { $0.workoutId != workout.id && isWorking($0.details) }?.details.weight
             return weight == nil
         }
         return weight

@@ -90,7 +90,8 @@ struct WorkoutContribution {
                 if fact.number < previousNumber { isInOrder = false }
                 previousNumber = fact.number
                 if fact.isImplausible { implausibleSets += 1 }
-                let volume = fact.volume(rules)
+                // An assisted exercise's weight is help, not load: its sets have no volume, as body-weight sets.
+                let volume = info.isAssisted ? 0 : fact.volume(rules)
                 line.reps += fact.details.reps
                 line.volume = line.volume.addingClamped(volume)
                 session.volume = session.volume.addingClamped(volume)
@@ -111,8 +112,7 @@ struct WorkoutContribution {
                 muscleShare.force.add(WeekCounter(milliSets: 1_000, milliVolume: volume.multipliedClamped(by: 1_000)))
                 guard !info.isAssisted else { continue }
                 if let weight = fact.milligrams {
-                    session.recordVolume = session.recordVolume.addingClamped(
-                        fact.details.reps == 0 ? 0 : weight.multipliedClamped(by: Int64(fact.details.reps)))
+                    session.recordVolume = session.recordVolume.addingClamped(fact.setVolume)
                     if weight > (session.topWeight ?? 0) { session.topWeight = weight }
                     if let estimate = OneRepMaximum.estimate(
                         weight: weight, reps: fact.details.reps, rpe: fact.details.rpe, rules: rules),

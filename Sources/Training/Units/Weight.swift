@@ -53,6 +53,17 @@ public struct Weight: Sendable, Hashable, CustomStringConvertible {
     /// Whole milligrams, rounded half to even: the unit the analytics compare and add weights in, exactly.
     public var milligrams: Int64 { kilograms.scaled(toDigits: 6) ?? .max }
 
+    /// The weight times `count` (a set's reps) in whole milligrams, worked out exactly and rounded half to even once:
+    /// 60 lb × 15 and 75 lb × 12 are both 900 lb, 408,233,133 mg (rounding each weight first would make them differ).
+    /// Nil when the product does not fit 64 bits.
+    public func milligrams(times count: UInt32) -> Int64? {
+        if unit == .kilograms, value.scale <= 6 {
+            let (product, overflow) = milligrams.multipliedReportingOverflow(by: Int64(count))
+            return overflow ? nil : product
+        }
+        return kilograms.multiplied(by: ExactDecimal(Int64(count)))?.scaled(toDigits: 6)
+    }
+
     /// Kilograms as a binary64, for arithmetic such as volume and estimated maxima.
     public var kilogramsValue: Double { kilograms.doubleValue }
 
