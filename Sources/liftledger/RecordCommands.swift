@@ -107,8 +107,13 @@ struct RecordsCommand: AsyncParsableCommand {
         }
     }
 
+    /// The record as JSON, with the record before it under `previous` (itself without `previous`).
     static func json(_ record: RecordEntry, previous: RecordEntry?, _ context: QueryContext) -> JSON {
-        var members: [(String, JSON)] = [
+        .object(fields(record, context) + [("previous", previous.map { .object(fields($0, context)) } ?? .null)])
+    }
+
+    private static func fields(_ record: RecordEntry, _ context: QueryContext) -> [(String, JSON)] {
+        [
             ("kind", .string(record.kind.description)),
             ("value", .string(record.valueText)),
             ("unit", .string(unit(record.kind))),
@@ -122,8 +127,6 @@ struct RecordsCommand: AsyncParsableCommand {
             ("achievedAt", .string(record.achievedAt.description)),
             ("position", .unsigned(record.position)),
         ]
-        members.append(("previous", previous.map { json($0, previous: nil, context) } ?? .null))
-        return .object(members)
     }
 }
 

@@ -177,15 +177,20 @@ struct ScheduleSetCommand: AsyncParsableCommand {
 
     func run() async throws {
         let log = try location.trainingLog()
-        func days(_ text: String) -> [String?] {
-            text.split(separator: ",", omittingEmptySubsequences: false).map {
-                let day = $0.trimmingCharacters(in: .whitespaces)
-                return day.isEmpty || day.lowercased() == "rest" ? nil : day
+        func days(_ text: String, option: String) throws -> [String?] {
+            try text.split(separator: ",", omittingEmptySubsequences: false).enumerated().map { index, entry in
+                let day = entry.trimmingCharacters(in: .whitespaces)
+                guard !day.isEmpty else {
+                    throw CLIError(
+                        message: "day \(index + 1) of \(option) is empty",
+                        remedy: "name a routine for each day, or write rest for a rest day")
+                }
+                return day.lowercased() == "rest" ? nil : day
             }
         }
         let plan: Schedule.Plan
         if let weekdays {
-            let list = days(weekdays)
+            let list = try days(weekdays, option: "--weekdays")
             guard list.count == 7 else {
                 throw CLIError(
                     message: "--weekdays has \(list.count) days",
@@ -193,7 +198,7 @@ struct ScheduleSetCommand: AsyncParsableCommand {
             }
             plan = .weekdays(list)
         } else {
-            let list = days(split!)
+            let list = try days(split!, option: "--split")
             let zone = try log.query { $0.rules.timeZone }
             guard let first = start.map({ LocalDate($0) }) ?? LocalDate(Date(), in: zone) else {
                 throw CLIError(message: "cannot read --start \(start!.debugDescription)", remedy: "give YYYY-MM-DD")
@@ -280,8 +285,9 @@ struct TodayCommand: AsyncParsableCommand {
             Terminal.write(
                 "\(day.weekdayName) \(day): \(due)"
                     + (known
-                        ? "; start it with liftledger start \(due)\n"
-                        : " (no such routine yet; create it with liftledger routine add \(due) EXERCISE)\n"))
+                        ? "; start it with liftledger start \(TrainingFormat.shellWord(due))\n"
+                        : " (no such routine yet; create it with liftledger routine add \(TrainingFormat.shellWord(due)) "
+                            + "EXERCISE)\n"))
         } else {
             Terminal.write("\(day.weekdayName) \(day): rest day\n")
         }

@@ -5,6 +5,20 @@ import Training
 
 /// How training values are shown to people and written as JSON.
 enum TrainingFormat {
+    /// The characters a shell takes as they are in a word.
+    private static let plainCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./+:@%,")
+
+    /// `text` as one word of a shell command: as it is when it is plain, else in double quotes (`"Upper A"`).
+    static func shellWord(_ text: String) -> String {
+        guard text.isEmpty || !text.allSatisfy(plainCharacters.contains) else { return text }
+        var quoted = "\""
+        for character in text {
+            if "\"\\$`".contains(character) { quoted.append("\\") }
+            quoted.append(character)
+        }
+        return quoted + "\""
+    }
+
     /// `100 kg`, `225 lb`, or `bw` for body weight.
     static func weight(_ weight: Weight?) -> String { weight?.description ?? "bw" }
 

@@ -139,6 +139,10 @@ struct WorkoutCLITests {
             (["import", "/tmp"], "/tmp is a directory"),
             (["profile", "set", "--name", ""], "a profile's name cannot be empty"),
             (["rest", "extend", "0"], "changes nothing"),
+            (["schedule", "set", "--split", "Push,,Legs"], "day 2 of --split is empty"),
+            (["schedule", "set", "--split", ""], "day 1 of --split is empty"),
+            (["routine", "add", "Push", "bench", "--rest", "0"], "1 to 3600 s of rest"),
+            (["correct", "1", "--weight", "900kg"], "--confirm"),
         ]
         for (arguments, hint) in cases {
             let result = try liftledger(arguments, journal: journal)
@@ -287,6 +291,37 @@ struct WorkoutCLITests {
         let status = try jsonObject(try ok(["status", "--json"]).lines[0])
         #expect((status["exercises"] as? [[String: Any]])?.count == 2)
         #expect(status["routineId"] as? String == "legs")
+
+        // A routine whose name has a space is named as the shell needs it.
+        try ok(["routine", "add", "Upper A", "bench press"])
+        try ok(["schedule", "set", "--split", "Upper A", "--start", "2026-11-20"])
+        #expect(
+            try ok(["today", "--date", "2026-11-22"]).standardOutput
+                == "Sunday 2026-11-22: Upper A; start it with liftledger start \"Upper A\"\n")
+    }
+
+    @Test func lastTimeKeepsKindsRecordsNameTheirPreviousAndAnEmptyNoteIsNone() throws {
+        try ok(["start"])
+        try ok(["log", "squat", "60kg", "x", "5", "--type", "warmup"])
+        try ok(["log", "squat", "100kg", "x", "5", "--note", ""])
+        try ok(["finish"])
+        try ok(["start"])
+        try ok(["log", "squat", "110kg", "x", "5"])
+        #expect(try ok(["status"]).standardOutput.contains("last time (") == true)
+        let lastTime = try #require(try ok(["status"]).lines.first { $0.contains("last time (") })
+        #expect(lastTime.hasSuffix("): 60 kg × 5 warmup, 100 kg × 5"), "\(lastTime)")
+        try ok(["finish"])
+        // An empty note is no note.
+        let exercises = try jsonObject(try ok(["show", "1", "--json"]).lines[0])["exercises"] as? [[String: Any]]
+        let sets = try #require(exercises?.first?["sets"] as? [[String: Any]])
+        #expect(sets.count == 2 && sets[1]["note"] is NSNull)
+        // The heaviest record, 110 kg, names the 100 kg before it, which names none itself.
+        let answer = try jsonObject(try ok(["prs", "squat", "--json"]).lines[0])
+        let records = try #require(answer["records"] as? [[String: Any]])
+        let heaviest = try #require(records.first { $0["kind"] as? String == "heaviest" })
+        let previous = try #require(heaviest["previous"] as? [String: Any])
+        #expect(heaviest["value"] as? String == "110" && previous["value"] as? String == "100")
+        #expect(previous.keys.contains("previous") == false)
     }
 
     @Test func customExercisesProfileAndEdits() throws {

@@ -157,6 +157,13 @@ struct CommandTests {
         try await log.removeFromRoutine("Pull", exercise: "pull up")
         routine = try #require(try log.query { try $0.routine(named: "pull") })
         #expect(routine.exercises.map(\.exerciseId) == [rowID])
+        // A rest of 0 s is refused, as `rest 0` is: a routine's rest starts the timer.
+        let head = try test.journal.head().position
+        let noRest = await trainingError {
+            try await log.addToRoutine("Pull", exercise: "pull up", sets: 3, reps: 5...8, restSeconds: 0)
+        }
+        #expect(noRest?.code == .invalidValue)
+        #expect(try test.journal.head().position == head)
 
         // The default plan, by hand: 2026-11-23 is a Monday (2026-11-22 is a Sunday).
         let schedule = try log.query { try $0.schedule() }

@@ -80,6 +80,13 @@ struct SessionTests {
         #expect(session.rest == nil)
         let error = await trainingError { try await log.skipRest() }
         #expect(error?.code == .notAllowed)
+        // What is left is rounded up, as the session shows it: half a second into a 60 s rest, extended by 30, 89.5 s
+        // is 90.
+        try await log.startRest(seconds: 60)
+        clock.advance(seconds: 0.5)
+        #expect(try await log.extendRest(by: 30) == 90)
+        session = try #require(try log.activeSession())
+        #expect(session.rest?.remainingSeconds(at: session.now) == 90)
     }
 
     @Test func lastTimeAndTheSuggestedNextSet() async throws {

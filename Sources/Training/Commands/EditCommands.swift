@@ -54,14 +54,16 @@ extension TrainingLog {
             if let kind = correction.kind { details.kind = kind }
             if let rpe = correction.rpe { details.rpe = rpe }
             if let note = correction.note { details.note = note.isEmpty ? nil : note }
-            // A new weight is checked as a logged one is, against the exercise's weight before it (this set left out).
+            // A new weight is checked as a logged one is, against the exercise's weight before it: another set's, else
+            // (the exercise's only set) the weight it replaces.
             if let weight = correction.weight,
                 weight != set.details.weight || details.exerciseId != set.details.exerciseId
             {
                 try Self.checkOutlier(
                     weight, confirmed: correction.confirmed,
                     exercise: try self.exercise(details.exerciseId, in: snapshot),
-                    previous: snapshot.previousWeight(of: details.exerciseId, in: workout, excludingSet: number))
+                    previous: try snapshot.previousWeight(of: details.exerciseId, in: workout, excludingSet: number)
+                        ?? (details.exerciseId == set.details.exerciseId ? set.details.weight : nil))
             }
             var events: [any TrainingEventPayload] = []
             if !workout.exercises.contains(where: { $0.exerciseId == details.exerciseId }) {

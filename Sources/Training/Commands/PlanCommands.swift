@@ -74,11 +74,12 @@ extension TrainingLog {
     public func addToRoutine(
         _ routineName: String, exercise name: String, sets: UInt32, reps: ClosedRange<UInt32>, restSeconds: UInt32
     ) async throws {
-        guard (1...20).contains(sets), reps.lowerBound >= 1, reps.upperBound <= 100, restSeconds <= 3_600 else {
+        guard (1...20).contains(sets), reps.lowerBound >= 1, reps.upperBound <= 100, (1...3_600).contains(restSeconds)
+        else {
             throw TrainingError(
                 .invalidValue,
                 "targets of \(sets) sets of \(reps.lowerBound)-\(reps.upperBound) reps, \(restSeconds) s rest",
-                remedy: "give 1 to 20 sets, reps from 1 to 100 (such as 8-12) and up to 3600 s of rest")
+                remedy: "give 1 to 20 sets, reps from 1 to 100 (such as 8-12) and 1 to 3600 s of rest")
         }
         try Self.requireOneLine(routineName, "a routine's name")
         let id = Routine.id(forName: routineName)

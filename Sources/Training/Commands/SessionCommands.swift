@@ -109,7 +109,7 @@ extension TrainingLog {
             let number = (workout.sets.map(\.number).max() ?? 0) + 1
             let details = SetDetails(
                 exerciseId: exercise.id, weight: request.weight, reps: request.reps, kind: request.kind,
-                rpe: request.rpe, note: request.note)
+                rpe: request.rpe, note: request.note.flatMap { $0.isEmpty ? nil : $0 })
             events.append(SetLogged(setNumber: number, set: details))
             return Decision(
                 stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id), events: events,
@@ -159,9 +159,10 @@ extension TrainingLog {
             let endsAt = max(
                 Timestamp(microsecondsSinceEpoch: rest.endsAt.microsecondsSinceEpoch + Int64(seconds) * 1_000_000),
                 now)
-            let left = (endsAt.microsecondsSinceEpoch - now.microsecondsSinceEpoch) / 1_000_000
+            // Rounded up, as the session's rest shows it (``RestTimer/remainingSeconds(at:)``).
+            let left = (endsAt.microsecondsSinceEpoch - now.microsecondsSinceEpoch + 999_999) / 1_000_000
             guard left <= 3_600 else {
-                let room = 3_600 - (rest.endsAt.microsecondsSinceEpoch - now.microsecondsSinceEpoch) / 1_000_000
+                let room = 3_600 - rest.remainingSeconds(at: now)
                 throw TrainingError(
                     .invalidValue, "the rest would then have \(left) s left, more than an hour",
                     remedy: "extend it by at most \(room) s")
