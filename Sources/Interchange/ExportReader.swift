@@ -117,6 +117,15 @@ struct ExportReader {
         case .hevy:
             let start = try parser.instant(field(.startTime), line: line, "start_time")
             let end = field(.endTime).isEmpty ? start : try parser.instant(field(.endTime), line: line, "end_time")
+            // A duration, as Strong's and FitNotes' are: from 0 to a week.
+            let seconds = (end.microsecondsSinceEpoch - start.microsecondsSinceEpoch) / 1_000_000
+            guard (0...FieldParser.maximumDuration).contains(seconds) else {
+                throw ImportError(
+                    .malformed,
+                    "line \(line): end_time \(field(.endTime).debugDescription) is "
+                        + (seconds < 0 ? "before start_time" : "more than a week after start_time"),
+                    remedy: "fix that row in the file (or remove it), then import again")
+            }
             let name = field(.title)
             return (
                 "\(field(.startTime))\u{0}\(name)", start, end, name.isEmpty ? "Workout" : name,
@@ -246,10 +255,30 @@ struct ExportReader {
         return product
     }
 
-    /// The text of a field, nil when empty; Strong writes a note's line breaks as `\n`.
+    /// The text of a field, spaces around it dropped, nil when empty. Strong writes a note's line breaks as `\n`, and
+    /// LiftLedger's export a backslash as `\\` (see ``StrongExport``): both are read back; another backslash is kept.
     static func text(_ field: String) -> String? {
         let trimmed = field.trimmingCharacters(in: .whitespaces)
-        return trimmed.isEmpty ? nil : trimmed.replacingOccurrences(of: "\\n", with: "\n")
+        guard !trimmed.isEmpty else { return nil }
+        guard trimmed.contains("\\") else { return trimmed }
+        var text = ""
+        var afterBackslash = false
+        for character in trimmed {
+            if afterBackslash {
+                switch character {
+                case "n": text.append("\n")
+                case "\\": text.append("\\")
+                default: text += "\\\(character)"
+                }
+                afterBackslash = false
+            } else if character == "\\" {
+                afterBackslash = true
+            } else {
+                text.append(character)
+            }
+        }
+        if afterBackslash { text.append("\\") }
+        return text
     }
 }
 

@@ -150,11 +150,16 @@ struct ImportPlan {
     }
 
     /// Whether two sets are alike, their weights compared by mass: a file that gives 0 kg for the 0 lb stored, or
-    /// the kilograms LiftLedger's export writes for pounds, says the same.
+    /// the kilograms LiftLedger's export writes for pounds, says the same. Their notes are compared as a file gives
+    /// them back, the spaces around them dropped (a note of spaces alone is none).
     static func isSameSet(_ set: SetDetails, _ other: SetDetails) -> Bool {
         var (set, other) = (set, other)
         guard set.weight?.milligrams == other.weight?.milligrams else { return false }
         (set.weight, other.weight) = (nil, nil)
+        func asRead(_ note: String?) -> String? {
+            note.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
+        }
+        (set.note, other.note) = (asRead(set.note), asRead(other.note))
         return set == other
     }
 

@@ -60,9 +60,10 @@ public enum StrongExport {
         return parts.isEmpty ? "0s" : parts.map { "\($0.0)\($0.1)" }.joined(separator: " ")
     }
 
-    /// A note as Strong writes it: line breaks as `\n`.
-    static func escaped(_ note: String?) -> String { note?.replacingOccurrences(of: "\n", with: "\\n") ?? "" }
-
+    /// A note as Strong writes one: a line break as `\n`, and so a backslash as `\\` (the import reads both back).
+    static func escaped(_ note: String?) -> String {
+        note?.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n") ?? ""
+    }
 }
 
 /// Tables written as CSV (RFC 4180: fields with commas, quotes or line breaks quoted, quotes doubled).

@@ -78,6 +78,64 @@ struct RemoveSetCommand: AsyncParsableCommand {
     }
 }
 
+struct RemoveExerciseCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remove-exercise",
+        abstract: "Take an exercise out of a workout (the events stay in the journal).",
+        discussion: """
+            Its sets no longer count. In the workout in progress, liftledger add brings the exercise back with its \
+            sets.
+            """)
+
+    @OptionGroup var location: JournalLocation
+
+    @Argument(help: "The exercise.")
+    var exercise: [String] = []
+
+    @Option(help: "The workout (default: the one in progress, else the last finished one).")
+    var workout: String?
+
+    @Flag(help: "Take the exercise out with its sets, when it has some.")
+    var withSets = false
+
+    func validate() throws {
+        if exercise.isEmpty { throw ValidationError("name the exercise to take out") }
+    }
+
+    func run() async throws {
+        let name = exercise.joined(separator: " ")
+        let removed = try await location.trainingLog().removeExercise(name, in: workout, withSets: withSets)
+        let sets = removed.sets == 0 ? "" : " and its \(removed.sets) set\(removed.sets == 1 ? "" : "s")"
+        Terminal.write("removed \(name)\(sets) from \(removed.workoutId)\n")
+    }
+}
+
+struct MoveExerciseCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "move-exercise", abstract: "Move an exercise of a workout to another place in its order.")
+
+    @OptionGroup var location: JournalLocation
+
+    @Argument(help: "The exercise, then its new place counted from 1: 'bench press 1'.")
+    var words: [String] = []
+
+    @Option(help: "The workout (default: the one in progress, else the last finished one).")
+    var workout: String?
+
+    func validate() throws {
+        guard words.count >= 2, Int(words.last!) != nil else {
+            throw ValidationError("give the exercise and then its new place, such as: move-exercise bench press 1")
+        }
+    }
+
+    func run() async throws {
+        let exercise = words.dropLast().joined(separator: " ")
+        let position = Int(words.last!)!
+        let id = try await location.trainingLog().moveExercise(exercise, to: position, in: workout)
+        Terminal.write("moved \(exercise) to place \(position) of \(id)\n")
+    }
+}
+
 struct EditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "edit", abstract: "Edit a finished workout: its date, note or name.")

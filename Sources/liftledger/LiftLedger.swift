@@ -23,7 +23,8 @@ struct LiftLedger: AsyncParsableCommand {
         subcommands: [
             InitCommand.self, StartCommand.self, AddCommand.self, LogCommand.self, RestCommand.self,
             PauseCommand.self, ResumeCommand.self, FinishCommand.self, DiscardCommand.self, StatusCommand.self,
-            CorrectCommand.self, RemoveSetCommand.self, EditCommand.self, DeleteCommand.self, TodayCommand.self,
+            CorrectCommand.self, RemoveSetCommand.self, RemoveExerciseCommand.self, MoveExerciseCommand.self,
+            EditCommand.self, DeleteCommand.self, TodayCommand.self,
             ProfileCommand.self, ExerciseCommand.self, RoutineCommand.self, ScheduleCommand.self,
             HistoryCommand.self, ShowCommand.self, CalendarCommand.self, RecordsCommand.self, WhyCommand.self,
             StreakCommand.self, BalanceCommand.self, ProgressCommand.self, InsightsCommand.self, RulesCommand.self,

@@ -260,6 +260,22 @@ struct ImportTests {
         #expect(try snapshot(of: journal.path) == before, "not a byte of the journal changed")
     }
 
+    /// A Hevy workout's end_time gives its duration, which must be 0 to a week, as Strong's and FitNotes' durations
+    /// must: an end before the start, or 20 days after it, is refused at its line, and nothing is written.
+    @Test func aHevyEndBeforeItsStartOrWeeksAfterItIsRefused() async throws {
+        let original = try String(contentsOfFile: Self.synthetic + "hevy-imperial.csv", encoding: .utf8)
+        for (end, why) in [("12 Jan 2025, 06:05", "before start_time"), ("1 Feb 2025, 08:10", "more than a week")] {
+            let file = directory.child("hevy-end.csv")
+            try Data(original.replacingOccurrences(of: "12 Jan 2025, 08:10", with: end).utf8).write(
+                to: URL(fileURLWithPath: file))
+            let before = try snapshot(of: journal.path)
+            let error = await importError { _ = try await importing(file) }
+            #expect(error?.code == .malformed && error?.message.hasPrefix("line 2: end_time") == true)
+            #expect(error?.message.contains(why) == true, "\(String(describing: error))")
+            #expect(try snapshot(of: journal.path) == before)
+        }
+    }
+
     /// A custom exercise's id, made of its name, is part of read-model keys, which LMDB limits to 511 bytes: a name
     /// is at most 100 scalars, and the longest in bytes (100 four-byte scalars) still folds and answers queries. One
     /// longer is refused at its line, and nothing is written; `exercise add` refuses it too.
@@ -459,13 +475,21 @@ struct ImportTests {
         _ = try await importing("hevy-imperial.csv")
         // A workout logged live starts at a fraction of a second; the export gives whole seconds, the fraction cut off
         // (three quarters of a second, so that an export that rounded would not match).
+        // Its notes hold backslashes, a line break and a space at the end, which the file gives back as they were (the
+        // space is dropped: an import drops spaces around a field).
         let live = try await log.start(name: "Live")
-        try await log.logSet(SetRequest(exercise: "squat", weight: Weight(ExactDecimal(100), .kilograms), reps: 5))
+        let hundred = Weight(ExactDecimal(100), .kilograms)
+        let note = #"see C:\notes\today, "\\" "#
+        try await log.logSet(SetRequest(exercise: "squat", weight: hundred, reps: 5, note: note))
+        try await log.logSet(SetRequest(exercise: "squat", weight: hundred, reps: 5, note: "two\nlines"))
         try await log.finish()
         let start = Timestamp(rfc3339: "2026-01-02T18:30:15.750000Z")!
         try await log.editWorkout(live, startedAt: start, note: nil, name: nil)
         let (csv, text) = try strongExport()
         #expect(text.contains(",Live,"))
+        // In the file, a backslash is written twice and a line break as \n; the field is quoted for its quotes.
+        #expect(text.contains(#","see C:\\notes\\today, ""\\\\"" ","#))
+        #expect(text.contains(#",two\nlines,"#))
         let head = try journal.head().position
         let again = try await importing(csv, unit: .kilograms)
         #expect(again.workouts == 40 && again.workoutsAlreadyImported == 40 && again.workoutsAdded == 0)

@@ -109,6 +109,35 @@ struct CommandTests {
         #expect(try test.journal.head().position == head + 2)
     }
 
+    @Test func exercisesAreTakenOutAndMovedInAWorkout() async throws {
+        let test = try TestJournal()
+        let log = try TrainingLog(journal: test.journal)
+        let id = try await log.start()
+        try await log.logSet(SetRequest(exercise: "squat", weight: weight("100"), reps: 5))
+        try await log.addExercise("bench press")
+        try await log.addExercise("deadlift")
+        func exercises() throws -> [String] { try #require(try log.query { try $0.workout(id) }).exercises.map(\.name) }
+        #expect(try exercises() == ["Barbell Squat", "Barbell Bench Press - Medium Grip", "Barbell Deadlift"])
+        try await log.moveExercise("deadlift", to: 1)
+        #expect(try exercises() == ["Barbell Deadlift", "Barbell Squat", "Barbell Bench Press - Medium Grip"])
+        // An exercise with a set is taken out only with its sets; one that is not in the workout, not at all.
+        let head = try test.journal.head().position
+        #expect(await trainingError { try await log.removeExercise("squat") }?.code == .notAllowed)
+        #expect(await trainingError { try await log.removeExercise("front squat") }?.code == .notFound)
+        #expect(await trainingError { try await log.moveExercise("deadlift", to: 4) }?.code == .invalidValue)
+        #expect(try test.journal.head().position == head)
+        #expect(try await log.removeExercise("bench press").sets == 0)
+        #expect(try await log.removeExercise("squat", withSets: true).sets == 1)
+        #expect(try exercises() == ["Barbell Deadlift"])
+        #expect(try #require(try log.query { try $0.workout(id) }).countedSets.isEmpty)
+        // Added back, the squat brings its set with it.
+        try await log.addExercise("squat")
+        #expect(try #require(try log.query { try $0.workout(id) }).countedSets.map(\.number) == [1])
+        try await log.removeExercise("squat", withSets: true)
+        try await log.finish()
+        #expect(try log.query { try $0.history().map(\.volume) } == [0], "the squat's 500 kg no longer counts")
+    }
+
     @Test func correctionsRemovalsEditsAndDeletion() async throws {
         let test = try TestJournal()
         let clock = ManualClock("2026-11-20T18:00:00Z")

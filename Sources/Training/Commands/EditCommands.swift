@@ -91,6 +91,62 @@ extension TrainingLog {
         }
     }
 
+    /// Takes an exercise out of `workout` (default: the one in progress, else the last finished one); its sets no
+    /// longer count, so one with sets is taken out only `withSets`. Returns the workout's id and how many sets no
+    /// longer count.
+    @discardableResult
+    public func removeExercise(
+        _ name: String, in reference: String? = nil, withSets: Bool = false
+    ) async throws -> (
+        workoutId: String, sets: Int
+    ) {
+        try await execute { snapshot, _ in
+            let workout = try targetWorkout(reference, in: snapshot)
+            let exercise = try self.exercise(name, in: snapshot)
+            guard workout.exerciseIndex(of: exercise.id) != nil else {
+                throw TrainingError(
+                    .notFound, "\(exercise.name) is not in \(workout.id)",
+                    remedy: "its exercises are: \(workout.exercises.map(\.name).joined(separator: ", "))")
+            }
+            let sets = workout.countedSets.filter { $0.details.exerciseId == exercise.id }.count
+            guard sets == 0 || withSets else {
+                throw TrainingError(
+                    .notAllowed, "\(exercise.name) has \(sets) set\(sets == 1 ? "" : "s") in \(workout.id)",
+                    remedy:
+                        "to take \(sets == 1 ? "it" : "them") out too, add --with-sets (or remove a set with liftledger "
+                        + "remove-set N)")
+            }
+            return Decision(
+                stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id),
+                events: [ExerciseRemoved(exerciseId: exercise.id)], result: (workout.id, sets))
+        }
+    }
+
+    /// Moves an exercise of `workout` (default: the one in progress, else the last finished one) to `position`,
+    /// counted from 1; returns the workout's id.
+    @discardableResult
+    public func moveExercise(_ name: String, to position: Int, in reference: String? = nil) async throws -> String {
+        try await execute { snapshot, _ in
+            let workout = try targetWorkout(reference, in: snapshot)
+            let exercise = try self.exercise(name, in: snapshot)
+            guard workout.exerciseIndex(of: exercise.id) != nil else {
+                throw TrainingError(
+                    .notFound, "\(exercise.name) is not in \(workout.id)",
+                    remedy: "its exercises are: \(workout.exercises.map(\.name).joined(separator: ", "))")
+            }
+            guard (1...workout.exercises.count).contains(position) else {
+                throw TrainingError(
+                    .invalidValue,
+                    "place \(position) in a workout of \(workout.exercises.count) "
+                        + (workout.exercises.count == 1 ? "exercise" : "exercises"),
+                    remedy: "give 1 to \(workout.exercises.count)")
+            }
+            return Decision(
+                stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id),
+                events: [ExerciseMoved(exerciseId: exercise.id, toIndex: UInt32(position - 1))], result: workout.id)
+        }
+    }
+
     /// Edits a finished workout: a new start (the whole workout moves with it), note or name.
     public func editWorkout(_ reference: String, startedAt: Timestamp?, note: String?, name: String?) async throws {
         guard startedAt != nil || note != nil || name != nil else {
