@@ -4,7 +4,8 @@ import Foundation
 import Training
 
 /// The child of the session crash test: drives scripted workouts, one after another, through the training commands
-/// the CLI runs, until it is killed. A workout left in progress by a killed driver is finished first.
+/// the CLI runs, until it is killed. A workout left in progress by a killed driver is finished first (discarded when
+/// it has no set yet, as `finish` refuses it then).
 struct WorkoutDriver: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "workout-driver", abstract: "Log scripted workouts until killed.")
@@ -16,7 +17,9 @@ struct WorkoutDriver: AsyncParsableCommand {
         let log = try TrainingLog(journal: try Journal.open(at: journal))
         var cycle = 0
         while true {
-            if try log.query({ try $0.activeWorkout() }) != nil { try await log.finish(note: "recovered") }
+            if let left = try log.query({ try $0.activeWorkout() }) {
+                if left.countedSets.isEmpty { try await log.discard() } else { try await log.finish(note: "recovered") }
+            }
             try await workout(cycle, log)
             cycle += 1
         }

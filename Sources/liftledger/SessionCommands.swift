@@ -196,7 +196,8 @@ struct ResumeCommand: AsyncParsableCommand {
 
 struct FinishCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "finish", abstract: "Finish the workout in progress; it joins the history.")
+        commandName: "finish", abstract: "Finish the workout in progress; it joins the history.",
+        discussion: "A workout with no sets is not finished: log a set, or discard it.")
 
     @OptionGroup var location: JournalLocation
 

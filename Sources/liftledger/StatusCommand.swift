@@ -29,15 +29,21 @@ struct StatusCommand: AsyncParsableCommand {
     var staleAfter: Int64?
 
     func validate() throws {
-        if let now, Timestamp(rfc3339: now) == nil {
-            throw ValidationError("--now takes an RFC 3339 time such as 2026-11-22T18:00:00Z")
-        }
         if let staleAfter, staleAfter < 0 { throw ValidationError("--stale-after takes 0 or more seconds") }
     }
 
     func run() async throws {
+        // Read here rather than in validate(): a time the command reads itself exits 1, as dates do (README.md).
+        let instant = try now.map { text in
+            guard let instant = Timestamp(rfc3339: text) else {
+                throw CLIError(
+                    message: "cannot read --now \(text.debugDescription)",
+                    remedy: "give an RFC 3339 time such as 2026-11-22T18:00:00Z")
+            }
+            return instant
+        }
         let log = try location.trainingLog()
-        let session = try log.activeSession(at: now.flatMap(Timestamp.init(rfc3339:)), staleAfterSeconds: staleAfter)
+        let session = try log.activeSession(at: instant, staleAfterSeconds: staleAfter)
         if json {
             Terminal.write((session.map(Self.json) ?? .object([("active", .bool(false))])).rendered + "\n")
         } else if let session {

@@ -178,6 +178,7 @@ struct WorkoutCLITests {
             (["why", "squat", "heaviestt"], "unknown record kind \"heaviestt\"; the kinds are: heaviest, e1rm, ", 1),
             (["exercise", "list", "--muscle", "chst"], "unknown muscle \"chst\"; name one of: abdominals, ", 64),
             (["prs", "--as-of", "-1"], "cannot read --as-of \"-1\"", 1),
+            (["status", "--now", "yesterday"], "cannot read --now \"yesterday\"; give an RFC 3339 time", 1),
             (["prs", "--bogus"], "liftledger COMMAND --help", 64),
             (["history", "--routine", "Nope"], "no routine \"Nope\"; there are no routines yet", 1),
             (["history", "--from", "2026-03-01", "--to", "2026-02-01"], "--from 2026-03-01 is after --to", 1),

@@ -134,8 +134,11 @@ struct CommandTests {
         try await log.addExercise("squat")
         #expect(try #require(try log.query { try $0.workout(id) }).countedSets.map(\.number) == [1])
         try await log.removeExercise("squat", withSets: true)
+        // A workout with no set that counts is not finished.
+        #expect(await trainingError { try await log.finish() }?.code == .notAllowed)
+        try await log.logSet(SetRequest(exercise: "deadlift", weight: weight("60"), reps: 5))
         try await log.finish()
-        #expect(try log.query { try $0.history().map(\.volume) } == [0], "the squat's 500 kg no longer counts")
+        #expect(try log.query { try $0.history().map(\.volume) } == [300_000_000], "60 × 5; not the squat's 100 × 5")
     }
 
     @Test func correctionsRemovalsEditsAndDeletion() async throws {

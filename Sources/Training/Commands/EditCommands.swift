@@ -174,7 +174,7 @@ extension TrainingLog {
                 guard end <= now else {
                     throw TrainingError(
                         .invalidValue, "starting at \(startedAt), the workout would end at \(end), in the future",
-                        remedy: "give a start at least \(length / 60_000_000) min before now")
+                        remedy: "give a start at least \((length + 59_999_999) / 60_000_000) min before now")
                 }
             }
             return Decision(

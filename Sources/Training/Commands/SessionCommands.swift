@@ -219,6 +219,12 @@ extension TrainingLog {
     public func finish(note: String? = nil) async throws -> String {
         try await execute { snapshot, now in
             let workout = try activeWorkout(snapshot)
+            // A workout of no sets is no training: finished, it would count as a day trained and in the streaks.
+            guard !workout.countedSets.isEmpty else {
+                throw TrainingError(
+                    .notAllowed, "\(workout.id) has no sets",
+                    remedy: "log a set first, or discard it (liftledger discard)")
+            }
             let events = Self.closingRest(of: workout, at: now) + [WorkoutFinished(note: note)]
             return Decision(
                 stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id), events: events,
