@@ -230,16 +230,20 @@ struct ImportPlan {
 
     /// The events that make a stored workout's sets read as `details`: the file's sets in order against the sets
     /// still there in number order, corrected where they differ; sets beyond them logged under new numbers (never one
-    /// a removed set had), and sets the file no longer has removed; with the exercises they need, and without those
-    /// the correction leaves with no set.
+    /// a removed set had), and sets the file no longer has removed; with the exercises they need, without those the
+    /// correction leaves with no set, and with the file's exercises moved into its order of first use, as a first
+    /// import lists them (an exercise added by hand, with no set, comes after them).
     static func corrections(
         of stored: Workout, to details: [SetDetails], names: (String) -> String
     ) -> [any TrainingEventPayload] {
         var events: [any TrainingEventPayload] = []
         var present = Set(stored.exercises.map(\.exerciseId))
+        // The workout's exercises in order, as the events leave them.
+        var order = stored.exercises.map(\.exerciseId)
         func ensure(_ exerciseId: String) {
             if present.insert(exerciseId).inserted {
                 events.append(ExerciseAdded(exerciseId: exerciseId, exerciseName: names(exerciseId)))
+                order.append(exerciseId)
             }
         }
         let live = stored.sets.filter { !$0.isRemoved }.sorted { $0.number < $1.number }
@@ -262,6 +266,18 @@ struct ImportPlan {
         var emptied = Set(live.map(\.details.exerciseId)).subtracting(keptExercises)
         for exercise in stored.exercises where emptied.remove(exercise.exerciseId) != nil {
             events.append(ExerciseRemoved(exerciseId: exercise.exerciseId))
+            order.removeAll { $0 == exercise.exerciseId }
+        }
+        // A workout that reads as the file has it keeps its order, which may be the user's.
+        guard !events.isEmpty else { return [] }
+        var wanted: [String] = []
+        for set in details where !wanted.contains(set.exerciseId) && order.contains(set.exerciseId) {
+            wanted.append(set.exerciseId)
+        }
+        for (index, exerciseId) in wanted.enumerated() where order[index] != exerciseId {
+            order.removeAll { $0 == exerciseId }
+            order.insert(exerciseId, at: index)
+            events.append(ExerciseMoved(exerciseId: exerciseId, toIndex: UInt32(index)))
         }
         return events
     }

@@ -210,6 +210,16 @@ struct ImportTests {
         let again = try journal.head()
         _ = try await importing("fitnotes-old.csv", map: mapping)
         #expect(try journal.head() == again)
+
+        // The first exercise mapped too: its sets' new exercise comes first, as in the file, not after the swings.
+        try Data(
+            #"{"Kettlebell Swing Thing": "One-Arm Kettlebell Swings", "Flat Barbell Bench Press": "Dumbbell Bench Press"}"#
+                .utf8
+        ).write(to: URL(fileURLWithPath: mapping))
+        _ = try await importing("fitnotes-old.csv", map: mapping)
+        let remapped = try #require(try log.query { try $0.workout("workout-1") })
+        #expect(remapped.exercises.map(\.exerciseId) == ["Dumbbell_Bench_Press", "One-Arm_Kettlebell_Swings"])
+        #expect(remapped.countedSets.map(\.details.exerciseId).first == "Dumbbell_Bench_Press")
     }
 
     @Test func aWorkoutChangedInTheAppIsCorrectedUnderNewSetNumbersAndOnceOnly() async throws {
