@@ -104,10 +104,16 @@ struct StatusCommand: AsyncParsableCommand {
             ("lastActivityAt", .string(workout.lastActivityAt.description)),
             ("staleAfterSeconds", .integer(session.staleAfterSeconds)),
             ("stale", .bool(session.isStale)),
-            ("choices", .array(session.isStale ? [.string("finish"), .string("discard")] : [])),
+            ("choices", .array(Self.choices(session).map(JSON.string))),
             ("rest", rest),
             ("exercises", .array(exercises)),
         ])
+    }
+
+    /// What a stale session offers: to finish it (when it has a set: `finish` refuses one with none) or discard it.
+    static func choices(_ session: ActiveSession) -> [String] {
+        guard session.isStale else { return [] }
+        return session.workout.countedSets.isEmpty ? ["discard"] : ["finish", "discard"]
     }
 
     static func text(_ session: ActiveSession, timeZone: TimeZone) -> String {
@@ -120,7 +126,9 @@ struct StatusCommand: AsyncParsableCommand {
             let idle = (session.now.microsecondsSinceEpoch - workout.lastActivityAt.microsecondsSinceEpoch) / 1_000_000
             lines.append(
                 "stale: nothing logged for \(TrainingFormat.duration(seconds: idle)); "
-                    + "finish it (liftledger finish) or discard it (liftledger discard)")
+                    + (Self.choices(session).contains("finish")
+                        ? "finish it (liftledger finish) or discard it (liftledger discard)"
+                        : "it has no sets: discard it (liftledger discard)"))
         }
         if let rest = session.rest {
             let left = rest.remainingSeconds(at: session.now)

@@ -301,6 +301,20 @@ struct WorkoutCLITests {
                 == "Sunday 2026-11-22: Upper A; start it with liftledger start \"Upper A\"\n")
     }
 
+    @Test func aStaleSessionWithNoSetsOffersOnlyToDiscardIt() throws {
+        try ok(["start"])
+        func choices() throws -> [String]? {
+            let status = try jsonObject(try ok(["status", "--json", "--now", "2100-01-01T00:00:00Z"]).lines[0])
+            #expect(status["stale"] as? Bool == true)
+            return status["choices"] as? [String]
+        }
+        #expect(try choices() == ["discard"])
+        let finish = try liftledger(["finish"], journal: journal)
+        #expect(finish.status == 1 && finish.standardError.contains("has no sets; log a set first, or discard it"))
+        try ok(["log", "squat", "100kg", "x", "5"])
+        #expect(try choices() == ["finish", "discard"])
+    }
+
     @Test func lastTimeKeepsKindsRecordsNameTheirPreviousAndAnEmptyNoteIsNone() throws {
         try ok(["start"])
         try ok(["log", "squat", "60kg", "x", "5", "--type", "warmup"])
