@@ -114,12 +114,23 @@ struct RestStartCommand: AsyncParsableCommand {
 
     @OptionGroup var location: JournalLocation
 
-    @Argument(help: "How long, in seconds (default: the routine's rest for the exercise, else 120).")
-    var seconds: UInt32?
+    // Unrecognized arguments are taken too, so that a negative number is refused as a length rather than as an option.
+    @Argument(
+        parsing: .allUnrecognized,
+        help: "How long, in seconds (default: the routine's rest for the exercise, else 120).")
+    var seconds: [String] = []
 
     func run() async throws {
+        let given = try seconds.first.map { text in
+            guard seconds.count == 1, let length = UInt32(text), (1...3_600).contains(length) else {
+                throw CLIError(
+                    message: "a rest of \(seconds.joined(separator: " ").debugDescription) seconds",
+                    remedy: "give 1 to 3600 seconds, such as liftledger rest 90")
+            }
+            return length
+        }
         let log = try location.trainingLog()
-        let length = try seconds ?? log.query(defaultRest)
+        let length = try given ?? log.query(defaultRest)
         try await log.startRest(seconds: length)
         Terminal.write("resting \(TrainingFormat.duration(seconds: Int64(length)))\n")
     }

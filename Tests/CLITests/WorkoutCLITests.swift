@@ -139,6 +139,8 @@ struct WorkoutCLITests {
             (["import", "/tmp"], "/tmp is a directory"),
             (["profile", "set", "--name", ""], "a profile's name cannot be empty"),
             (["rest", "extend", "0"], "changes nothing"),
+            (["rest", "-5"], "a rest of \"-5\" seconds; give 1 to 3600 seconds"),
+            (["rest", "5000"], "give 1 to 3600 seconds"),
             (["schedule", "set", "--split", "Push,,Legs"], "day 2 of --split is empty"),
             (["schedule", "set", "--split", ""], "day 1 of --split is empty"),
             (["routine", "add", "Push", "bench", "--rest", "0"], "1 to 3600 s of rest"),
