@@ -80,7 +80,8 @@ struct BalanceCommand: AsyncParsableCommand {
     func run() async throws {
         try location.query(asOf: asOf) { context in
             let balance = try context.snapshot.balance(weeks: weeks, today: context.today)
-            func number(_ value: Double, _ digits: Int = 1) -> String {
+            // Sets to three decimals, as the rules weigh them (balance.secondary 0.125), and as `why balance` shows them.
+            func number(_ value: Double, _ digits: Int = 3) -> String {
                 let factor = pow(10.0, Double(digits))
                 return String((value * factor).rounded() / factor)
             }
@@ -96,7 +97,7 @@ struct BalanceCommand: AsyncParsableCommand {
                                     .object([
                                         ("muscle", .string(muscle.name)), ("sets", .verbatim(number(muscle.sets, 3))),
                                         ("weeklySets", .array(muscle.weeklySets.map { .verbatim(number($0, 3)) })),
-                                        ("volumeKilograms", .verbatim(number(muscle.volume, 3))),
+                                        ("volumeKilograms", .verbatim(number(muscle.volume, 6))),
                                         ("flagged", .bool(muscle.isFlagged)),
                                     ])
                                 })
@@ -116,7 +117,7 @@ struct BalanceCommand: AsyncParsableCommand {
                 for muscle in balance.muscles {
                     Terminal.write(
                         CSV.line([
-                            muscle.name, number(muscle.sets, 3), number(muscle.volume, 3), String(muscle.isFlagged),
+                            muscle.name, number(muscle.sets, 3), number(muscle.volume, 6), String(muscle.isFlagged),
                         ]))
                 }
                 return
@@ -125,7 +126,7 @@ struct BalanceCommand: AsyncParsableCommand {
             text += padded("muscle", 14) + padded("sets", 8) + padded("volume kg", 12) + "\n"
             for muscle in balance.muscles where muscle.sets > 0 {
                 text +=
-                    padded(muscle.name, 14) + padded(number(muscle.sets), 8) + padded(number(muscle.volume), 12)
+                    padded(muscle.name, 14) + padded(number(muscle.sets), 8) + padded(number(muscle.volume, 1), 12)
                     + (muscle.isFlagged ? "low" : "") + "\n"
             }
             let untrained = balance.muscles.filter { $0.sets == 0 }.map(\.name)
@@ -192,13 +193,14 @@ struct ProgressCommand: AsyncParsableCommand {
                 return
             }
             if output.csv {
-                Terminal.write(CSV.line(["date", "workout", "e1rm_kg", "top_weight_kg", "volume_kg", "working_sets"]))
+                Terminal.write(
+                    CSV.line(["date", "workout", "e1rm_kg", "top_weight_kg", "volume_kg", "working_sets", "reps"]))
                 for session in progress.sessions {
                     Terminal.write(
                         CSV.line([
                             context.date(session.startedAt).description, session.workoutId, estimate(session) ?? "",
                             session.topWeight.map(kilograms) ?? "", kilograms(session.volume),
-                            String(session.workingSets),
+                            String(session.workingSets), String(session.reps),
                         ]))
                 }
                 return
@@ -218,7 +220,7 @@ struct ProgressCommand: AsyncParsableCommand {
             }
             if let plateau {
                 text +=
-                    "plateau: no estimate above \(plateau.bestBefore.text(per: 1_000_000, digits: 2)) kg in the last "
+                    "plateau: no estimate above \(estimate(plateau.bestBefore) ?? "-") kg in the last "
                     + "\(plateau.sessions.count) sessions\n"
             }
             Terminal.write(text)

@@ -303,6 +303,27 @@ struct WorkoutCLITests {
                 == "Sunday 2026-11-22: Upper A; start it with liftledger start \"Upper A\"\n")
     }
 
+    @Test func balanceShowsItsFiguresAsTheRulesWeighThem() throws {
+        // Three sets of bench press (chest primary; shoulders and triceps secondary), 100 lb × 5 each:
+        // 500 lb = 226.796185 kg a set. Secondary muscles at 0.25: triceps 0.75 sets and 170.09713875 kg, which is
+        // 170.097139 to the milligram; chest 3 sets and 680.388555 kg.
+        try ok(["start"])
+        for _ in 1...3 { try ok(["log", "bench press", "100lb", "x", "5"]) }
+        try ok(["finish"])
+        try ok(["rules", "set", "balance.secondary", "0.25"])
+        let text = try ok(["balance", "--weeks", "1"]).lines
+        let triceps = try #require(text.first { $0.hasPrefix("triceps") })
+        #expect(triceps.split(separator: " ").dropFirst().first == "0.75", "\(triceps)")
+        let balance = try jsonObject(try ok(["balance", "--weeks", "1", "--json"]).lines[0])
+        let muscles = try #require(balance["muscles"] as? [[String: Any]])
+        func figures(_ name: String) -> (sets: Double?, volume: Double?) {
+            let muscle = muscles.first { $0["muscle"] as? String == name }
+            return (muscle?["sets"] as? Double, muscle?["volumeKilograms"] as? Double)
+        }
+        #expect(figures("triceps").sets == 0.75 && figures("triceps").volume == 170.097139)
+        #expect(figures("chest").sets == 3 && figures("chest").volume == 680.388555)
+    }
+
     @Test func aStaleSessionWithNoSetsOffersOnlyToDiscardIt() throws {
         try ok(["start"])
         func choices() throws -> [String]? {
@@ -339,6 +360,9 @@ struct WorkoutCLITests {
         let previous = try #require(heaviest["previous"] as? [String: Any])
         #expect(heaviest["value"] as? String == "110" && previous["value"] as? String == "100")
         #expect(previous.keys.contains("previous") == false)
+        // progress --csv gives each session's working sets and reps, as --json does: workout 1's one working set of 5.
+        let csv = try ok(["progress", "squat", "--csv"]).lines
+        #expect(csv.first?.hasSuffix(",working_sets,reps") == true && csv.dropFirst().first?.hasSuffix(",1,5") == true)
     }
 
     @Test func customExercisesProfileAndEdits() throws {

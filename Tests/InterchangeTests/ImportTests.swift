@@ -165,6 +165,12 @@ struct ImportTests {
         let squat = try log.query { try $0.latestRecords(of: "Barbell_Squat") }
         #expect(squat[.heaviestWeight]?.current.valueText == "45.359237")
         #expect(squat[.mostReps]?.current.valueText == "5")
+        // The flagged sets count in the history's set counts alone: 3 sets, 1 session set of 5 reps, 5 reps in the
+        // history, 100 lb × 5 = 226.796185 kg of volume.
+        let history = try #require(try log.query { try $0.history() }.first)
+        #expect(history.sets == 3 && history.exercises.map(\.reps) == [5] && history.volume == 226_796_185)
+        let session = try #require(try log.query { try $0.progress(of: "Barbell_Squat") }.sessions.first)
+        #expect(session.workingSets == 1 && session.reps == 5 && session.volume == 226_796_185)
         // A duration longer than a week is no workout's.
         try Data(String(contentsOfFile: file, encoding: .utf8).replacingOccurrences(of: "30m", with: "200h").utf8)
             .write(to: URL(fileURLWithPath: file))

@@ -290,6 +290,17 @@ struct AnalyticsTests {
         try await log.changeRule("balance.secondary", to: "0")
         balance = try log.query { try $0.balance(weeks: 1, today: LocalDate("2026-01-07")!) }
         #expect(muscle("chest")?.sets == 1 && muscle("shoulders")?.sets == 0)
+        try await log.changeRule("balance.secondary", to: "0.5")
+        // The catalog lists the quadriceps of Barbell Step Ups as primary and as secondary: a set of 60×10 counts one
+        // set and 600 kg for them, not one and a half, and half of each for the calves.
+        try await workout(at: "2026-01-08T18:00:00Z", [set("barbell step ups", "60", 10)])
+        balance = try log.query { try $0.balance(weeks: 1, today: LocalDate("2026-01-08")!) }
+        #expect(muscle("quadriceps")?.sets == 1 && muscle("quadriceps")?.volume == 600)
+        #expect(muscle("calves")?.sets == 0.5 && muscle("calves")?.volume == 300)
+        let behind = try log.query {
+            try $0.setsBehind(muscle: "quadriceps", weeks: 1, today: LocalDate("2026-01-08")!)
+        }
+        #expect(behind.lines.count == 1 && behind.lines.first?.isPrimary == true)
     }
 
     /// `why balance MUSCLE` lists the working sets behind a muscle's figure, each weighed by its exercise's role, in
@@ -323,16 +334,17 @@ struct AnalyticsTests {
         #expect(chest.lines.map(\.weighedSets) == [2, 1, 1] && chest.sets == 4)
         let balance = try log.query { try $0.balance(weeks: 2, today: LocalDate("2026-01-13")!) }
         #expect(balance.muscles.first { $0.name == "chest" }?.weeklySets == [3, 1])
-        // A custom exercise that lists the chest twice: the fold adds each listing, so each set counts 2 there.
+        // A custom exercise that lists the chest twice: a muscle counts once for a set, so its set counts 1, beside the
+        // bench press's 1 that week.
         let sled = try await log.addCustomExercise(
             CustomExerciseAdded(exerciseId: "", name: "Chest Sled", primaryMuscles: ["chest", "chest"]))
         try await workout(at: "2026-01-14T18:00:00Z", [set("chest sled", "50", 10)])
         let twice = try log.query { try $0.setsBehind(muscle: "chest", weeks: 1, today: LocalDate("2026-01-14")!) }
-        #expect(twice.lines.last?.exerciseId == sled.id && twice.lines.last?.weighedSets == 2 && twice.sets == 3)
+        #expect(twice.lines.last?.exerciseId == sled.id && twice.lines.last?.weighedSets == 1 && twice.sets == 2)
         #expect(
             try log.query { try $0.balance(weeks: 1, today: LocalDate("2026-01-14")!) }.muscles.first {
                 $0.name == "chest"
-            }?.sets == 3)
+            }?.sets == 2)
         // Secondary muscles at 0: the triceps have nothing behind them.
         try await log.changeRule("balance.secondary", to: "0")
         #expect(
@@ -353,9 +365,14 @@ struct AnalyticsTests {
         // Four: 122.5 × 4, none above 128.33.
         let plateau = try #require(try log.query { try $0.progress(of: squat) }.plateau(window: 4))
         #expect(plateau.sessions.map(\.workoutId) == ["workout-3", "workout-4", "workout-5", "workout-6"])
-        #expect(plateau.bestBefore.text(per: 1_000_000, digits: 2) == "128.33")
+        #expect(plateau.bestBefore.bestEstimate?.text(per: 1_000_000, digits: 2) == "128.33")
         let insights = try log.query { try $0.insights(today: LocalDate("2026-01-16")!, names: { $0 }) }
-        #expect(insights.contains { $0.kind == .plateau && $0.exerciseId == squat && $0.evidence.count == 5 })
+        let insight = try #require(insights.first { $0.kind == .plateau && $0.exerciseId == squat })
+        #expect(insight.evidence.count == 5)
+        // The best before names the workout that made it: workout 2, 110×5, on 2026-01-07.
+        let best = try #require(insight.evidence.first)
+        #expect(best.label == "best before" && best.value == "128.33")
+        #expect(best.workoutId == "workout-2" && best.date?.description == "2026-01-07")
         // The weekly volumes behind the insight, exactly, for the weeks that are over on Monday 2026-01-19: the week of
         // 2026-01-05, 100×5 + 110×5 + 105×5 = 1575 kg; of 2026-01-12, 105×5 × 3 + 102.5×5 on its Sunday = 2087.5 kg.
         try await workout(at: "2026-01-18T18:00:00Z", [set("squat", "102.5", 5)])

@@ -14,14 +14,15 @@ public struct Progress: Sendable {
     }
 
     /// Whether the last `window` sessions with an estimate brought none above the best before them (there must be
-    /// sessions before them to compare with).
-    public func plateau(window: Int) -> (sessions: [SessionFact], bestBefore: Score)? {
+    /// sessions before them to compare with). Returns those sessions and the first session that made the best.
+    public func plateau(window: Int) -> (sessions: [SessionFact], bestBefore: SessionFact)? {
         let estimated = estimated
         guard window > 0, estimated.count > window else { return nil }
         let recent = Array(estimated.suffix(window))
-        let before = estimated.dropLast(window).compactMap(\.bestEstimate).max()!
-        guard recent.allSatisfy({ !(before < $0.bestEstimate!) }) else { return nil }
-        return (recent, before)
+        var best = estimated[0]
+        for session in estimated.dropLast(window) where best.bestEstimate! < session.bestEstimate! { best = session }
+        guard recent.allSatisfy({ !(best.bestEstimate! < $0.bestEstimate!) }) else { return nil }
+        return (recent, best)
     }
 }
 
@@ -77,11 +78,12 @@ extension TrainingSnapshot {
                     Insight(
                         kind: .plateau, exerciseId: exerciseId,
                         message:
-                            "\(names(exerciseId)): no estimated 1RM above \(kilograms(plateau.bestBefore)) kg in the "
+                            "\(names(exerciseId)): no estimated 1RM above \(kilograms(plateau.bestBefore.bestEstimate)) kg in the "
                             + "last \(plateau.sessions.count) sessions",
                         evidence: [
                             Insight.Evidence(
-                                label: "best before", value: kilograms(plateau.bestBefore), workoutId: nil, date: nil)
+                                label: "best before", value: kilograms(plateau.bestBefore.bestEstimate),
+                                workoutId: plateau.bestBefore.workoutId, date: date(plateau.bestBefore))
                         ]
                             + plateau.sessions.map {
                                 Insight.Evidence(

@@ -47,7 +47,7 @@ extension TrainingSnapshot {
                 for (isPrimary, weight, muscles) in [
                     (true, primary, info.primaryMuscles), (false, secondary, info.secondaryMuscles),
                 ] where weight > 0 {
-                    // The fold adds a share for each listing: a custom exercise may list a muscle twice.
+                    // The fold adds a share for each listing (``ExerciseFacts`` lists a muscle once).
                     let listings = Int64(muscles.count { $0 == muscle })
                     guard listings > 0 else { continue }
                     let sets = try countedSets(exerciseId, in: workout).filter {

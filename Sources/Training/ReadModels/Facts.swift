@@ -109,7 +109,7 @@ public struct SessionFact: Sendable, Equatable {
     public var workoutId: String
     public var workoutName: String
     public var startedAt: Timestamp
-    /// Working sets (not warm-ups), and their reps.
+    /// Working sets (not warm-ups) that are not excluded, and their reps.
     public var workingSets: UInt32
     public var reps: UInt32
     /// Volume in milligrams by the volume rule.
@@ -193,6 +193,7 @@ public struct WorkoutSummary: Sendable, Equatable {
         public var exerciseId: String
         public var name: String
         public var sets: UInt32
+        /// The reps of the sets that are not excluded.
         public var reps: UInt32
         public var volume: Int64
     }

@@ -92,7 +92,8 @@ struct WorkoutContribution {
                 if fact.isImplausible { implausibleSets += 1 }
                 // An assisted exercise's weight is help, not load: its sets have no volume, as body-weight sets.
                 let volume = info.isAssisted ? 0 : fact.volume(rules)
-                line.reps += fact.details.reps
+                // An excluded set counts for nothing but the history's set counts.
+                if !fact.isExcluded { line.reps += fact.details.reps }
                 line.volume = line.volume.addingClamped(volume)
                 session.volume = session.volume.addingClamped(volume)
                 // The week's volume is the history's (warm-ups as the rules say); its sets and the muscles' counters
@@ -100,9 +101,9 @@ struct WorkoutContribution {
                 total.milliVolume = total.milliVolume.addingClamped(volume.multipliedClamped(by: 1_000))
                 guard fact.details.kind != .warmup else { continue }
                 workingSets += 1
+                guard !fact.isExcluded else { continue }
                 session.workingSets += 1
                 session.reps += fact.details.reps
-                guard !fact.isExcluded else { continue }
                 total.milliSets += 1_000
                 countsForMuscles = true
                 muscleShare.primary.add(
@@ -224,9 +225,12 @@ struct ExerciseFacts: Sendable, Equatable {
             ?? ExerciseFacts(unknown: exerciseId)
     }
 
+    /// A muscle counts once for a set: listed twice, or as both primary and secondary (free-exercise-db lists the
+    /// quadriceps both ways for Barbell Step Ups), it is taken once, as primary when it is listed so.
     private init(name: String, primaryMuscles: [String], secondaryMuscles: [String], force: String?) {
-        self.primaryMuscles = primaryMuscles
-        self.secondaryMuscles = secondaryMuscles
+        var seen: Set<String> = []
+        self.primaryMuscles = primaryMuscles.filter { seen.insert($0).inserted }
+        self.secondaryMuscles = secondaryMuscles.filter { seen.insert($0).inserted }
         self.force = force
         isAssisted = ExerciseCatalog.normalized(name).contains("assisted")
     }
