@@ -187,10 +187,12 @@ def status(records, now, stale_after=7200):
         "remainingSeconds": max(0, -((now - r["endsAt"]) // US)), "afterSet": r["afterSet"]}
     end = w["pause"] if w["pause"] is not None else now
     stale = now - w["last"] > stale_after * US
+    # finish refuses a workout with no set that counts (one of an exercise still in the workout, not removed).
+    has_sets = any(n not in w["hidden"] and s["exerciseId"] in w["ex"] for n, s in w["sets"].items())
     return {"active": True, "workoutId": wid, "name": w["name"], "routineId": w["routine"],
             "startedAt": fmt_time(w["started"]), "now": fmt_time(now), "paused": w["pause"] is not None,
             "elapsedSeconds": max(0, (end - w["started"] - w["paused"]) // US), "lastActivityAt": fmt_time(w["last"]),
-            "staleAfterSeconds": stale_after, "stale": stale, "choices": ["finish", "discard"] if stale else [],
+            "staleAfterSeconds": stale_after, "stale": stale, "choices": (["finish", "discard"] if has_sets else ["discard"]) if stale else [],
             "rest": rest, "exercises": exercises}
 
 def self_test():

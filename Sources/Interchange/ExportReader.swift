@@ -112,18 +112,20 @@ struct ExportReader {
             let key = "\(field(.date))\u{0}\(name)"
             return (
                 key, start, start.adding(seconds: seconds ?? 0), name.isEmpty ? "Workout" : name,
-                Self.text(field(.workoutNotes))
+                Self.text(field(.workoutNotes), escapes: true)
             )
         case .hevy:
             let start = try parser.instant(field(.startTime), line: line, "start_time")
-            let end = field(.endTime).isEmpty ? start : try parser.instant(field(.endTime), line: line, "end_time")
-            // A duration, as Strong's and FitNotes' are: from 0 to a week.
+            var end = field(.endTime).isEmpty ? start : try parser.instant(field(.endTime), line: line, "end_time")
+            // A duration, as Strong's and FitNotes' are: from 0 to a week. Local times an hour apart or less may be
+            // read the wrong way round when the clocks go back in between: such an end is taken as the start.
             let seconds = (end.microsecondsSinceEpoch - start.microsecondsSinceEpoch) / 1_000_000
-            guard (0...FieldParser.maximumDuration).contains(seconds) else {
+            if (-3_600..<0).contains(seconds) { end = start }
+            guard (-3_600...FieldParser.maximumDuration).contains(seconds) else {
                 throw ImportError(
                     .malformed,
                     "line \(line): end_time \(field(.endTime).debugDescription) is "
-                        + (seconds < 0 ? "before start_time" : "more than a week after start_time"),
+                        + (seconds < 0 ? "more than an hour before start_time" : "more than a week after start_time"),
                     remedy: "fix that row in the file (or remove it), then import again")
             }
             let name = field(.title)
@@ -185,7 +187,8 @@ struct ExportReader {
         if let distance = try FieldParser.decimal(field(.distance), line: line, "distance"), distance.significand > 0 {
             set.distanceMeters = try metres(distance, unit: field(.distanceUnit), line: line)
         }
-        var notes = [field(.notes), field(.comment)].compactMap(Self.text)
+        let escapes = layout.format == .strong
+        var notes = [field(.notes), field(.comment)].compactMap { Self.text($0, escapes: escapes) }
         if layout.format == .hevy {
             let superset = field(.supersetID).trimmingCharacters(in: .whitespaces)
             if !superset.isEmpty { notes.append("superset \(superset)") }
@@ -255,12 +258,14 @@ struct ExportReader {
         return product
     }
 
-    /// The text of a field, spaces around it dropped, nil when empty. Strong writes a note's line breaks as `\n`, and
-    /// LiftLedger's export a backslash as `\\` (see ``StrongExport``): both are read back; another backslash is kept.
-    static func text(_ field: String) -> String? {
+    /// The text of a field, spaces around it dropped, nil when empty. `\n` is read as a line break (Strong writes a
+    /// note's line breaks so); with `escapes` (Strong's layout, which LiftLedger's export writes), `\\` as a backslash
+    /// (see ``StrongExport``). Another backslash is kept.
+    static func text(_ field: String, escapes: Bool = false) -> String? {
         let trimmed = field.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { return nil }
         guard trimmed.contains("\\") else { return trimmed }
+        guard escapes else { return trimmed.replacingOccurrences(of: "\\n", with: "\n") }
         var text = ""
         var afterBackslash = false
         for character in trimmed {

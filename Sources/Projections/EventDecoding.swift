@@ -1,5 +1,10 @@
 import EventJournal
 
+#if !compiler(>=6.2)
+    /// Swift 6.2's marker of a type whose metatype may cross threads, which it checks; an empty stand-in before it.
+    public protocol SendableMetatype {}
+#endif
+
 /// How a projector reads, from the journal's records, the events its projections fold.
 ///
 /// A type rather than a closure, so that the loop that reads and decodes a chunk calls `decode` directly, inlined,

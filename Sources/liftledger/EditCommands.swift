@@ -83,8 +83,8 @@ struct RemoveExerciseCommand: AsyncParsableCommand {
         commandName: "remove-exercise",
         abstract: "Take an exercise out of a workout (the events stay in the journal).",
         discussion: """
-            Its sets no longer count. In the workout in progress, liftledger add brings the exercise back with its \
-            sets.
+            An exercise with sets is taken out only with --with-sets, which removes its sets too (as remove-set does), \
+            and never the last sets of a finished workout: delete the workout instead.
             """)
 
     @OptionGroup var location: JournalLocation

@@ -277,10 +277,11 @@ struct ImportTests {
     }
 
     /// A Hevy workout's end_time gives its duration, which must be 0 to a week, as Strong's and FitNotes' durations
-    /// must: an end before the start, or 20 days after it, is refused at its line, and nothing is written.
+    /// must: an end two hours before the start, or 20 days after it, is refused at its line, and nothing is written.
+    /// An end up to an hour before the start (local times across the clocks going back) is taken as the start.
     @Test func aHevyEndBeforeItsStartOrWeeksAfterItIsRefused() async throws {
         let original = try String(contentsOfFile: Self.synthetic + "hevy-imperial.csv", encoding: .utf8)
-        for (end, why) in [("12 Jan 2025, 06:05", "before start_time"), ("1 Feb 2025, 08:10", "more than a week")] {
+        for (end, why) in [("12 Jan 2025, 05:05", "an hour before start_time"), ("1 Feb 2025, 08:10", "a week")] {
             let file = directory.child("hevy-end.csv")
             try Data(original.replacingOccurrences(of: "12 Jan 2025, 08:10", with: end).utf8).write(
                 to: URL(fileURLWithPath: file))
@@ -290,6 +291,25 @@ struct ImportTests {
             #expect(error?.message.contains(why) == true, "\(String(describing: error))")
             #expect(try snapshot(of: journal.path) == before)
         }
+        let file = directory.child("hevy-back.csv")
+        try Data(original.replacingOccurrences(of: "12 Jan 2025, 08:10", with: "12 Jan 2025, 06:35").utf8).write(
+            to: URL(fileURLWithPath: file))
+        _ = try await importing(file)
+        let upper = try #require(try log.query { try $0.history() }.first { $0.name == "Upper A" })
+        #expect(upper.durationSeconds == 0)
+    }
+
+    /// Only Strong's layout, which LiftLedger's export writes, reads `\\` as one backslash; in Hevy's, a note keeps
+    /// both, and `\n` is a line break in every layout.
+    @Test func backslashesInNotesAreReadAsEachLayoutWritesThem() async throws {
+        let original = try String(contentsOfFile: Self.synthetic + "hevy-imperial.csv", encoding: .utf8)
+        let file = directory.child("hevy-notes.csv")
+        try Data(original.replacingOccurrences(of: #""close grip""#, with: #""C:\\grip\nwide""#).utf8).write(
+            to: URL(fileURLWithPath: file))
+        _ = try await importing(file)
+        let upper = try #require(try log.query { try $0.history() }.first { $0.name == "Upper A" })
+        let note = try sets(upper.workoutId).first?.details.note
+        #expect(note == "C:\\\\grip\nwide", "\(String(describing: note))")
     }
 
     /// A custom exercise's id, made of its name, is part of read-model keys, which LMDB limits to 511 bytes: a name

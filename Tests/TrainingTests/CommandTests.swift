@@ -107,6 +107,13 @@ struct CommandTests {
         confirmed.confirmed = true
         try await log.correctSet(2, confirmed)
         #expect(try test.journal.head().position == head + 2)
+        // 120 kg after 20 kg, confirmed, then put right as 122.5: no jump from the 120 it replaces, though six times the
+        // 20 before it, so no confirming.
+        try await log.logSet(SetRequest(exercise: "deadlift", weight: weight("20"), reps: 10))
+        try await log.logSet(SetRequest(exercise: "deadlift", weight: weight("120"), reps: 5, confirmed: true))
+        try await log.correctSet(5, SetCorrection(weight: .some(weight("122.5"))))
+        let deadlift = try #require(try log.query { try $0.activeWorkout() }).sets.last
+        #expect(deadlift?.number == 5 && deadlift?.details.weight == weight("122.5"))
     }
 
     @Test func exercisesAreTakenOutAndMovedInAWorkout() async throws {
@@ -129,16 +136,20 @@ struct CommandTests {
         #expect(try await log.removeExercise("bench press").sets == 0)
         #expect(try await log.removeExercise("squat", withSets: true).sets == 1)
         #expect(try exercises() == ["Barbell Deadlift"])
-        #expect(try #require(try log.query { try $0.workout(id) }).countedSets.isEmpty)
-        // Added back, the squat brings its set with it.
+        // Its set is removed with it: added back, the squat has none.
+        let workout = try #require(try log.query { try $0.workout(id) })
+        #expect(workout.countedSets.isEmpty && workout.sets.map(\.isRemoved) == [true])
         try await log.addExercise("squat")
-        #expect(try #require(try log.query { try $0.workout(id) }).countedSets.map(\.number) == [1])
-        try await log.removeExercise("squat", withSets: true)
+        #expect(try #require(try log.query { try $0.workout(id) }).countedSets.isEmpty)
+        try await log.removeExercise("squat")
         // A workout with no set that counts is not finished.
         #expect(await trainingError { try await log.finish() }?.code == .notAllowed)
         try await log.logSet(SetRequest(exercise: "deadlift", weight: weight("60"), reps: 5))
         try await log.finish()
         #expect(try log.query { try $0.history().map(\.volume) } == [300_000_000], "60 × 5; not the squat's 100 × 5")
+        // The deadlift's set is the finished workout's last: it is not taken out, the workout is to be deleted.
+        let emptying = await trainingError { try await log.removeExercise("deadlift", withSets: true) }
+        #expect(emptying?.code == .notAllowed && emptying?.remedy.contains("liftledger delete") == true)
     }
 
     @Test func correctionsRemovalsEditsAndDeletion() async throws {

@@ -27,6 +27,19 @@ struct UnitsTests {
         #expect(weight("100").kilograms.description == "100")
     }
 
+    /// A set's volume is the exact product rounded once, half to even; expected values from Python's decimal module.
+    @Test func volumesAreExactProductsRoundedOnce() {
+        // 60 lb × 15 = 75 lb × 12 = 900 lb = 408.233133 kg.
+        #expect(weight("60", .pounds).milligrams(times: 15) == 408_233_133)
+        #expect(weight("75", .pounds).milligrams(times: 12) == 408_233_133)
+        #expect(weight("102.5").milligrams(times: 5) == 512_500_000)
+        // 135.123456789 lb × 2 = 122.58193801503019986 kg: a product of more digits than 64 bits hold.
+        #expect(weight("135.123456789", .pounds).milligrams(times: 2) == 122_581_938)
+        // Half a milligram rounds to the even neighbour: 0 for 0.0000005 kg, 2 for 0.0000015 kg.
+        #expect(weight("0.0000005").milligrams(times: 1) == 0 && weight("0.0000015").milligrams(times: 1) == 2)
+        #expect(weight("0").milligrams(times: 10) == 0 && weight("100").milligrams(times: 0) == 0)
+    }
+
     private func parts(_ entry: SetEntry) -> String { parts(entry.exercise, entry.weight, entry.reps) }
 
     private func parts(_ exercise: String, _ weight: Weight?, _ reps: UInt32) -> String {

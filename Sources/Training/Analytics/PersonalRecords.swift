@@ -82,7 +82,8 @@ public struct RecordEntry: Sendable, Equatable {
     public var kind: RecordKind
     /// 1 for the first record of its kind, counting up.
     public var sequence: UInt32
-    /// Milligrams for weights and estimates, milligrams × reps for volumes, reps, seconds, or millimetres.
+    /// Milligrams for weights, estimates and volumes (see ``Weight/milligrams(times:)``), reps, seconds, or
+    /// millimetres.
     public var value: Score
     public var workoutId: String
     /// The set, or nil for a session record.

@@ -54,16 +54,17 @@ extension TrainingLog {
             if let kind = correction.kind { details.kind = kind }
             if let rpe = correction.rpe { details.rpe = rpe }
             if let note = correction.note { details.note = note.isEmpty ? nil : note }
-            // A new weight is checked as a logged one is, against the exercise's weight before it: another set's, else
-            // (the exercise's only set) the weight it replaces.
+            // A new weight is checked as a logged one is, against the exercise's weight before it (another set's) and
+            // the weight it replaces, whichever is heavier: a jump from both is more often a typo than a fix of one.
             if let weight = correction.weight,
                 weight != set.details.weight || details.exerciseId != set.details.exerciseId
             {
+                let replaced = details.exerciseId == set.details.exerciseId ? set.details.weight : nil
+                let other = try snapshot.previousWeight(of: details.exerciseId, in: workout, excludingSet: number)
                 try Self.checkOutlier(
                     weight, confirmed: correction.confirmed,
                     exercise: try self.exercise(details.exerciseId, in: snapshot),
-                    previous: try snapshot.previousWeight(of: details.exerciseId, in: workout, excludingSet: number)
-                        ?? (details.exerciseId == set.details.exerciseId ? set.details.weight : nil))
+                    previous: [other, replaced].compactMap { $0 }.max { $0.milligrams < $1.milligrams })
             }
             var events: [any TrainingEventPayload] = []
             if !workout.exercises.contains(where: { $0.exerciseId == details.exerciseId }) {
@@ -91,9 +92,9 @@ extension TrainingLog {
         }
     }
 
-    /// Takes an exercise out of `workout` (default: the one in progress, else the last finished one); its sets no
-    /// longer count, so one with sets is taken out only `withSets`. Returns the workout's id and how many sets no
-    /// longer count.
+    /// Takes an exercise out of `workout` (default: the one in progress, else the last finished one); one with sets is
+    /// taken out only `withSets`, its sets removed first (`SetRemoved`), and not when that would leave a finished
+    /// workout with no sets. Returns the workout's id and how many sets were removed.
     @discardableResult
     public func removeExercise(
         _ name: String, in reference: String? = nil, withSets: Bool = false
@@ -108,7 +109,8 @@ extension TrainingLog {
                     .notFound, "\(exercise.name) is not in \(workout.id)",
                     remedy: "its exercises are: \(workout.exercises.map(\.name).joined(separator: ", "))")
             }
-            let sets = workout.countedSets.filter { $0.details.exerciseId == exercise.id }.count
+            let removed = workout.countedSets.filter { $0.details.exerciseId == exercise.id }
+            let sets = removed.count
             guard sets == 0 || withSets else {
                 throw TrainingError(
                     .notAllowed, "\(exercise.name) has \(sets) set\(sets == 1 ? "" : "s") in \(workout.id)",
@@ -116,9 +118,16 @@ extension TrainingLog {
                         "to take \(sets == 1 ? "it" : "them") out too, add --with-sets (or remove a set with liftledger "
                         + "remove-set N)")
             }
+            guard workout.isActive || sets < workout.countedSets.count else {
+                throw TrainingError(
+                    .notAllowed, "taking \(exercise.name) out would leave \(workout.id) with no sets",
+                    remedy: "delete the workout instead (liftledger delete \(workout.id))")
+            }
+            let events: [any TrainingEventPayload] =
+                removed.map { SetRemoved(setNumber: $0.number) } + [ExerciseRemoved(exerciseId: exercise.id)]
             return Decision(
-                stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id),
-                events: [ExerciseRemoved(exerciseId: exercise.id)], result: (workout.id, sets))
+                stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id), events: events,
+                result: (workout.id, sets))
         }
     }
 

@@ -25,10 +25,10 @@ public struct SetFact: Sendable, Equatable {
     /// Whether it may make a record: a working set (not a warm-up) that is not excluded.
     var isRecordCandidate: Bool { details.kind != .warmup && !isExcluded }
 
-    /// Weight × reps in milligrams, as the volume rule counts it: 0 for body weight, excluded sets, and warm-ups
-    /// unless the rule counts them.
-    func volume(_ rules: Rules) -> Int64 {
-        guard !isExcluded, details.kind != .warmup || rules.warmupsCountInVolume else { return 0 }
+    /// Weight × reps in milligrams, as the volume rule counts it: 0 for body weight, an assisted exercise (whose
+    /// weight is help), excluded sets, and warm-ups unless the rule counts them.
+    func volume(_ rules: Rules, isAssisted: Bool) -> Int64 {
+        guard !isAssisted, !isExcluded, details.kind != .warmup || rules.warmupsCountInVolume else { return 0 }
         return setVolume
     }
 

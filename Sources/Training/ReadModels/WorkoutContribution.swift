@@ -90,8 +90,7 @@ struct WorkoutContribution {
                 if fact.number < previousNumber { isInOrder = false }
                 previousNumber = fact.number
                 if fact.isImplausible { implausibleSets += 1 }
-                // An assisted exercise's weight is help, not load: its sets have no volume, as body-weight sets.
-                let volume = info.isAssisted ? 0 : fact.volume(rules)
+                let volume = fact.volume(rules, isAssisted: info.isAssisted)
                 // An excluded set counts for nothing but the history's set counts.
                 if !fact.isExcluded { line.reps += fact.details.reps }
                 line.volume = line.volume.addingClamped(volume)

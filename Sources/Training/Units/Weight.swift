@@ -55,13 +55,23 @@ public struct Weight: Sendable, Hashable, CustomStringConvertible {
 
     /// The weight times `count` (a set's reps) in whole milligrams, worked out exactly and rounded half to even once:
     /// 60 lb × 15 and 75 lb × 12 are both 900 lb, 408,233,133 mg (rounding each weight first would make them differ).
-    /// Nil when the product does not fit 64 bits.
+    /// Nil when the milligrams do not fit 64 bits.
     public func milligrams(times count: UInt32) -> Int64? {
-        if unit == .kilograms, value.scale <= 6 {
-            let (product, overflow) = milligrams.multipliedReportingOverflow(by: Int64(count))
-            return overflow ? nil : product
+        let exact = kilograms
+        // In 128 bits, where any significand times any count fits, and so does that times a million.
+        var product = Int128(exact.significand) * Int128(count)
+        guard exact.scale > 6 else {
+            for _ in exact.scale..<6 { product *= 10 }
+            return Int64(exactly: product)
         }
-        return kilograms.multiplied(by: ExactDecimal(Int64(count)))?.scaled(toDigits: 6)
+        var divisor: Int128 = 1
+        for _ in 6..<exact.scale { divisor *= 10 }
+        var (quotient, remainder) = product.quotientAndRemainder(dividingBy: divisor)
+        let twice = remainder.magnitude * 2
+        if twice > divisor.magnitude || (twice == divisor.magnitude && quotient % 2 != 0) {
+            quotient += product < 0 ? -1 : 1
+        }
+        return Int64(exactly: quotient)
     }
 
     /// Kilograms as a binary64, for arithmetic such as volume and estimated maxima.
