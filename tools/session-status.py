@@ -258,6 +258,13 @@ def self_test():
     assert out["rest"]["remainingSeconds"] == 0 and status(recs, S + 8500 * US)["stale"] is False
     ev("workout-3", "WorkoutFinished", 1400)
     assert status(recs, S) == {"active": False}
+    # A stale workout whose only set's exercise was taken out has no set that counts: it can only be discarded.
+    ev("workout-5", "WorkoutStarted", 2000); ev("workout-5", "ExerciseAdded", 2000, exerciseId="squat")
+    ev("workout-5", "SetLogged", 2001, **st(1, "squat", "100", "kg", 5))
+    ev("workout-5", "ExerciseRemoved", 2002, exerciseId="squat")
+    assert status(recs, S + (2002 + 7201) * US)["choices"] == ["discard"]
+    ev("workout-5", "ExerciseAdded", 2003, exerciseId="squat")
+    assert status(recs, S + (2003 + 7201) * US)["choices"] == ["finish", "discard"]
     assert fmt_time(parse_time("0000-03-01T00:00:00.5Z")) == "0000-03-01T00:00:00.500000Z"
     assert fmt_time(parse_time("2026-11-22T20:05:09.25+02:00")) == "2026-11-22T18:05:09.250000Z"
     print("self-test passed")

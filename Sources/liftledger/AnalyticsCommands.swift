@@ -97,7 +97,7 @@ struct BalanceCommand: AsyncParsableCommand {
                                     .object([
                                         ("muscle", .string(muscle.name)), ("sets", .verbatim(number(muscle.sets, 3))),
                                         ("weeklySets", .array(muscle.weeklySets.map { .verbatim(number($0, 3)) })),
-                                        ("volumeKilograms", .verbatim(number(muscle.volume, 6))),
+                                        ("volumeKilograms", .verbatim(kilograms(muscle.volumeMilligrams))),
                                         ("flagged", .bool(muscle.isFlagged)),
                                     ])
                                 })
@@ -117,7 +117,8 @@ struct BalanceCommand: AsyncParsableCommand {
                 for muscle in balance.muscles {
                     Terminal.write(
                         CSV.line([
-                            muscle.name, number(muscle.sets, 3), number(muscle.volume, 6), String(muscle.isFlagged),
+                            muscle.name, number(muscle.sets, 3), kilograms(muscle.volumeMilligrams),
+                            String(muscle.isFlagged),
                         ]))
                 }
                 return

@@ -324,6 +324,19 @@ struct WorkoutCLITests {
         #expect(figures("chest").sets == 3 && figures("chest").volume == 680.388555)
     }
 
+    @Test func balanceVolumesRoundHalfToEven() throws {
+        // 100 lb × 1 = 45.359237 kg; a secondary muscle's half is 22.6796185 kg, 22.679618 to the milligram, half to
+        // even (half away from zero would make it 22.679619).
+        try ok(["start"])
+        try ok(["log", "bench press", "100lb", "x", "1"])
+        try ok(["finish"])
+        let balance = try jsonObject(try ok(["balance", "--weeks", "1", "--json"]).lines[0])
+        let triceps = (balance["muscles"] as? [[String: Any]])?.first { $0["muscle"] as? String == "triceps" }
+        #expect(triceps?["volumeKilograms"] as? Double == 22.679618)
+        let csv = try ok(["balance", "--weeks", "1", "--csv"]).lines
+        #expect(csv.contains("triceps,0.5,22.679618,false"), "\(csv)")
+    }
+
     @Test func aStaleSessionWithNoSetsOffersOnlyToDiscardIt() throws {
         try ok(["start"])
         func choices() throws -> [String]? {

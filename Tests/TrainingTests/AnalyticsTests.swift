@@ -352,6 +352,20 @@ struct AnalyticsTests {
                 .lines.isEmpty)
     }
 
+    @Test func aPlateauNamesTheFirstSessionThatMadeTheBestBeforeIt() {
+        func session(_ id: String, _ estimate: Int64) -> SessionFact {
+            SessionFact(
+                workoutId: id, workoutName: "", startedAt: Timestamp(microsecondsSinceEpoch: 0),
+                bestEstimate: Score(estimate), position: 0)
+        }
+        // Before the last two sessions, w2 and w3 tie for the best, 120; w5 ties it again, no gain: w2 made it first.
+        let sessions = [
+            session("w1", 100), session("w2", 120), session("w3", 120), session("w4", 110), session("w5", 120),
+        ]
+        let plateau = Progress(exerciseId: "squat", sessions: sessions).plateau(window: 2)
+        #expect(plateau?.bestBefore.workoutId == "w2" && plateau?.sessions.map(\.workoutId) == ["w4", "w5"])
+    }
+
     @Test func aPlateauAfterFourFlatSessions() async throws {
         try await log.updateProfile(ProfileUpdated(timeZone: "UTC"))
         // e1RM (Epley): 100×5 = 116.67, 110×5 = 128.33, then 105×5 = 122.5 four times.

@@ -128,11 +128,11 @@ struct CommandTests {
         try await log.moveExercise("deadlift", to: 1)
         #expect(try exercises() == ["Barbell Deadlift", "Barbell Squat", "Barbell Bench Press - Medium Grip"])
         // An exercise with a set is taken out only with its sets; one that is not in the workout, not at all.
-        let head = try test.journal.head().position
+        let before = try test.journal.head().position
         #expect(await trainingError { try await log.removeExercise("squat") }?.code == .notAllowed)
         #expect(await trainingError { try await log.removeExercise("front squat") }?.code == .notFound)
         #expect(await trainingError { try await log.moveExercise("deadlift", to: 4) }?.code == .invalidValue)
-        #expect(try test.journal.head().position == head)
+        #expect(try test.journal.head().position == before)
         #expect(try await log.removeExercise("bench press").sets == 0)
         #expect(try await log.removeExercise("squat", withSets: true).sets == 1)
         #expect(try exercises() == ["Barbell Deadlift"])
@@ -147,9 +147,15 @@ struct CommandTests {
         try await log.logSet(SetRequest(exercise: "deadlift", weight: weight("60"), reps: 5))
         try await log.finish()
         #expect(try log.query { try $0.history().map(\.volume) } == [300_000_000], "60 × 5; not the squat's 100 × 5")
-        // The deadlift's set is the finished workout's last: it is not taken out, the workout is to be deleted.
+        // The deadlift's set is the finished workout's last: it is not taken out, nor removed alone; the workout is to
+        // be deleted.
+        let head = try test.journal.head().position
         let emptying = await trainingError { try await log.removeExercise("deadlift", withSets: true) }
         #expect(emptying?.code == .notAllowed && emptying?.remedy.contains("liftledger delete") == true)
+        let lastSet = try #require(try log.query { try $0.workout(id) }).countedSets.first!.number
+        let removing = await trainingError { try await log.removeSet(lastSet, in: id) }
+        #expect(removing?.code == .notAllowed && removing?.remedy.contains("liftledger delete") == true)
+        #expect(try test.journal.head().position == head)
     }
 
     @Test func correctionsRemovalsEditsAndDeletion() async throws {

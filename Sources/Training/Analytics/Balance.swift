@@ -7,8 +7,10 @@ public struct MuscleBalance: Sendable {
         /// Weighed working sets, per week in `weeks` order.
         public let weeklySets: [Double]
         public let sets: Double
+        /// Weighed volume in whole milligrams, rounded half to even from the weeks' exact counters.
+        public let volumeMilligrams: Int64
         /// Weighed volume in kilograms.
-        public let volume: Double
+        public var volume: Double { Double(volumeMilligrams) / 1e6 }
         /// Trained, but below the rule's fraction of the median trained muscle's sets.
         public let isFlagged: Bool
     }
@@ -40,12 +42,14 @@ public struct MuscleBalance: Sendable {
     init(weeks: [LocalDate], counters: [Int: [String: WeekCounter]], rules: Rules) {
         self.weeks = weeks
         func sets(_ counter: WeekCounter?) -> Double { Double(counter?.milliSets ?? 0) / 1_000 }
-        var muscles: [(name: String, weekly: [Double], volume: Double)] = []
+        var muscles: [(name: String, weekly: [Double], volume: Int64)] = []
         for name in ExerciseCatalog.muscleNames {
             let weekly = weeks.map { week in sets(counters[week.dayNumber]?[name]) }
-            let volume = weeks.reduce(0.0) { total, week in
-                total + Double(counters[week.dayNumber]?[name]?.milliVolume ?? 0) / 1e9
+            // Counters hold milligrams × 1,000 × the role's weight in thousandths: added up exactly, rounded once.
+            let milliVolume = weeks.reduce(Int64(0)) { total, week in
+                total.addingClamped(counters[week.dayNumber]?[name]?.milliVolume ?? 0)
             }
+            let volume = ExactDecimal(significand: milliVolume, scale: 3)!.scaled(toDigits: 0) ?? .max
             muscles.append((name, weekly, volume))
         }
         let trained = muscles.map { $0.weekly.reduce(0, +) }.filter { $0 > 0 }.sorted()
@@ -58,7 +62,7 @@ public struct MuscleBalance: Sendable {
         self.muscles = muscles.map { muscle in
             let total = muscle.weekly.reduce(0, +)
             return Muscle(
-                name: muscle.name, weeklySets: muscle.weekly, sets: total, volume: muscle.volume,
+                name: muscle.name, weeklySets: muscle.weekly, sets: total, volumeMilligrams: muscle.volume,
                 isFlagged: total > 0 && total < threshold)
         }.sorted { ($1.sets, $0.name) < ($0.sets, $1.name) }
         medianSets = median

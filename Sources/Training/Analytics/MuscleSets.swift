@@ -7,8 +7,8 @@ public struct MuscleSets: Sendable {
         public let workout: WorkoutSummary
         public let exerciseId: String
         public let isPrimary: Bool
-        /// What each set counts for the muscle, in thousandths: the rule `balance.primary` or `balance.secondary`,
-        /// times the number of times the exercise lists the muscle (once, unless a custom exercise lists it twice).
+        /// What each set counts for the muscle, in thousandths: the rule `balance.primary` or `balance.secondary` (a
+        /// muscle counts once for a set, in the role it has; see ``ExerciseFacts``).
         public let milliWeight: Int64
         /// The working sets that count (warm-ups and sets kept out as implausible do not), by number.
         public let sets: [SetFact]
@@ -47,7 +47,7 @@ extension TrainingSnapshot {
                 for (isPrimary, weight, muscles) in [
                     (true, primary, info.primaryMuscles), (false, secondary, info.secondaryMuscles),
                 ] where weight > 0 {
-                    // The fold adds a share for each listing (``ExerciseFacts`` lists a muscle once).
+                    // The fold adds a share for each listing (``ExerciseFacts`` lists a muscle once, so at most one).
                     let listings = Int64(muscles.count { $0 == muscle })
                     guard listings > 0 else { continue }
                     let sets = try countedSets(exerciseId, in: workout).filter {

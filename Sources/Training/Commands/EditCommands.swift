@@ -84,7 +84,8 @@ extension TrainingLog {
     public func removeSet(_ number: UInt32, in reference: String? = nil) async throws -> String {
         try await execute { snapshot, _ in
             let workout = try targetWorkout(reference, in: snapshot)
-            _ = try Self.set(number, of: workout)
+            let set = try Self.set(number, of: workout)
+            try Self.requireSetsLeft(in: workout, afterRemoving: workout.countedExerciseIndex(of: set) == nil ? 0 : 1)
             return Decision(
                 stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id),
                 events: [SetRemoved(setNumber: number)],
@@ -118,17 +119,23 @@ extension TrainingLog {
                         "to take \(sets == 1 ? "it" : "them") out too, add --with-sets (or remove a set with liftledger "
                         + "remove-set N)")
             }
-            guard workout.isActive || sets < workout.countedSets.count else {
-                throw TrainingError(
-                    .notAllowed, "taking \(exercise.name) out would leave \(workout.id) with no sets",
-                    remedy: "delete the workout instead (liftledger delete \(workout.id))")
-            }
+            try Self.requireSetsLeft(in: workout, afterRemoving: sets)
             let events: [any TrainingEventPayload] =
                 removed.map { SetRemoved(setNumber: $0.number) } + [ExerciseRemoved(exerciseId: exercise.id)]
             return Decision(
                 stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id), events: events,
                 result: (workout.id, sets))
         }
+    }
+
+    /// Refuses to take the last counted sets out of a finished workout that counts: it would count as a day trained
+    /// with nothing in it, which `finish` refuses; deleting it is what is meant.
+    static func requireSetsLeft(in workout: Workout, afterRemoving removed: Int) throws {
+        let counted = workout.countedSets.count
+        guard workout.counts, removed > 0, removed >= counted else { return }
+        throw TrainingError(
+            .notAllowed, "that would leave \(workout.id) with no sets",
+            remedy: "delete the workout instead (liftledger delete \(workout.id))")
     }
 
     /// Moves an exercise of `workout` (default: the one in progress, else the last finished one) to `position`,

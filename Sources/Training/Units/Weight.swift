@@ -58,20 +58,26 @@ public struct Weight: Sendable, Hashable, CustomStringConvertible {
     /// Nil when the milligrams do not fit 64 bits.
     public func milligrams(times count: UInt32) -> Int64? {
         let exact = kilograms
-        // In 128 bits, where any significand times any count fits, and so does that times a million.
-        var product = Int128(exact.significand) * Int128(count)
         guard exact.scale > 6 else {
-            for _ in exact.scale..<6 { product *= 10 }
-            return Int64(exactly: product)
+            // Whole milligrams already: the product grows, so an overflow on the way is one at the end.
+            var (product, overflow) = exact.significand.multipliedReportingOverflow(by: Int64(count))
+            for _ in exact.scale..<6 where !overflow {
+                (product, overflow) = product.multipliedReportingOverflow(by: 10)
+            }
+            return overflow ? nil : product
         }
-        var divisor: Int128 = 1
+        // The product in 128 bits (any significand times any count fits), divided down to milligrams.
+        var divisor: Int64 = 1
         for _ in 6..<exact.scale { divisor *= 10 }
-        var (quotient, remainder) = product.quotientAndRemainder(dividingBy: divisor)
+        let product = exact.significand.multipliedFullWidth(by: Int64(count))
+        // The quotient fits 64 bits when the high half is well below the divisor.
+        guard product.high.magnitude < UInt64(divisor) / 2 else { return nil }
+        var (quotient, remainder) = divisor.dividingFullWidth(product)
         let twice = remainder.magnitude * 2
-        if twice > divisor.magnitude || (twice == divisor.magnitude && quotient % 2 != 0) {
-            quotient += product < 0 ? -1 : 1
+        if twice > UInt64(divisor) || (twice == UInt64(divisor) && quotient % 2 != 0) {
+            quotient += remainder < 0 ? -1 : 1
         }
-        return Int64(exactly: quotient)
+        return quotient
     }
 
     /// Kilograms as a binary64, for arithmetic such as volume and estimated maxima.
