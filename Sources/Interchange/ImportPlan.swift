@@ -72,6 +72,12 @@ struct ImportPlan {
                 continue
             }
             guard let stored = try snapshot.workout(stream) else { throw SnapshotBehind() }
+            // As it stands, the workout may read as the file does already (LiftLedger's own export of it, after
+            // changes made in LiftLedger): nothing to correct.
+            if Self.sameSets(stored.liveSetDetails, details) {
+                report.alreadyImported += 1
+                continue
+            }
             let names = Dictionary(
                 outcomes.values.map { ($0.exerciseId, $0.name) }, uniquingKeysWith: { first, _ in first })
             let corrections = Self.corrections(of: stored, to: details, names: { names[$0] ?? $0 })
@@ -369,8 +375,9 @@ public struct ImportReport: Sendable {
 }
 
 extension Workout {
-    /// The details of the sets not removed, in number order: what an import compares a file's sets with.
+    /// The details of the sets that count (not removed, of an exercise still in the workout), in number order: what an
+    /// import compares a file's sets with, and what an export of the workout writes.
     fileprivate var liveSetDetails: [SetDetails] {
-        sets.filter { !$0.isRemoved }.sorted { $0.number < $1.number }.map(\.details)
+        countedSets.sorted { $0.number < $1.number }.map(\.details)
     }
 }

@@ -131,8 +131,11 @@ struct MoveExerciseCommand: AsyncParsableCommand {
     func run() async throws {
         let exercise = words.dropLast().joined(separator: " ")
         let position = Int(words.last!)!
-        let id = try await location.trainingLog().moveExercise(exercise, to: position, in: workout)
-        Terminal.write("moved \(exercise) to place \(position) of \(id)\n")
+        let (id, moved) = try await location.trainingLog().moveExercise(exercise, to: position, in: workout)
+        Terminal.write(
+            moved
+                ? "moved \(exercise) to place \(position) of \(id)\n"
+                : "\(exercise) is in place \(position) of \(id) already; nothing was written\n")
     }
 }
 

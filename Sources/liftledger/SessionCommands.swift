@@ -122,6 +122,11 @@ struct RestStartCommand: AsyncParsableCommand {
 
     func run() async throws {
         let given = try seconds.first.map { text in
+            if ["start", "extend", "skip"].contains(text) {
+                throw CLIError(
+                    message: "\(text) came after an option",
+                    remedy: "name it first: liftledger rest \(text) ... --journal DIR")
+            }
             guard seconds.count == 1, let length = UInt32(text), (1...3_600).contains(length) else {
                 throw CLIError(
                     message: "a rest of \(seconds.joined(separator: " ").debugDescription) seconds",

@@ -141,6 +141,7 @@ struct WorkoutCLITests {
             (["rest", "extend", "0"], "changes nothing"),
             (["rest", "-5"], "a rest of \"-5\" seconds; give 1 to 3600 seconds"),
             (["rest", "5000"], "give 1 to 3600 seconds"),
+            (["rest", "--durability", "relaxed", "extend", "30"], "extend came after an option; name it first"),
             (["schedule", "set", "--split", "Push,,Legs"], "day 2 of --split is empty"),
             (["schedule", "set", "--split", ""], "day 1 of --split is empty"),
             (["routine", "add", "Push", "bench", "--rest", "0"], "1 to 3600 s of rest"),

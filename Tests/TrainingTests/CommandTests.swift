@@ -125,8 +125,12 @@ struct CommandTests {
         try await log.addExercise("deadlift")
         func exercises() throws -> [String] { try #require(try log.query { try $0.workout(id) }).exercises.map(\.name) }
         #expect(try exercises() == ["Barbell Squat", "Barbell Bench Press - Medium Grip", "Barbell Deadlift"])
-        try await log.moveExercise("deadlift", to: 1)
+        #expect(try await log.moveExercise("deadlift", to: 1).moved)
         #expect(try exercises() == ["Barbell Deadlift", "Barbell Squat", "Barbell Bench Press - Medium Grip"])
+        // Already there: nothing is written.
+        let unmoved = try test.journal.head().position
+        #expect(try await log.moveExercise("deadlift", to: 1).moved == false)
+        #expect(try test.journal.head().position == unmoved)
         // An exercise with a set is taken out only with its sets; one that is not in the workout, not at all.
         let before = try test.journal.head().position
         #expect(await trainingError { try await log.removeExercise("squat") }?.code == .notAllowed)
@@ -155,6 +159,48 @@ struct CommandTests {
         let lastSet = try #require(try log.query { try $0.workout(id) }).countedSets.first!.number
         let removing = await trainingError { try await log.removeSet(lastSet, in: id) }
         #expect(removing?.code == .notAllowed && removing?.remedy.contains("liftledger delete") == true)
+        #expect(try test.journal.head().position == head)
+    }
+
+    @Test func aCorrectionIsComparedWithTheWeightsBeforeItNotAfter() async throws {
+        let test = try TestJournal()
+        let clock = ManualClock("2026-11-20T18:00:00Z")
+        let log = try TrainingLog(journal: test.journal, clock: clock.function)
+        try await log.start()
+        try await log.logSet(SetRequest(exercise: "squat", weight: weight("50"), reps: 5))
+        try await log.finish()
+        clock.advance(seconds: 86_400)
+        try await log.start()
+        try await log.logSet(SetRequest(exercise: "squat", weight: weight("200"), reps: 5, confirmed: true))
+        try await log.logSet(SetRequest(exercise: "squat", weight: weight("100"), reps: 5))
+        // Workout 1's 50 kg made 400 is eight times the 50 it replaces, with nothing before it: the 200 kg of workout
+        // 2, later, does not vouch for it. Workout 2's set 2, 100 made 900, is four and a half times the 200 before it.
+        let jump = await trainingError {
+            try await log.correctSet(1, in: "1", SetCorrection(weight: .some(weight("400"))))
+        }
+        #expect(jump?.code == .needsConfirmation)
+        try await log.correctSet(2, SetCorrection(weight: .some(weight("900"))))
+        #expect(try #require(try log.query { try $0.activeWorkout() }).sets.last?.details.weight == weight("900"))
+    }
+
+    @Test func aDiscardedWorkoutTakesNoChanges() async throws {
+        let test = try TestJournal()
+        let log = try TrainingLog(journal: test.journal)
+        let id = try await log.start()
+        try await log.logSet(SetRequest(exercise: "squat", weight: weight("100"), reps: 5))
+        try await log.logSet(SetRequest(exercise: "bench press", weight: weight("80"), reps: 5))
+        try await log.discard()
+        let head = try test.journal.head().position
+        let changes: [@Sendable () async throws -> Void] = [
+            { try await log.correctSet(1, in: id, SetCorrection(reps: 6)) },
+            { try await log.removeSet(1, in: id) },
+            { try await log.removeExercise("squat", in: id, withSets: true) },
+            { try await log.moveExercise("bench press", to: 1, in: id) },
+        ]
+        for change in changes {
+            let error = await trainingError(change)
+            #expect(error?.code == .notAllowed && error?.message.hasSuffix("was discarded") == true)
+        }
         #expect(try test.journal.head().position == head)
     }
 

@@ -56,7 +56,10 @@ public struct Insight: Sendable {
 extension TrainingSnapshot {
     /// The sessions of `exerciseId`, oldest first.
     public func progress(of exerciseId: String) throws -> Progress {
-        Progress(exerciseId: exerciseId, sessions: try sessions(of: exerciseId))
+        // A session whose sets count for none of its figures (warm-ups outside the volume, excluded sets) is left out.
+        Progress(
+            exerciseId: exerciseId,
+            sessions: try sessions(of: exerciseId).filter { $0.workingSets > 0 || $0.volume > 0 })
     }
 
     /// Findings as of `today`: plateaus, strength gains over 12 weeks, consistency and volume over recent weeks.

@@ -54,13 +54,14 @@ extension TrainingLog {
             if let kind = correction.kind { details.kind = kind }
             if let rpe = correction.rpe { details.rpe = rpe }
             if let note = correction.note { details.note = note.isEmpty ? nil : note }
-            // A new weight is checked as a logged one is, against the exercise's weight before it (another set's) and
-            // the weight it replaces, whichever is heavier: a jump from both is more often a typo than a fix of one.
+            // A new weight is checked as a logged one is, against the exercise's weight before the set (of a set logged
+            // before it, else of an earlier workout) and the weight it replaces, whichever is heavier: a jump from both
+            // is more often a typo than a fix of one.
             if let weight = correction.weight,
                 weight != set.details.weight || details.exerciseId != set.details.exerciseId
             {
                 let replaced = details.exerciseId == set.details.exerciseId ? set.details.weight : nil
-                let other = try snapshot.previousWeight(of: details.exerciseId, in: workout, excludingSet: number)
+                let other = try snapshot.previousWeight(of: details.exerciseId, in: workout, before: number)
                 try Self.checkOutlier(
                     weight, confirmed: correction.confirmed,
                     exercise: try self.exercise(details.exerciseId, in: snapshot),
@@ -139,13 +140,15 @@ extension TrainingLog {
     }
 
     /// Moves an exercise of `workout` (default: the one in progress, else the last finished one) to `position`,
-    /// counted from 1; returns the workout's id.
+    /// counted from 1; returns the workout's id, and whether it moved (one already in that place writes nothing).
     @discardableResult
-    public func moveExercise(_ name: String, to position: Int, in reference: String? = nil) async throws -> String {
+    public func moveExercise(
+        _ name: String, to position: Int, in reference: String? = nil
+    ) async throws -> (workoutId: String, moved: Bool) {
         try await execute { snapshot, _ in
             let workout = try targetWorkout(reference, in: snapshot)
             let exercise = try self.exercise(name, in: snapshot)
-            guard workout.exerciseIndex(of: exercise.id) != nil else {
+            guard let current = workout.exerciseIndex(of: exercise.id) else {
                 throw TrainingError(
                     .notFound, "\(exercise.name) is not in \(workout.id)",
                     remedy: "its exercises are: \(workout.exercises.map(\.name).joined(separator: ", "))")
@@ -157,9 +160,11 @@ extension TrainingLog {
                         + (workout.exercises.count == 1 ? "exercise" : "exercises"),
                     remedy: "give 1 to \(workout.exercises.count)")
             }
+            let moves =
+                current == position - 1 ? [] : [ExerciseMoved(exerciseId: exercise.id, toIndex: UInt32(position - 1))]
             return Decision(
-                stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id),
-                events: [ExerciseMoved(exerciseId: exercise.id, toIndex: UInt32(position - 1))], result: workout.id)
+                stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id), events: moves,
+                result: (workout.id, !moves.isEmpty))
         }
     }
 

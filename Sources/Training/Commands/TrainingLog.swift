@@ -108,12 +108,15 @@ public final class TrainingLog: Sendable {
         return workout
     }
 
-    /// The workout a set command applies to: the one named, else the one in progress, else the last finished one.
+    /// The workout a set command applies to: the one named, else the one in progress, else the last finished one. A
+    /// deleted or discarded workout is refused: it counts nowhere.
     func targetWorkout(_ reference: String?, in snapshot: TrainingSnapshot) throws -> Workout {
         if let reference {
             let workout = try workout(reference, in: snapshot)
-            guard !workout.isDeleted else {
-                throw TrainingError(.notAllowed, "workout \(reference) was deleted", remedy: "pick another workout")
+            guard workout.isActive || workout.counts else {
+                throw TrainingError(
+                    .notAllowed, "workout \(reference) was \(workout.isDeleted ? "deleted" : "discarded")",
+                    remedy: "pick another workout")
             }
             return workout
         }

@@ -256,10 +256,11 @@ public struct TrainingSnapshot {
     }
 
     /// The weight of the last set of `exerciseId` that had one above 0, warm-ups left out (an empty bar says nothing
-    /// of the working weight): in `workout` (the one being logged into or corrected), set `excluded` left out, else in
-    /// the other counted workouts, latest first.
+    /// of the working weight): in `workout` (the one being logged into), else in the other counted workouts, latest
+    /// first. With `set`, the weight before that set of `workout` (one being corrected): of its sets logged before it,
+    /// else of the counted workouts that started before it.
     func previousWeight(
-        of exerciseId: String, in workout: Workout, excludingSet excluded: UInt32? = nil
+        of exerciseId: String, in workout: Workout, before set: UInt32? = nil
     ) throws
         -> Weight?
     {
@@ -267,14 +268,18 @@ public struct TrainingSnapshot {
             (details.weight?.milligrams ?? 0) > 0 && details.kind != .warmup
         }
         if let set = workout.sets.last(where: {
-            !$0.isRemoved && $0.number != excluded && $0.details.exerciseId == exerciseId && isWorking($0.details)
+            !$0.isRemoved && $0.number < set ?? .max && $0.details.exerciseId == exerciseId && isWorking($0.details)
         }) {
             return set.details.weight
         }
         var weight: Weight?
         try table(.sessions)?.scan(prefix: Key().text(exerciseId).bytes, reverse: true) { key, value in
             let facts = try ReadModelRow.decode(key: key, value: value, table: "sessions", SetFact.decode(key:row:))
-            weight = facts.last { $0.workoutId != workout.id && isWorking($0.details) }?.details.weight
+            weight =
+                facts.last {
+                    $0.workoutId != workout.id && (set == nil || $0.startedAt < workout.startedAt)
+                        && isWorking($0.details)
+                }?.details.weight
             return weight == nil
         }
         return weight
