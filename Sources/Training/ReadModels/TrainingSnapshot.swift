@@ -257,10 +257,10 @@ public struct TrainingSnapshot {
 
     /// The weight of the last set of `exerciseId` that had one above 0, warm-ups left out (an empty bar says nothing
     /// of the working weight): in `workout` (the one being logged into), else in the other counted workouts, latest
-    /// first. With `set`, the weight before that set of `workout` (one being corrected): of its sets logged before it,
-    /// else of the counted workouts that started before it.
+    /// first. With `number`, the weight before that set of `workout` (one being corrected): of its sets logged before
+    /// it, else of the counted workouts that started before it.
     func previousWeight(
-        of exerciseId: String, in workout: Workout, before set: UInt32? = nil
+        of exerciseId: String, in workout: Workout, before number: UInt32? = nil
     ) throws
         -> Weight?
     {
@@ -268,7 +268,7 @@ public struct TrainingSnapshot {
             (details.weight?.milligrams ?? 0) > 0 && details.kind != .warmup
         }
         if let set = workout.sets.last(where: {
-            !$0.isRemoved && $0.number < set ?? .max && $0.details.exerciseId == exerciseId && isWorking($0.details)
+            !$0.isRemoved && $0.number < number ?? .max && $0.details.exerciseId == exerciseId && isWorking($0.details)
         }) {
             return set.details.weight
         }
@@ -277,7 +277,7 @@ public struct TrainingSnapshot {
             let facts = try ReadModelRow.decode(key: key, value: value, table: "sessions", SetFact.decode(key:row:))
             weight =
                 facts.last {
-                    $0.workoutId != workout.id && (set == nil || $0.startedAt < workout.startedAt)
+                    $0.workoutId != workout.id && (number == nil || $0.startedAt < workout.startedAt)
                         && isWorking($0.details)
                 }?.details.weight
             return weight == nil
