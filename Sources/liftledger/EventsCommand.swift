@@ -35,7 +35,20 @@ struct EventsCommand: AsyncParsableCommand {
         var printer = RecordPrinter(json: json)
         let limit = limit ?? .max
         if let stream {
-            for record in try journal.readStream(stream, from: max(from, 1), limit: limit) { printer.print(record) }
+            do {
+                for record in try journal.readStream(stream, from: max(from, 1), limit: limit) { printer.print(record) }
+            } catch {
+                // A damaged record fails the read as a whole: the records before it are read again one by one and
+                // printed, up to the one that fails.
+                var version = max(from, 1)
+                var printed = 0
+                while printed < limit, let record = try journal.readStream(stream, from: version, limit: 1).first {
+                    printer.print(record)
+                    version += 1
+                    printed += 1
+                }
+                throw error
+            }
         } else if follow, limit > 0 {
             var printed = 0
             for try await record in journal.follow(from: from) {

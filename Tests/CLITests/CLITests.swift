@@ -200,6 +200,9 @@ struct CLITests {
         #expect(events.status != 0 && events.standardError.contains("record 3 is corrupt"))
         #expect(events.standardError.split(separator: "\n").count == 1)
         #expect(try events.lines.map { try jsonObject($0)["position"] as? Int } == [1, 2])
+        let stream = try liftledger(["events", "--json", "--stream", "s"], journal: journal)
+        #expect(stream.status != 0 && stream.standardError.contains("record 3 is corrupt"))
+        #expect(try stream.lines.map { try jsonObject($0)["position"] as? Int } == [1, 2])
     }
 
     @Test func demoImportsTheBundledExportsAndShowsTheAnalytics() throws {
