@@ -105,12 +105,7 @@ extension TrainingLog {
     ) {
         try await execute { snapshot, _ in
             let workout = try targetWorkout(reference, in: snapshot)
-            let exercise = try self.exercise(name, in: snapshot)
-            guard workout.exerciseIndex(of: exercise.id) != nil else {
-                throw TrainingError(
-                    .notFound, "\(exercise.name) is not in \(workout.id)",
-                    remedy: "its exercises are: \(workout.exercises.map(\.name).joined(separator: ", "))")
-            }
+            let (exercise, _) = try exerciseOf(workout, named: name, in: snapshot)
             let removed = workout.countedSets.filter { $0.details.exerciseId == exercise.id }
             let sets = removed.count
             guard sets == 0 || withSets else {
@@ -127,6 +122,20 @@ extension TrainingLog {
                 stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id), events: events,
                 result: (workout.id, sets))
         }
+    }
+
+    /// The exercise `name` refers to and its index among `workout`'s exercises; refused when the workout has no such
+    /// exercise.
+    private func exerciseOf(
+        _ workout: Workout, named name: String, in snapshot: TrainingSnapshot
+    ) throws -> (Exercise, Int) {
+        let exercise = try self.exercise(name, in: snapshot)
+        guard let index = workout.exerciseIndex(of: exercise.id) else {
+            throw TrainingError(
+                .notFound, "\(exercise.name) is not in \(workout.id)",
+                remedy: "its exercises are: \(workout.exercises.map(\.name).joined(separator: ", "))")
+        }
+        return (exercise, index)
     }
 
     /// Refuses to take the last counted sets out of a finished workout that counts: it would count as a day trained
@@ -147,12 +156,7 @@ extension TrainingLog {
     ) async throws -> (workoutId: String, moved: Bool) {
         try await execute { snapshot, _ in
             let workout = try targetWorkout(reference, in: snapshot)
-            let exercise = try self.exercise(name, in: snapshot)
-            guard let current = workout.exerciseIndex(of: exercise.id) else {
-                throw TrainingError(
-                    .notFound, "\(exercise.name) is not in \(workout.id)",
-                    remedy: "its exercises are: \(workout.exercises.map(\.name).joined(separator: ", "))")
-            }
+            let (exercise, current) = try exerciseOf(workout, named: name, in: snapshot)
             guard (1...workout.exercises.count).contains(position) else {
                 throw TrainingError(
                     .invalidValue,

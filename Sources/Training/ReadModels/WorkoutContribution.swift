@@ -112,7 +112,8 @@ struct WorkoutContribution {
                 muscleShare.force.add(WeekCounter(milliSets: 1_000, milliVolume: volume.multipliedClamped(by: 1_000)))
                 guard !info.isAssisted else { continue }
                 if let weight = fact.milligrams {
-                    session.recordVolume = session.recordVolume.addingClamped(fact.setVolume)
+                    // A working set that is not excluded: its volume is the set's, worked out once above.
+                    session.recordVolume = session.recordVolume.addingClamped(volume)
                     if weight > (session.topWeight ?? 0) { session.topWeight = weight }
                     if let estimate = OneRepMaximum.estimate(
                         weight: weight, reps: fact.details.reps, rpe: fact.details.rpe, rules: rules),
