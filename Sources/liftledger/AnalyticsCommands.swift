@@ -124,10 +124,11 @@ struct BalanceCommand: AsyncParsableCommand {
                 return
             }
             var text = "weeks \(balance.weeks.first!) to \(balance.weeks.last!) (\(balance.weeks.count))\n"
-            text += padded("muscle", 14) + padded("sets", 8) + padded("volume kg", 12) + "\n"
+            text += padded("muscle", 14) + padded("sets", 8) + padded("volume \(context.unit.rawValue)", 12) + "\n"
             for muscle in balance.muscles where muscle.sets > 0 {
                 text +=
-                    padded(muscle.name, 14) + padded(number(muscle.sets), 8) + padded(number(muscle.volume, 1), 12)
+                    padded(muscle.name, 14) + padded(number(muscle.sets), 8)
+                    + padded(context.mass(muscle.volumeMilligrams), 12)
                     + (muscle.isFlagged ? "low" : "") + "\n"
             }
             let untrained = balance.muscles.filter { $0.sets == 0 }.map(\.name)
@@ -208,20 +209,26 @@ struct ProgressCommand: AsyncParsableCommand {
             }
             var text =
                 "\(exercise.name): \(progress.sessions.count) session\(progress.sessions.count == 1 ? "" : "s")\n"
-            text += padded("date", 12) + padded("workout", 12) + padded("e1RM kg", 10) + padded("top kg", 10)
-            text += padded("volume kg", 11) + "sets\n"
+            let unit = context.unit.rawValue
+            // Estimates to two decimals, as `prs` gives them; weights and volumes to one, as `history` does.
+            func estimateText(_ session: SessionFact) -> String? {
+                session.bestEstimate.map { context.unit.text(milligrams: $0.doubleValue, digits: 2) }
+            }
+            text += padded("date", 12) + padded("workout", 12) + padded("e1RM \(unit)", 10) + padded("top \(unit)", 10)
+            text += padded("volume \(unit)", 11) + "sets\n"
             for session in progress.sessions {
                 text +=
                     padded(context.date(session.startedAt).description, 12) + padded(session.workoutId, 12)
-                    + padded(estimate(session) ?? "-", 10) + padded(session.topWeight.map(roundedKilograms) ?? "-", 10)
-                    + padded(roundedKilograms(session.volume), 11) + String(session.workingSets) + "\n"
+                    + padded(estimateText(session) ?? "-", 10)
+                    + padded(session.topWeight.map { context.mass($0) } ?? "-", 10)
+                    + padded(context.mass(session.volume), 11) + String(session.workingSets) + "\n"
             }
             if let change = progress.estimateChange {
-                text += "estimated 1RM change: \(Score(Int64(change.rounded())).text(per: 1_000_000, digits: 2)) kg\n"
+                text += "estimated 1RM change: \(context.unit.text(milligrams: change, digits: 2)) \(unit)\n"
             }
             if let plateau {
                 text +=
-                    "plateau: no estimate above \(estimate(plateau.bestBefore) ?? "-") kg in the last "
+                    "plateau: no estimate above \(estimateText(plateau.bestBefore) ?? "-") \(unit) in the last "
                     + "\(plateau.sessions.count) sessions\n"
             }
             Terminal.write(text)
@@ -245,7 +252,8 @@ struct InsightsCommand: AsyncParsableCommand {
 
     func run() async throws {
         try location.query(asOf: asOf) { context in
-            let insights = try context.snapshot.insights(today: context.today, names: context.name)
+            let insights = try context.snapshot.insights(
+                today: context.today, names: context.name, unit: context.unit)
             if json {
                 for insight in insights { Terminal.write(Self.json(insight).rendered + "\n") }
                 return
@@ -254,7 +262,12 @@ struct InsightsCommand: AsyncParsableCommand {
             for insight in insights {
                 Terminal.write("\(insight.kind.rawValue): \(insight.message)\n")
                 let evidence = insight.evidence.map { item in
-                    "\(item.date.map { "\($0) " } ?? "")\(item.label) \(item.value)"
+                    let value =
+                        item.milligrams.map {
+                            "\(context.unit.text(milligrams: $0, digits: 2)) \(context.unit.rawValue)"
+                        }
+                        ?? item.value
+                    return "\(item.date.map { "\($0) " } ?? "")\(item.label) \(value)"
                         + (item.workoutId.map { " (\($0))" } ?? "")
                 }
                 Terminal.write("  " + evidence.joined(separator: "; ") + "\n")

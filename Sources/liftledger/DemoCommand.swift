@@ -42,7 +42,7 @@ struct DemoCommand: AsyncParsableCommand {
             Terminal.write(
                 "$ liftledger import \(file)\(unit.map { " --unit \($0.rawValue)" } ?? "")\n"
                     + "  \(report.layout): \(report.workoutsAdded) workouts, \(report.sets) sets "
-                    + "(\(report.warmupSets) warm-ups), \(roundedKilograms(report.volumeMilligrams)) kg; "
+                    + "(\(report.warmupSets) warm-ups), \(kilograms(report.volumeMilligrams, digits: 1)) kg; "
                     + "\(report.exercises.count - custom) exercise names mapped to the catalog, \(custom) custom\n")
         }
         try log.query { snapshot in
@@ -57,7 +57,7 @@ struct DemoCommand: AsyncParsableCommand {
                 text +=
                     "  \(LocalDate(dayNumber: LocalDate.dayNumber(of: workout.startedAt, in: zone)))  "
                     + padded(workout.name, 14) + padded(TrainingFormat.duration(seconds: workout.durationSeconds), 12)
-                    + "\(workout.sets) sets, \(roundedKilograms(workout.volume)) kg\n"
+                    + "\(workout.sets) sets, \(kilograms(workout.volume, digits: 1)) kg\n"
             }
             text += "\n$ liftledger prs   (the five exercises trained most: heaviest, estimated 1RM)\n"
             let busiest = try snapshot.exercisesTrained().map { ($0, try snapshot.sessions(of: $0).count) }
@@ -80,7 +80,7 @@ struct DemoCommand: AsyncParsableCommand {
             }
             if let ratio = balance.pushPullRatio { text += "  push/pull \((ratio * 100).rounded() / 100)\n" }
             text += "\n$ liftledger insights\n"
-            for insight in try snapshot.insights(today: today, names: name).prefix(6) {
+            for insight in try snapshot.insights(today: today, names: name, unit: .kilograms).prefix(6) {
                 text += "  \(insight.kind.rawValue): \(insight.message)\n"
             }
             Terminal.write(text)

@@ -69,13 +69,13 @@ struct HistoryCommand: AsyncParsableCommand {
             } else {
                 Terminal.write(
                     padded("date", 12) + padded("workout", 12) + padded("name", 18) + padded("time", 12)
-                        + padded("sets", 6) + padded("volume kg", 11) + "exercises\n")
+                        + padded("sets", 6) + padded("volume \(context.unit.rawValue)", 11) + "exercises\n")
                 for workout in workouts {
                     Terminal.write(
                         padded(context.date(workout.startedAt).description, 12) + padded(workout.workoutId, 12)
                             + padded(workout.name, 18)
                             + padded(TrainingFormat.duration(seconds: workout.durationSeconds), 12)
-                            + padded(String(workout.sets), 6) + padded(roundedKilograms(workout.volume), 11)
+                            + padded(String(workout.sets), 6) + padded(context.mass(workout.volume), 11)
                             + workout.exercises.map(\.name).joined(separator: ", ") + "\n")
                 }
             }
@@ -180,7 +180,7 @@ struct ShowCommand: AsyncParsableCommand {
             if let summary {
                 lines.append(
                     "\(TrainingFormat.duration(seconds: summary.durationSeconds)), \(summary.sets) sets, "
-                        + "\(roundedKilograms(summary.volume)) kg volume")
+                        + "\(context.mass(summary.volume)) \(context.unit.rawValue) volume")
             }
             if let note = workout.note { lines.append("note: \(note)") }
             for exercise in workout.exercises {

@@ -64,17 +64,23 @@ struct ImportCommand: AsyncParsableCommand {
             try log.readModels.catchUp { _, done, total in bar.update(done, of: total) }
             bar.finish()
         }
-        Terminal.write(json ? Self.json(report, dryRun: dryRun).rendered + "\n" : Self.text(report, dryRun: dryRun))
+        if json {
+            Terminal.write(Self.json(report, dryRun: dryRun).rendered + "\n")
+        } else {
+            let unit = try log.query { try $0.profileFields().unit } ?? .kilograms
+            Terminal.write(Self.text(report, dryRun: dryRun, unit: unit))
+        }
     }
 
-    static func text(_ report: ImportReport, dryRun: Bool) -> String {
+    /// The report for people, its volume in `unit`.
+    static func text(_ report: ImportReport, dryRun: Bool, unit: MassUnit) -> String {
         let mapped = report.exercises.filter { !$0.isCustom }.count
         var lines = [
             "\(dryRun ? "would import" : "imported") \(report.file) (\(report.layout)): \(report.rows) rows",
             "  workouts: \(report.workouts) (\(report.workoutsAdded) added, \(report.workoutsAlreadyImported) already "
                 + "imported, \(report.workoutsCorrected) corrected)",
             "  sets: \(report.sets) (\(report.warmupSets) warm-ups), rest rows: \(report.restRows), "
-                + "volume: \(roundedKilograms(report.volumeMilligrams)) kg",
+                + "volume: \(unit.text(milligrams: Double(report.volumeMilligrams), digits: 1)) \(unit.rawValue)",
             "  exercises: \(report.exercises.count) names, \(mapped) mapped to the catalog, "
                 + "\(report.exercises.count - mapped) custom (\(report.customExercisesAdded.count) new)",
         ]

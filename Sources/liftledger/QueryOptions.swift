@@ -64,8 +64,15 @@ struct QueryContext {
     /// zone.
     let today: LocalDate
     let catalog: ExerciseCatalog
+    /// The unit the profile gives weights in now (whatever `--as-of` asks): text gives masses in it.
+    let unit: MassUnit
 
     var timeZone: TimeZone { snapshot.rules.timeZone }
+
+    /// A mass given in milligrams, in the profile's unit, to `digits` decimals: `2550` (lb) for 1,156,662,000 mg.
+    func mass(_ milligrams: Int64, digits: UInt8 = 1) -> String {
+        unit.text(milligrams: Double(milligrams), digits: digits)
+    }
 
     /// The exercise's name: the catalog's, else its id.
     func name(_ exerciseId: String) -> String { catalog.exercise(id: exerciseId)?.name ?? exerciseId }
@@ -93,8 +100,10 @@ extension JournalLocation {
         var bar = ProgressBar(label: "catching up")
         let rules = try models.catchUp { _, done, total in bar.update(done, of: total) }
         bar.finish()
-        func context(_ snapshot: TrainingSnapshot, today: LocalDate) throws -> QueryContext {
-            QueryContext(snapshot: snapshot, today: today, catalog: try snapshot.catalog())
+        func context(_ snapshot: TrainingSnapshot, today: LocalDate, unit: MassUnit?) throws -> QueryContext {
+            QueryContext(
+                snapshot: snapshot, today: today, catalog: try snapshot.catalog(),
+                unit: try unit ?? snapshot.profileFields().unit ?? .kilograms)
         }
         let now = Timestamp.now()
         // A position past the head, or a time still to come, answers as of the head, for today (docs/RULES.md).
@@ -102,9 +111,10 @@ extension JournalLocation {
             !point.isStillToCome(now: now, head: try journal.head().position)
         else {
             return try models.read(rules: rules) { snapshot in
-                try body(context(snapshot, today: LocalDate(now.date, in: rules.timeZone)))
+                try body(context(snapshot, today: LocalDate(now.date, in: rules.timeZone), unit: nil))
             }
         }
+        let unit = try models.read(rules: rules) { try $0.profileFields().unit } ?? .kilograms
         // The day the answer is for: the date given, the instant's, or the day the record at the position was written.
         let then: Timestamp
         switch point {
@@ -115,7 +125,8 @@ extension JournalLocation {
         let replayed = try models.asOf(point) { _, done, total in replaying.update(done, of: total) }
         replaying.finish()
         return try replayed.read { snapshot in
-            try body(context(snapshot, today: asOf.date ?? LocalDate(then.date, in: snapshot.rules.timeZone)))
+            try body(
+                context(snapshot, today: asOf.date ?? LocalDate(then.date, in: snapshot.rules.timeZone), unit: unit))
         }
     }
 }
@@ -136,8 +147,10 @@ struct OutputOptions: ParsableArguments {
 /// Kilograms from milligrams, exactly: `102.058283`.
 func kilograms(_ milligrams: Int64) -> String { ExactDecimal(significand: milligrams, scale: 6)!.description }
 
-/// Kilograms from milligrams, to one decimal, for tables: `5230.5`.
-func roundedKilograms(_ milligrams: Int64) -> String { Score(milligrams).text(per: 1_000_000, digits: 1) }
+/// Kilograms from milligrams, to `digits` decimals, for people: `5230.5`.
+func kilograms(_ milligrams: Int64, digits: UInt8) -> String {
+    MassUnit.kilograms.text(milligrams: Double(milligrams), digits: digits)
+}
 
 /// A text cell padded to `width`, for tables.
 func padded(_ text: String, _ width: Int) -> String {

@@ -72,20 +72,24 @@ struct RecordsCommand: AsyncParsableCommand {
         }
     }
 
-    /// The unit a record kind's value is in.
-    static func unit(_ kind: RecordKind) -> String {
+    /// The unit a record kind's value is in: kilograms for masses (as JSON and CSV give them), else `mass`.
+    static func unit(_ kind: RecordKind, mass: MassUnit = .kilograms) -> String {
         switch kind {
-        case .heaviestWeight, .repMaximum, .estimatedOneRepMax, .bestSetVolume, .bestSessionVolume: "kg"
+        case .heaviestWeight, .repMaximum, .estimatedOneRepMax, .bestSetVolume, .bestSessionVolume: mass.rawValue
         case .mostReps: "reps"
         case .longestDuration: "s"
         case .longestDistance: "m"
         }
     }
 
-    /// `e1rm           123.45 kg     100 kg × 8, workout-12 set 3, 2026-11-20 (was 120 kg)`.
+    /// `e1rm           123.45 kg     100 kg × 8, workout-12 set 3, 2026-11-20 (was 120 kg)`, masses in the profile's
+    /// unit.
     static func line(_ record: RecordEntry, previous: RecordEntry?, _ context: QueryContext) -> String {
-        padded(record.kind.description, 15) + padded("\(displayValue(record)) \(unit(record.kind))", 14)
-            + detail(record, context) + (previous.map { " (was \(displayValue($0)) \(unit($0.kind)))" } ?? "")
+        func value(_ record: RecordEntry) -> String {
+            "\(displayValue(record, context.unit)) \(unit(record.kind, mass: context.unit))"
+        }
+        return padded(record.kind.description, 15) + padded(value(record), 14) + detail(record, context)
+            + (previous.map { " (was \(value($0)))" } ?? "")
     }
 
     /// What made a record: `100 kg × 8, workout-12 set 3, 2026-11-20`, or the workout for a session record.
@@ -97,12 +101,12 @@ struct RecordsCommand: AsyncParsableCommand {
         return made + ", \(context.date(record.startedAt))"
     }
 
-    /// The value for tables: kilograms to two decimals for weights and volumes.
-    static func displayValue(_ record: RecordEntry) -> String {
+    /// The value for people: a mass in `unit` to two decimals.
+    static func displayValue(_ record: RecordEntry, _ unit: MassUnit) -> String {
         switch record.kind {
-        case .heaviestWeight, .repMaximum, .bestSetVolume, .bestSessionVolume:
-            record.value.text(per: 1_000_000, digits: 2)
-        default:
+        case .heaviestWeight, .repMaximum, .estimatedOneRepMax, .bestSetVolume, .bestSessionVolume:
+            unit.text(milligrams: record.value.doubleValue, digits: 2)
+        case .mostReps, .longestDuration, .longestDistance:
             record.valueText
         }
     }
@@ -214,7 +218,7 @@ struct WhyCommand: AsyncParsableCommand {
             }
             var entries: [JSON] = []
             var lines = [
-                "\(exercise.name), \(chosen) (\(RecordsCommand.unit(chosen))): \(chain.count) "
+                "\(exercise.name), \(chosen) (\(RecordsCommand.unit(chosen, mass: context.unit))): \(chain.count) "
                     + "record\(chain.count == 1 ? "" : "s"), oldest first"
             ]
             for (index, record) in chain.enumerated() {
@@ -223,7 +227,7 @@ struct WhyCommand: AsyncParsableCommand {
                 if let finished = workout?.finishedPosition, finished != record.position { positions.append(finished) }
                 let events = try positions.compactMap { try journal.record(at: $0) }
                 lines.append(
-                    "#\(record.sequence) \(RecordsCommand.displayValue(record)): "
+                    "#\(record.sequence) \(RecordsCommand.displayValue(record, context.unit)): "
                         + RecordsCommand.detail(record, context))
                 for event in events {
                     lines.append(

@@ -338,6 +338,43 @@ struct WorkoutCLITests {
         #expect(csv.contains("triceps,0.5,22.679618,false"), "\(csv)")
     }
 
+    @Test func textGivesMassesInTheProfilesUnitAndJSONInKilograms() throws {
+        // By hand: bench press 225 lb × 5, 235 lb × 3, 240 lb × 3. Session volume 1125 + 705 + 720 = 2550 lb; Epley
+        // e1RM 240 × (1 + 3/30) = 264 lb, the one before 225 × (1 + 5/30) = 262.5 lb; heaviest 240 lb (was 235). In
+        // kilograms each set's volume is rounded to the milligram (510.291416, 319.782621, 326.586506: Python's
+        // fractions and decimal), 1156.660543 kg in all, which the text rounds back to 2550 lb.
+        try ok(["profile", "set", "--unit", "lb"])
+        try ok(["start"])
+        for (weight, reps) in [("225", "5"), ("235", "3"), ("240", "3")] {
+            try ok(["log", "bench press", weight, "x", reps])
+        }
+        try ok(["finish"])
+        let records = try ok(["prs", "bench press"]).lines
+        #expect(records.contains { $0.contains("heaviest") && $0.contains("240 lb") && $0.hasSuffix("(was 235 lb)") })
+        #expect(records.contains { $0.contains("e1rm") && $0.contains("264 lb") && $0.hasSuffix("(was 262.5 lb)") })
+        #expect(records.contains { $0.contains("session-volume") && $0.contains("2550 lb") }, "\(records)")
+        let history = try ok(["history"]).lines
+        #expect(history[0].contains("volume lb") && history[1].contains(" 2550 "), "\(history)")
+        let progress = try ok(["progress", "bench press"]).lines
+        #expect(progress[1].contains("e1RM lb") && progress[1].contains("top lb"), "\(progress)")
+        #expect(progress[2].split(separator: " ").suffix(4) == ["264", "240", "2550", "3"], "\(progress)")
+        // Chest is the primary muscle (1 per set), triceps a secondary one (0.5 by default): 2550 and 1275 lb.
+        let balance = try ok(["balance", "--weeks", "1"]).lines
+        #expect(balance[1].contains("volume lb"))
+        #expect(balance.contains { $0.hasPrefix("chest") && $0.split(separator: " ").last == "2550" }, "\(balance)")
+        #expect(balance.contains { $0.hasPrefix("triceps") && $0.split(separator: " ").last == "1275" })
+        #expect(try ok(["show", "1"]).lines[1].hasSuffix("3 sets, 2550 lb volume"))
+        #expect(try ok(["why", "bench press", "e1rm"]).lines[0].hasSuffix("e1rm (lb): 2 records, oldest first"))
+        // JSON keeps kilograms whatever the unit.
+        let json = try jsonObject(try ok(["prs", "bench press", "--json"]).lines[0])
+        let session = try #require(
+            (json["records"] as? [[String: Any]])?.first { $0["kind"] as? String == "session-volume" })
+        #expect(session["value"] as? String == "1156.660543" && session["unit"] as? String == "kg")
+        // Back in kilograms, the text says so: 1156.660543 kg to two decimals.
+        try ok(["profile", "set", "--unit", "kg"])
+        #expect(try ok(["prs", "bench press"]).lines.contains { $0.contains("1156.66 kg") })
+    }
+
     @Test func aStaleSessionWithNoSetsOffersOnlyToDiscardIt() throws {
         try ok(["start"])
         func choices() throws -> [String]? {

@@ -380,7 +380,9 @@ struct AnalyticsTests {
         let plateau = try #require(try log.query { try $0.progress(of: squat) }.plateau(window: 4))
         #expect(plateau.sessions.map(\.workoutId) == ["workout-3", "workout-4", "workout-5", "workout-6"])
         #expect(plateau.bestBefore.bestEstimate?.text(per: 1_000_000, digits: 2) == "128.33")
-        let insights = try log.query { try $0.insights(today: LocalDate("2026-01-16")!, names: { $0 }) }
+        let insights = try log.query {
+            try $0.insights(today: LocalDate("2026-01-16")!, names: { $0 }, unit: .kilograms)
+        }
         let insight = try #require(insights.first { $0.kind == .plateau && $0.exerciseId == squat })
         #expect(insight.evidence.count == 5)
         // The best before names the workout that made it: workout 2, 110×5, on 2026-01-07.
@@ -391,9 +393,20 @@ struct AnalyticsTests {
         // 2026-01-05, 100×5 + 110×5 + 105×5 = 1575 kg; of 2026-01-12, 105×5 × 3 + 102.5×5 on its Sunday = 2087.5 kg.
         try await workout(at: "2026-01-18T18:00:00Z", [set("squat", "102.5", 5)])
         let volume = try #require(
-            try log.query { try $0.insights(today: LocalDate("2026-01-19")!, names: { $0 }) }.first {
+            try log.query { try $0.insights(today: LocalDate("2026-01-19")!, names: { $0 }, unit: .kilograms) }.first {
                 $0.kind == .weeklyVolume
             })
         #expect(volume.evidence.suffix(2).map(\.value) == ["1575", "2087.5"])
+        // In pounds (0.45359237 kg each) the messages give 128.333… kg as 282.93 lb (282.9266 by Python's fractions) and
+        // the two weeks as 3472 and 4602 lb (3472.28 and 4602.15); the evidence's values stay in kilograms.
+        let inPounds = try log.query {
+            try $0.insights(today: LocalDate("2026-01-19")!, names: { $0 }, unit: .pounds)
+        }
+        let plateauInPounds = try #require(inPounds.first { $0.kind == .plateau })
+        #expect(plateauInPounds.message.contains("above 282.93 lb in the last 4 sessions"))
+        #expect(plateauInPounds.evidence.first?.value == "128.33")
+        let volumeInPounds = try #require(inPounds.first { $0.kind == .weeklyVolume })
+        #expect(volumeInPounds.message.hasSuffix(", 3472 lb, 4602 lb"), "\(volumeInPounds.message)")
+        #expect(volumeInPounds.evidence.suffix(2).map(\.value) == ["1575", "2087.5"])
     }
 }

@@ -39,7 +39,10 @@ public struct Insight: Sendable {
     /// One figure behind an insight: what it is, its value, and where it comes from.
     public struct Evidence: Sendable {
         public let label: String
+        /// The value as JSON gives it: a mass in kilograms (an estimate to two decimals, a volume exactly).
         public let value: String
+        /// The value in milligrams when it is a mass, for people to read in their unit.
+        public let milligrams: Double?
         /// The workout it comes from, if one.
         public let workoutId: String?
         /// The local date (or week start) it belongs to.
@@ -49,6 +52,7 @@ public struct Insight: Sendable {
     public let kind: Kind
     /// The exercise it is about, if one.
     public let exerciseId: String?
+    /// The finding for people, masses in the unit asked for.
     public let message: String
     public let evidence: [Evidence]
 }
@@ -62,14 +66,23 @@ extension TrainingSnapshot {
             sessions: try sessions(of: exerciseId).filter { $0.workingSets > 0 || $0.volume > 0 })
     }
 
-    /// Findings as of `today`: plateaus, strength gains over 12 weeks, consistency and volume over recent weeks.
-    public func insights(today: LocalDate, names: (String) -> String) throws -> [Insight] {
+    /// Findings as of `today`: plateaus, strength gains over 12 weeks, consistency and volume over recent weeks; their
+    /// messages give masses in `unit`.
+    public func insights(today: LocalDate, names: (String) -> String, unit: MassUnit) throws -> [Insight] {
         var insights: [Insight] = []
         let zone = rules.timeZone
         func date(_ session: SessionFact) -> LocalDate {
             LocalDate(dayNumber: LocalDate.dayNumber(of: session.startedAt, in: zone))
         }
         func kilograms(_ score: Score?) -> String { score.map { $0.text(per: 1_000_000, digits: 2) } ?? "-" }
+        func mass(_ score: Score?) -> String {
+            score.map { unit.text(milligrams: $0.doubleValue, digits: 2) + " \(unit.rawValue)" } ?? "-"
+        }
+        func estimate(_ label: String, _ session: SessionFact) -> Insight.Evidence {
+            Insight.Evidence(
+                label: label, value: kilograms(session.bestEstimate),
+                milligrams: session.bestEstimate?.doubleValue, workoutId: session.workoutId, date: date(session))
+        }
         let recentCutoff = today.dayNumber - 56
         let gainCutoff = today.dayNumber - 84
         for exerciseId in try exercisesTrained().sorted() {
@@ -81,18 +94,10 @@ extension TrainingSnapshot {
                     Insight(
                         kind: .plateau, exerciseId: exerciseId,
                         message:
-                            "\(names(exerciseId)): no estimated 1RM above \(kilograms(plateau.bestBefore.bestEstimate)) kg in the "
-                            + "last \(plateau.sessions.count) sessions",
-                        evidence: [
-                            Insight.Evidence(
-                                label: "best before", value: kilograms(plateau.bestBefore.bestEstimate),
-                                workoutId: plateau.bestBefore.workoutId, date: date(plateau.bestBefore))
-                        ]
-                            + plateau.sessions.map {
-                                Insight.Evidence(
-                                    label: "session e1RM", value: kilograms($0.bestEstimate), workoutId: $0.workoutId,
-                                    date: date($0))
-                            }))
+                            "\(names(exerciseId)): no estimated 1RM above \(mass(plateau.bestBefore.bestEstimate)) in "
+                            + "the last \(plateau.sessions.count) sessions",
+                        evidence: [estimate("best before", plateau.bestBefore)]
+                            + plateau.sessions.map { estimate("session e1RM", $0) }))
             }
             let window = estimated.filter { date($0).dayNumber >= gainCutoff }
             if window.count >= 2, let start = window.first, let last = window.last, let from = start.bestEstimate,
@@ -103,13 +108,9 @@ extension TrainingSnapshot {
                     Insight(
                         kind: .strengthGain, exerciseId: exerciseId,
                         message:
-                            "\(names(exerciseId)): estimated 1RM up \(Score(Int64(change)).text(per: 1_000_000, digits: 2))"
-                            + " kg (\(Int((change / from.doubleValue * 100).rounded()))%) in 12 weeks",
-                        evidence: [start, last].map {
-                            Insight.Evidence(
-                                label: "session e1RM", value: kilograms($0.bestEstimate), workoutId: $0.workoutId,
-                                date: date($0))
-                        }))
+                            "\(names(exerciseId)): estimated 1RM up \(mass(Score(Int64(change))))"
+                            + " (\(Int((change / from.doubleValue * 100).rounded()))%) in 12 weeks",
+                        evidence: [start, last].map { estimate("session e1RM", $0) }))
             }
         }
         let thisWeek = today.weekStart(rules.weekStart)
@@ -127,13 +128,20 @@ extension TrainingSnapshot {
                         + "\(rules.weeklyTarget == 1 ? "" : "s") (\(workouts) in all)",
                     evidence: weeks.map {
                         Insight.Evidence(
-                            label: "workouts", value: String(total($0).workouts), workoutId: nil, date: $0)
+                            label: "workouts", value: String(total($0).workouts), milligrams: nil, workoutId: nil,
+                            date: $0)
                     }))
         }
-        func kilogramsOfVolume(_ counter: WeekCounter) -> Double { Double(counter.milliVolume) / 1e9 }
-        // The evidence gives kilograms exactly, as JSON gives every weight (docs/JSON.md); the message rounds them.
-        func exactKilogramsOfVolume(_ counter: WeekCounter) -> String {
-            ExactDecimal(significand: counter.milliVolume, scale: 9)!.description
+        func milligramsOfVolume(_ counter: WeekCounter) -> Double { Double(counter.milliVolume) / 1_000 }
+        // The message rounds volumes to whole units; the evidence gives them exactly, in kilograms for JSON, as JSON
+        // gives every weight (docs/JSON.md).
+        func volume(_ milligrams: Double) -> String {
+            "\(unit.text(milligrams: milligrams, digits: 0)) \(unit.rawValue)"
+        }
+        func volumeEvidence(_ week: LocalDate) -> Insight.Evidence {
+            Insight.Evidence(
+                label: "volume", value: ExactDecimal(significand: total(week).milliVolume, scale: 9)!.description,
+                milligrams: milligramsOfVolume(total(week)), workoutId: nil, date: week)
         }
         let recent = weeks.suffix(4)
         if recent.contains(where: { total($0).workouts > 0 }) {
@@ -141,30 +149,22 @@ extension TrainingSnapshot {
                 Insight(
                     kind: .weeklyVolume, exerciseId: nil,
                     message: "weekly volume, last 4 weeks: "
-                        + recent.map { "\(Int(kilogramsOfVolume(total($0)).rounded())) kg" }.joined(separator: ", "),
-                    evidence: recent.map {
-                        Insight.Evidence(
-                            label: "volume kg", value: exactKilogramsOfVolume(total($0)),
-                            workoutId: nil, date: $0)
-                    }))
+                        + recent.map { volume(milligramsOfVolume(total($0))) }.joined(separator: ", "),
+                    evidence: recent.map(volumeEvidence)))
         }
         let lastWeek = weeks[weeks.count - 1]
         let baseline = weeks.dropLast().suffix(4)
-        let average = baseline.reduce(0.0) { $0 + kilogramsOfVolume(total($1)) } / Double(baseline.count)
-        let latest = kilogramsOfVolume(total(lastWeek))
+        let average = baseline.reduce(0.0) { $0 + milligramsOfVolume(total($1)) } / Double(baseline.count)
+        let latest = milligramsOfVolume(total(lastWeek))
         if average > 0, latest > 1.5 * average {
             insights.append(
                 Insight(
                     kind: .volumeSpike, exerciseId: nil,
                     message:
-                        "the week of \(lastWeek) had \(Int(latest.rounded())) kg of volume, "
+                        "the week of \(lastWeek) had \(volume(latest)) of volume, "
                         + "\(Int((latest / average * 100).rounded()))% of the 4 weeks before "
-                        + "(\(Int(average.rounded())) kg a week)",
-                    evidence: (baseline + [lastWeek]).map {
-                        Insight.Evidence(
-                            label: "volume kg", value: exactKilogramsOfVolume(total($0)),
-                            workoutId: nil, date: $0)
-                    }))
+                        + "(\(volume(average)) a week)",
+                    evidence: (baseline + [lastWeek]).map(volumeEvidence)))
         }
         return insights
     }

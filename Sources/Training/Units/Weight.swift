@@ -15,6 +15,18 @@ public enum MassUnit: String, Sendable, Hashable, CaseIterable {
     /// The code stored in payloads (docs/FORMAT.md).
     var code: UInt64 { self == .kilograms ? 1 : 2 }
 
+    /// A mass given in milligrams, in this unit, rounded to `digits` decimals, for people (JSON gives kilograms
+    /// exactly instead): 108,862,169 mg is `108.86` kg, or `240` lb.
+    public func text(milligrams: Double, digits: UInt8) -> String {
+        let milligramsPerUnit = self == .kilograms ? 1_000_000 : 453_592.37
+        var factor: Double = 1
+        for _ in 0..<digits { factor *= 10 }
+        let scaled = (milligrams / milligramsPerUnit * factor).rounded()
+        guard abs(scaled) < 9e18, let text = ExactDecimal(significand: Int64(scaled), scale: digits)?.description
+        else { return String(milligrams / milligramsPerUnit) }
+        return text
+    }
+
     init(code: UInt64) throws(PayloadError) {
         switch code {
         case 1: self = .kilograms
