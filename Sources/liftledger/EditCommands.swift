@@ -12,7 +12,7 @@ struct CorrectCommand: AsyncParsableCommand {
     @Argument(help: "The set's number in its workout.")
     var set: UInt32
 
-    @Option(help: "The workout (default: the one in progress, else the last finished one).")
+    @Option(parsing: .unconditional, help: "The workout (default: the one in progress, else the last finished one).")
     var workout: String?
 
     @Option(parsing: .unconditional, help: "The weight, such as 100kg, 225lb, 100 (in the profile's unit) or bw.")
@@ -69,7 +69,7 @@ struct RemoveSetCommand: AsyncParsableCommand {
     @Argument(help: "The set's number in its workout.")
     var set: UInt32
 
-    @Option(help: "The workout (default: the one in progress, else the last finished one).")
+    @Option(parsing: .unconditional, help: "The workout (default: the one in progress, else the last finished one).")
     var workout: String?
 
     func run() async throws {
@@ -92,7 +92,7 @@ struct RemoveExerciseCommand: AsyncParsableCommand {
     @Argument(help: "The exercise.")
     var exercise: [String] = []
 
-    @Option(help: "The workout (default: the one in progress, else the last finished one).")
+    @Option(parsing: .unconditional, help: "The workout (default: the one in progress, else the last finished one).")
     var workout: String?
 
     @Flag(help: "Take the exercise out with its sets, when it has some.")
@@ -119,7 +119,7 @@ struct MoveExerciseCommand: AsyncParsableCommand {
     @Argument(help: "The exercise, then its new place counted from 1: 'bench press 1'.")
     var words: [String] = []
 
-    @Option(help: "The workout (default: the one in progress, else the last finished one).")
+    @Option(parsing: .unconditional, help: "The workout (default: the one in progress, else the last finished one).")
     var workout: String?
 
     func validate() throws {

@@ -63,7 +63,9 @@ struct LogCommand: AsyncParsableCommand {
     @Flag(help: "Accept a weight more than five times the previous one for the exercise.")
     var confirm = false
 
-    @Option(help: "Add the set to this finished workout (a late set) instead of the one in progress.")
+    @Option(
+        parsing: .unconditional,
+        help: "Add the set to this finished workout (a late set) instead of the one in progress.")
     var workout: String?
 
     func run() async throws {

@@ -132,6 +132,8 @@ struct WorkoutCLITests {
             (["correct", "1", "--weight", "-10kg"], "not a number of 0 or more"),
             (["events", "--limit", "-1"], "--limit must be 0 or more"),
             (["routine", "add", "Push", "bench", "--rest", "-5"], "-5"),
+            (["correct", "1", "--workout", "-1", "--reps", "5"], "no workout -1"),
+            (["log", "squat", "100kg", "x", "5", "--workout", "-1"], "no workout -1"),
             (["edit", "1", "--name", " "], "a workout's name cannot be empty"),
             (["edit", "1", "--name", "Leg\nDay"], "a workout's name cannot hold a line break"),
             (["exercise", "add", "Foo\tBar", "--primary", "chest"], "an exercise's name cannot hold a line break"),
