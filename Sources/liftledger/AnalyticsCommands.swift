@@ -210,7 +210,7 @@ struct ProgressCommand: AsyncParsableCommand {
             var text =
                 "\(exercise.name): \(progress.sessions.count) session\(progress.sessions.count == 1 ? "" : "s")\n"
             let unit = context.unit.rawValue
-            // Estimates to two decimals, as `prs` gives them; weights and volumes to one, as `history` does.
+            // Estimates to two decimals, as `prs` gives them; top weights and volumes to one, as `history` gives volumes.
             func estimateText(_ session: SessionFact) -> String? {
                 session.bestEstimate.map { context.unit.text(milligrams: $0.doubleValue, digits: 2) }
             }
@@ -252,8 +252,9 @@ struct InsightsCommand: AsyncParsableCommand {
 
     func run() async throws {
         try location.query(asOf: asOf) { context in
+            // JSON gives every mass in kilograms, its messages' too.
             let insights = try context.snapshot.insights(
-                today: context.today, names: context.name, unit: context.unit)
+                today: context.today, names: context.name, unit: json ? .kilograms : context.unit)
             if json {
                 for insight in insights { Terminal.write(Self.json(insight).rendered + "\n") }
                 return

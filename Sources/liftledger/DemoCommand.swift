@@ -42,7 +42,7 @@ struct DemoCommand: AsyncParsableCommand {
             Terminal.write(
                 "$ liftledger import \(file)\(unit.map { " --unit \($0.rawValue)" } ?? "")\n"
                     + "  \(report.layout): \(report.workoutsAdded) workouts, \(report.sets) sets "
-                    + "(\(report.warmupSets) warm-ups), \(kilograms(report.volumeMilligrams, digits: 1)) kg; "
+                    + "(\(report.warmupSets) warm-ups), \(Self.kilograms(Double(report.volumeMilligrams), digits: 1)) kg with warm-ups; "
                     + "\(report.exercises.count - custom) exercise names mapped to the catalog, \(custom) custom\n")
         }
         try log.query { snapshot in
@@ -57,15 +57,17 @@ struct DemoCommand: AsyncParsableCommand {
                 text +=
                     "  \(LocalDate(dayNumber: LocalDate.dayNumber(of: workout.startedAt, in: zone)))  "
                     + padded(workout.name, 14) + padded(TrainingFormat.duration(seconds: workout.durationSeconds), 12)
-                    + "\(workout.sets) sets, \(kilograms(workout.volume, digits: 1)) kg\n"
+                    + "\(workout.sets) sets, \(Self.kilograms(Double(workout.volume), digits: 1)) kg\n"
             }
             text += "\n$ liftledger prs   (the five exercises trained most: heaviest, estimated 1RM)\n"
             let busiest = try snapshot.exercisesTrained().map { ($0, try snapshot.sessions(of: $0).count) }
                 .sorted { ($1.1, $0.0) < ($0.1, $1.0) }.prefix(5)
             for (id, sessions) in busiest {
                 let records = try snapshot.latestRecords(of: id)
-                let heaviest = records[.heaviestWeight].map { "\(TrainingFormat.weight($0.current.weight))" } ?? "-"
-                let estimate = records[.estimatedOneRepMax].map { "\($0.current.valueText) kg" } ?? "-"
+                let heaviest =
+                    records[.heaviestWeight].map { "\(Self.kilograms($0.current.value.doubleValue)) kg" } ?? "-"
+                let estimate =
+                    records[.estimatedOneRepMax].map { "\(Self.kilograms($0.current.value.doubleValue)) kg" } ?? "-"
                 text += "  " + padded(name(id), 36) + padded("heaviest \(heaviest)", 20) + "e1RM \(estimate)"
                 text += "  (\(sessions) sessions)\n"
             }
@@ -98,6 +100,11 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     /// Fixtures/exports of the source tree the executable was built in (`.build/<configuration>/liftledger`).
+    /// A mass given in milligrams, in kilograms to `digits` decimals: the demo's profile gives weights in kilograms.
+    private static func kilograms(_ milligrams: Double, digits: UInt8 = 2) -> String {
+        MassUnit.kilograms.text(milligrams: milligrams, digits: digits)
+    }
+
     static func bundledExports() throws -> String {
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
             .deletingLastPathComponent()

@@ -80,7 +80,8 @@ struct ImportCommand: AsyncParsableCommand {
             "  workouts: \(report.workouts) (\(report.workoutsAdded) added, \(report.workoutsAlreadyImported) already "
                 + "imported, \(report.workoutsCorrected) corrected)",
             "  sets: \(report.sets) (\(report.warmupSets) warm-ups), rest rows: \(report.restRows), "
-                + "volume: \(unit.text(milligrams: Double(report.volumeMilligrams), digits: 1)) \(unit.rawValue)",
+                + "volume with warm-ups: \(unit.text(milligrams: Double(report.volumeMilligrams), digits: 1)) "
+                + unit.rawValue,
             "  exercises: \(report.exercises.count) names, \(mapped) mapped to the catalog, "
                 + "\(report.exercises.count - mapped) custom (\(report.customExercisesAdded.count) new)",
         ]

@@ -69,7 +69,7 @@ struct QueryContext {
 
     var timeZone: TimeZone { snapshot.rules.timeZone }
 
-    /// A mass given in milligrams, in the profile's unit, to `digits` decimals: `2550` (lb) for 1,156,662,000 mg.
+    /// A mass given in milligrams, in the profile's unit, to `digits` decimals: `2550` (lb) for 1,156,660,543 mg.
     func mass(_ milligrams: Int64, digits: UInt8 = 1) -> String {
         unit.text(milligrams: Double(milligrams), digits: digits)
     }
@@ -146,11 +146,6 @@ struct OutputOptions: ParsableArguments {
 
 /// Kilograms from milligrams, exactly: `102.058283`.
 func kilograms(_ milligrams: Int64) -> String { ExactDecimal(significand: milligrams, scale: 6)!.description }
-
-/// Kilograms from milligrams, to `digits` decimals, for people: `5230.5`.
-func kilograms(_ milligrams: Int64, digits: UInt8) -> String {
-    MassUnit.kilograms.text(milligrams: Double(milligrams), digits: digits)
-}
 
 /// A text cell padded to `width`, for tables.
 func padded(_ text: String, _ width: Int) -> String {

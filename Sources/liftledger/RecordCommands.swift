@@ -54,7 +54,8 @@ struct RecordsCommand: AsyncParsableCommand {
                         let record = records[kind]!.current
                         Terminal.write(
                             CSV.line([
-                                id, context.name(id), kind.description, record.valueText, Self.unit(kind),
+                                id, context.name(id), kind.description, record.valueText,
+                                Self.unit(kind, mass: .kilograms),
                                 record.workoutId, record.setNumber.map(String.init) ?? "",
                                 context.date(record.startedAt).description, String(record.position),
                             ]))
@@ -72,8 +73,9 @@ struct RecordsCommand: AsyncParsableCommand {
         }
     }
 
-    /// The unit a record kind's value is in: kilograms for masses (as JSON and CSV give them), else `mass`.
-    static func unit(_ kind: RecordKind, mass: MassUnit = .kilograms) -> String {
+    /// The unit a record kind's value is given in: `mass` for a mass (JSON and CSV give kilograms), else reps,
+    /// seconds or metres.
+    static func unit(_ kind: RecordKind, mass: MassUnit) -> String {
         switch kind {
         case .heaviestWeight, .repMaximum, .estimatedOneRepMax, .bestSetVolume, .bestSessionVolume: mass.rawValue
         case .mostReps: "reps"
@@ -103,12 +105,7 @@ struct RecordsCommand: AsyncParsableCommand {
 
     /// The value for people: a mass in `unit` to two decimals.
     static func displayValue(_ record: RecordEntry, _ unit: MassUnit) -> String {
-        switch record.kind {
-        case .heaviestWeight, .repMaximum, .estimatedOneRepMax, .bestSetVolume, .bestSessionVolume:
-            unit.text(milligrams: record.value.doubleValue, digits: 2)
-        case .mostReps, .longestDuration, .longestDistance:
-            record.valueText
-        }
+        record.kind.isMass ? unit.text(milligrams: record.value.doubleValue, digits: 2) : record.valueText
     }
 
     /// The record as JSON, with the record before it under `previous` (itself without `previous`).
@@ -120,7 +117,7 @@ struct RecordsCommand: AsyncParsableCommand {
         [
             ("kind", .string(record.kind.description)),
             ("value", .string(record.valueText)),
-            ("unit", .string(unit(record.kind))),
+            ("unit", .string(unit(record.kind, mass: .kilograms))),
             ("sequence", .unsigned(UInt64(record.sequence))),
             ("workoutId", .string(record.workoutId)),
             ("set", record.setNumber.map { .unsigned(UInt64($0)) } ?? .null),

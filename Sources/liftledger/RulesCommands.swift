@@ -104,7 +104,8 @@ struct RulesSetCommand: AsyncParsableCommand {
             } else {
                 Terminal.write(
                     "\(change.readModel) \(change.subject.filter { !$0.isEmpty }.joined(separator: " ")) "
-                        + "\(change.figure): \(change.before ?? "none") -> \(change.after ?? "none")\n")
+                        + "\(change.figure): \(Self.text(change.before, change)) -> "
+                        + "\(Self.text(change.after, change))\n")
             }
         }
         if !json {
@@ -112,6 +113,14 @@ struct RulesSetCommand: AsyncParsableCommand {
                 "\(changes.count) difference\(changes.count == 1 ? "" : "s") in records, streaks and weekly counters "
                     + "if \(key) were \(canonical); nothing was written\n")
         }
+    }
+
+    /// A figure of `change` for people: a mass in kilograms, labelled, whatever the profile's unit: the figures are
+    /// compared exactly, as JSON gives them (an estimate to two decimals), and pounds worked out from them would round
+    /// twice.
+    static func text(_ value: String?, _ change: AnalyticsView.Change) -> String {
+        guard let value else { return "none" }
+        return change.isMass ? "\(value) kg" : value
     }
 
     static func json(_ change: AnalyticsView.Change) -> JSON {

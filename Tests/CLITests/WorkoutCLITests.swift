@@ -345,28 +345,43 @@ struct WorkoutCLITests {
         // e1RM 240 × (1 + 3/30) = 264 lb, the one before 225 × (1 + 5/30) = 262.5 lb; heaviest 240 lb (was 235). In
         // kilograms each set's volume is rounded to the milligram (510.291416, 319.782621, 326.586506: Python's
         // fractions and decimal), 1156.660543 kg in all, which the text rounds back to 2550 lb.
-        try ok(["profile", "set", "--unit", "lb"])
+        try ok(["profile", "set", "--unit", "lb", "--time-zone", "UTC"])
         try ok(["start"])
         for (weight, reps) in [("225", "5"), ("235", "3"), ("240", "3")] {
             try ok(["log", "bench press", weight, "x", reps])
         }
         try ok(["finish"])
-        let records = try ok(["prs", "bench press"]).lines
+        var outputs: [String] = []
+        func text(_ arguments: [String]) throws -> [String] {
+            let lines = try ok(arguments).lines
+            outputs += lines
+            return lines
+        }
+        let date = try #require(try text(["history"]).last?.split(separator: " ").first).description
+        let records = try text(["prs", "bench press"])
         #expect(records.contains { $0.contains("heaviest") && $0.contains("240 lb") && $0.hasSuffix("(was 235 lb)") })
         #expect(records.contains { $0.contains("e1rm") && $0.contains("264 lb") && $0.hasSuffix("(was 262.5 lb)") })
         #expect(records.contains { $0.contains("session-volume") && $0.contains("2550 lb") }, "\(records)")
-        let history = try ok(["history"]).lines
+        let history = try text(["history"])
         #expect(history[0].contains("volume lb") && history[1].contains(" 2550 "), "\(history)")
-        let progress = try ok(["progress", "bench press"]).lines
+        let progress = try text(["progress", "bench press"])
         #expect(progress[1].contains("e1RM lb") && progress[1].contains("top lb"), "\(progress)")
-        #expect(progress[2].split(separator: " ").suffix(4) == ["264", "240", "2550", "3"], "\(progress)")
+        #expect(progress[2] == "\(date)  workout-1   264       240       2550       3", "\(progress)")
+        #expect(progress[3] == "estimated 1RM change: 0 lb")
         // Chest is the primary muscle (1 per set), triceps a secondary one (0.5 by default): 2550 and 1275 lb.
-        let balance = try ok(["balance", "--weeks", "1"]).lines
+        let balance = try text(["balance", "--weeks", "1"])
         #expect(balance[1].contains("volume lb"))
         #expect(balance.contains { $0.hasPrefix("chest") && $0.split(separator: " ").last == "2550" }, "\(balance)")
         #expect(balance.contains { $0.hasPrefix("triceps") && $0.split(separator: " ").last == "1275" })
-        #expect(try ok(["show", "1"]).lines[1].hasSuffix("3 sets, 2550 lb volume"))
-        #expect(try ok(["why", "bench press", "e1rm"]).lines[0].hasSuffix("e1rm (lb): 2 records, oldest first"))
+        #expect(try text(["show", "1"])[1].hasSuffix("3 sets, 2550 lb volume"))
+        #expect(try text(["why", "bench press", "e1rm"])[0].hasSuffix("e1rm (lb): 2 records, oldest first"))
+        // Every text output so far gives masses in pounds: no kilograms anywhere (every set was logged in pounds).
+        #expect(!outputs.contains { $0.contains(" kg") }, "\(outputs)")
+        // A rule's dry run compares exact figures, in kilograms, labelled so: Brzycki's × 36/34 on 108,862,169 mg (240
+        // lb to the milligram) is 115.27 kg; Epley's × 33/30, 119.75 kg (Python's fractions).
+        let bench = try exerciseID("bench press")
+        let dryRun = try ok(["rules", "set", "e1rm.formula", "brzycki", "--dry-run"]).lines
+        #expect(dryRun.contains("records \(bench) e1rm: 119.75 kg -> 115.27 kg"), "\(dryRun)")
         // JSON keeps kilograms whatever the unit.
         let json = try jsonObject(try ok(["prs", "bench press", "--json"]).lines[0])
         let session = try #require(
@@ -375,6 +390,34 @@ struct WorkoutCLITests {
         // Back in kilograms, the text says so: 1156.660543 kg to two decimals.
         try ok(["profile", "set", "--unit", "kg"])
         #expect(try ok(["prs", "bench press"]).lines.contains { $0.contains("1156.66 kg") })
+    }
+
+    @Test func insightsGiveVolumesInTheProfilesUnitAndJSONInKilograms() throws {
+        // One workout of 100 lb × 10 (1000 lb, 453.59237 kg) dated two weeks back: the week it falls in is one of the
+        // last four, whose volumes the weekly-volume insight lists, rounded, with the exact figures behind it.
+        try ok(["profile", "set", "--unit", "lb", "--time-zone", "UTC"])
+        try ok(["start"])
+        try ok(["log", "bench press", "100", "x", "10"])
+        try ok(["finish"])
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let twoWeeksBack = calendar.date(byAdding: .day, value: -14, to: Date())!
+        let day = calendar.dateComponents([.year, .month, .day], from: twoWeeksBack)
+        try ok([
+            "edit", "1", "--date", String(format: "%04d-%02d-%02dT12:00:00Z", day.year!, day.month!, day.day!),
+        ])
+        let text = try ok(["insights"]).lines
+        let volume = try #require(text.firstIndex { $0.hasPrefix("weekly-volume: ") }, "\(text)")
+        #expect(text[volume].contains(" 1000 lb") && !text[volume].contains("kg"), "\(text[volume])")
+        #expect(text[volume + 1].contains("volume 1000 lb"), "\(text[volume + 1])")
+        let json = try ok(["insights", "--json"]).lines.map(jsonObject).first {
+            $0["kind"] as? String == "weekly-volume"
+        }
+        #expect((json?["message"] as? String)?.contains(" 453.59237 kg") == false)
+        #expect((json?["message"] as? String)?.contains(" 454 kg") == true, "\(String(describing: json))")
+        let evidence = json?["evidence"] as? [[String: Any]]
+        #expect(
+            evidence?.contains { $0["value"] as? String == "453.59237" && $0["label"] as? String == "volume" } == true)
     }
 
     @Test func aStaleSessionWithNoSetsOffersOnlyToDiscardIt() throws {

@@ -282,8 +282,8 @@ struct AnalyticsTests {
         try await workout(at: "2026-01-07T18:00:00Z", [set("bench press", "100", 10)])
         var balance = try log.query { try $0.balance(weeks: 1, today: LocalDate("2026-01-07")!) }
         func muscle(_ name: String) -> MuscleBalance.Muscle? { balance.muscles.first { $0.name == name } }
-        #expect(muscle("chest")?.sets == 1 && muscle("chest")?.volume == 1_000)
-        #expect(muscle("shoulders")?.sets == 0.5 && muscle("shoulders")?.volume == 500)
+        #expect(muscle("chest")?.sets == 1 && muscle("chest")?.volumeMilligrams == 1_000_000_000)
+        #expect(muscle("shoulders")?.sets == 0.5 && muscle("shoulders")?.volumeMilligrams == 500_000_000)
         #expect(muscle("triceps")?.sets == 0.5 && muscle("lats")?.sets == 0)
         #expect(balance.pushSets == 1 && balance.pullSets == 0)
         // With secondary muscles at 0, only the chest.
@@ -295,8 +295,8 @@ struct AnalyticsTests {
         // set and 600 kg for them, not one and a half, and half of each for the calves.
         try await workout(at: "2026-01-08T18:00:00Z", [set("barbell step ups", "60", 10)])
         balance = try log.query { try $0.balance(weeks: 1, today: LocalDate("2026-01-08")!) }
-        #expect(muscle("quadriceps")?.sets == 1 && muscle("quadriceps")?.volume == 600)
-        #expect(muscle("calves")?.sets == 0.5 && muscle("calves")?.volume == 300)
+        #expect(muscle("quadriceps")?.sets == 1 && muscle("quadriceps")?.volumeMilligrams == 600_000_000)
+        #expect(muscle("calves")?.sets == 0.5 && muscle("calves")?.volumeMilligrams == 300_000_000)
         let behind = try log.query {
             try $0.setsBehind(muscle: "quadriceps", weeks: 1, today: LocalDate("2026-01-08")!)
         }
@@ -405,6 +405,8 @@ struct AnalyticsTests {
         let plateauInPounds = try #require(inPounds.first { $0.kind == .plateau })
         #expect(plateauInPounds.message.contains("above 282.93 lb in the last 4 sessions"))
         #expect(plateauInPounds.evidence.first?.value == "128.33")
+        // 110 kg × 35/30 in milligrams, for the text to give in pounds.
+        #expect(plateauInPounds.evidence.first?.milligrams == Double(110_000_000) * 35 / 30)
         let volumeInPounds = try #require(inPounds.first { $0.kind == .weeklyVolume })
         #expect(volumeInPounds.message.hasSuffix(", 3472 lb, 4602 lb"), "\(volumeInPounds.message)")
         #expect(volumeInPounds.evidence.suffix(2).map(\.value) == ["1575", "2087.5"])

@@ -3,7 +3,7 @@ import EventJournal
 /// The figures a rule change can move, as queries print them: every exercise's current records and every record it
 /// has had, the streak, and every week's counters. Two views, before and after a change, give what the change does.
 public struct AnalyticsView: Sendable, Equatable {
-    /// Exercise id → record kind name → the record's value, as `prs` prints it.
+    /// Exercise id → record kind name → the record's value, as `prs --json` gives it (a mass in kilograms).
     public var records: [String: [String: String]] = [:]
     /// Exercise id → record kind name → the set that made a record (`workout-3 set 2`, or the workout's id for a
     /// session record) → its value: every record, as `why` lists them.
@@ -26,6 +26,16 @@ public struct AnalyticsView: Sendable, Equatable {
         public let figure: String
         public let before: String?
         public let after: String?
+
+        /// Whether the figure is a mass, in kilograms: a weight, estimate or volume record, or a week's volume.
+        public var isMass: Bool {
+            switch readModel {
+            case "records": RecordKind(name: figure)?.isMass ?? false
+            case "recordHistory": subject.count == 2 && RecordKind(name: subject[1])?.isMass == true
+            case "weeks": figure == "volume"
+            default: false
+            }
+        }
 
         public static func < (lhs: Change, rhs: Change) -> Bool {
             ([lhs.readModel] + lhs.subject + [lhs.figure]).lexicographicallyPrecedes(

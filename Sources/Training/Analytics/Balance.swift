@@ -9,8 +9,6 @@ public struct MuscleBalance: Sendable {
         public let sets: Double
         /// Weighed volume in whole milligrams, rounded half to even from the weeks' exact counters.
         public let volumeMilligrams: Int64
-        /// Weighed volume in kilograms.
-        public var volume: Double { Double(volumeMilligrams) / 1e6 }
         /// Trained, but below the rule's fraction of the median trained muscle's sets.
         public let isFlagged: Bool
     }

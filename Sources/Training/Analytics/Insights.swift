@@ -75,8 +75,8 @@ extension TrainingSnapshot {
             LocalDate(dayNumber: LocalDate.dayNumber(of: session.startedAt, in: zone))
         }
         func kilograms(_ score: Score?) -> String { score.map { $0.text(per: 1_000_000, digits: 2) } ?? "-" }
-        func mass(_ score: Score?) -> String {
-            score.map { unit.text(milligrams: $0.doubleValue, digits: 2) + " \(unit.rawValue)" } ?? "-"
+        func mass(_ milligrams: Double?) -> String {
+            milligrams.map { unit.text(milligrams: $0, digits: 2) + " \(unit.rawValue)" } ?? "-"
         }
         func estimate(_ label: String, _ session: SessionFact) -> Insight.Evidence {
             Insight.Evidence(
@@ -94,7 +94,7 @@ extension TrainingSnapshot {
                     Insight(
                         kind: .plateau, exerciseId: exerciseId,
                         message:
-                            "\(names(exerciseId)): no estimated 1RM above \(mass(plateau.bestBefore.bestEstimate)) in "
+                            "\(names(exerciseId)): no estimated 1RM above \(mass(plateau.bestBefore.bestEstimate?.doubleValue)) in "
                             + "the last \(plateau.sessions.count) sessions",
                         evidence: [estimate("best before", plateau.bestBefore)]
                             + plateau.sessions.map { estimate("session e1RM", $0) }))
@@ -108,7 +108,7 @@ extension TrainingSnapshot {
                     Insight(
                         kind: .strengthGain, exerciseId: exerciseId,
                         message:
-                            "\(names(exerciseId)): estimated 1RM up \(mass(Score(Int64(change))))"
+                            "\(names(exerciseId)): estimated 1RM up \(mass(change))"
                             + " (\(Int((change / from.doubleValue * 100).rounded()))%) in 12 weeks",
                         evidence: [start, last].map { estimate("session e1RM", $0) }))
             }

@@ -69,6 +69,14 @@ public enum RecordKind: Sendable, Hashable, Comparable, CustomStringConvertible 
         return false
     }
 
+    /// Whether the kind's value is a mass (a weight, an estimate or a volume), rather than reps, seconds or metres.
+    public var isMass: Bool {
+        switch self {
+        case .heaviestWeight, .repMaximum, .estimatedOneRepMax, .bestSetVolume, .bestSessionVolume: true
+        case .mostReps, .longestDuration, .longestDistance: false
+        }
+    }
+
     /// Whether less is better for an assisted exercise (less assistance), where the kind applies to one at all.
     fileprivate var isWeight: Bool { self == .heaviestWeight || isRepMaximum }
 
