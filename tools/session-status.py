@@ -129,11 +129,12 @@ def routine_targets(streams):
     return out
 
 def suggest(current, last, target):
-    work = [s for s in current if s["kind"] != "warmup"]
+    working = lambda s: s["kind"] != "warmup" and s["reps"] > 0  # a set of 0 reps (a missed lift) is passed over
+    work = [s for s in current if working(s)]
     if work:
         s = work[-1]
         return {"weight": s["weight"], "reps": s["reps"], "reason": "repeat set %d" % s["set"]}
-    work = [s for s in last["sets"] if s["kind"] != "warmup"] if last else []
+    work = [s for s in last["sets"] if working(s)] if last else []
     if not work:
         return None
     s = work[0]
@@ -231,6 +232,7 @@ def self_test():
     ev("workout-3", "SetLogged", 1150, **st(3, "press", "40", "kg", 9))
     ev("workout-3", "SetCorrected", 1160, **st(2, "press", "42.5", "kg", 9))
     ev("workout-3", "SetRemoved", 1170, setNumber=3)
+    ev("workout-3", "SetLogged", 1180, **st(4, "curl", "20", "kg", 0))  # a missed lift: no set to repeat
     ev("workout-3", "RestTimerStarted", 1200, durationSeconds=90, endsAt=fmt_time(S + 1290 * US), afterSet=2)
     ev("workout-3", "RestTimerExtended", 1210, bySeconds=30, endsAt=fmt_time(S + 1320 * US))
     out = status(recs, S + 1250250000)
@@ -252,6 +254,7 @@ def self_test():
     assert sug["deadlift"] == {"weight": W("140", "kg", "140"), "reps": 5, "reason": "same as last time"}
     assert sug["dip"] == {"weight": None, "reps": 10, "reason": "one more rep than last time, up to 10"}
     assert ex["row"]["lastTime"] is None and sug["row"] is None and ex["curl"]["lastTime"] is None
+    assert [s["set"] for s in ex["curl"]["sets"]] == [4] and sug["curl"] is None
     ev("workout-3", "WorkoutPaused", 1300)  # a running pause: elapsed stops at its start; stale after 7200 s
     out = status(recs, S + (1300 + 7200) * US + 1)
     assert (out["elapsedSeconds"], out["paused"], out["stale"], out["choices"]) == (999, True, True, ["finish", "discard"]), out

@@ -179,7 +179,8 @@ struct ShowCommand: AsyncParsableCommand {
             ]
             if let summary {
                 lines.append(
-                    "\(TrainingFormat.duration(seconds: summary.durationSeconds)), \(summary.sets) sets, "
+                    "\(TrainingFormat.duration(seconds: summary.durationSeconds)), \(summary.sets) "
+                        + "set\(summary.sets == 1 ? "" : "s"), "
                         + "\(context.mass(summary.volume)) \(context.unit.rawValue) volume")
             }
             if let note = workout.note { lines.append("note: \(note)") }

@@ -88,7 +88,10 @@ struct RecordsCommand: AsyncParsableCommand {
     /// unit.
     static func line(_ record: RecordEntry, previous: RecordEntry?, _ context: QueryContext) -> String {
         func value(_ record: RecordEntry) -> String {
-            "\(displayValue(record, context.unit)) \(unit(record.kind, mass: context.unit))"
+            let unit = unit(record.kind, mass: context.unit)
+            // `1 rep`, not `1 reps`.
+            let one = record.kind == .mostReps && record.value.numerator == 1
+            return "\(displayValue(record, context.unit)) \(one ? String(unit.dropLast()) : unit)"
         }
         return padded(record.kind.description, 15) + padded(value(record), 14) + detail(record, context)
             + (previous.map { " (was \(value($0)))" } ?? "")

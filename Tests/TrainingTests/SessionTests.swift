@@ -107,6 +107,10 @@ struct SessionTests {
         try await log.logSet(SetRequest(exercise: "Dips", weight: weight("12.5"), reps: 7))
         dips = try #require(try log.activeSession()?.exercises.first)
         #expect(dips.suggestion?.weight == weight("12.5") && dips.suggestion?.reps == 7, "repeat the last set")
+        // A missed lift (no reps) is no set to repeat: the 7 before it still is.
+        try await log.logSet(SetRequest(exercise: "Dips", weight: weight("15"), reps: 0))
+        dips = try #require(try log.activeSession()?.exercises.first)
+        #expect(dips.suggestion == SetSuggestion(weight: weight("12.5"), reps: 7, reason: "repeat set 1"))
     }
 
     /// The markers of workouts in progress, folded in one pass (one chunk) and event by event. By hand, with the
