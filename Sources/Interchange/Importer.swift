@@ -104,7 +104,10 @@ public struct Importer: Sendable {
                     headBefore: headBefore, headAfter: headBefore)
             }
             do {
-                _ = try await log.journal.append(appends)
+                let results = try await log.journal.append(appends)
+                // Another import of the same workouts wrote them all first (the same events, so the append wrote
+                // nothing): decide again, so that the report says what this import did.
+                if !results.isEmpty, results.allSatisfy(\.wasAlreadyStored) { continue }
             } catch let error as JournalError
                 where error.code == .wrongExpectedVersion || error.code == .duplicateEventID
             {

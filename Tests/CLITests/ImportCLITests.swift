@@ -75,6 +75,32 @@ struct ImportCLITests {
 
     /// A row cut short is refused with its line; an export to a file lands whole (no partial file beside it), with
     /// mode 0600, and restores into an empty journal with the same head.
+    @Test func twoImportsOfOneFileAtOnceAddItsWorkoutsOnceAndSaySo() throws {
+        // Both processes decide on the same journal, before either has written (they read and plan the file first):
+        // the second append finds the same events stored and writes nothing, and its report must say so.
+        let file = repositoryRoot + "/Fixtures/exports/strong-2026.csv"
+        for round in 0..<3 {
+            let journal = directory.child("both-\(round)")
+            #expect(try liftledger(["init"], journal: journal).status == 0)
+            let imports = try (0..<2).map { _ in
+                try ProgramHandle(
+                    BuiltProgram.liftledger, ["import", file, "--unit", "kg", "--json", "--journal", journal])
+            }
+            let reports = try imports.map { handle in
+                let result = handle.wait(timeout: .seconds(120))
+                #expect(result.status == 0, "\(result.standardError)")
+                return try jsonObject(result.lines[0])
+            }
+            // The file's 37 workouts (as the README of the shared data counts them) are in the journal once: one
+            // import added them all, and the other found them all already imported.
+            let workouts = try liftledger(["history", "--json"], journal: journal).lines.count
+            #expect(workouts == 37)
+            let added = reports.compactMap { $0["workoutsAdded"] as? Int }
+            let already = reports.compactMap { $0["workoutsAlreadyImported"] as? Int }
+            #expect(added.sorted() == [0, workouts] && already.sorted() == [0, workouts], "\(reports)")
+        }
+    }
+
     @Test func aFileCutShortIsRefusedAndAnExportFileLandsWhole() throws {
         let journal = directory.child("journal")
         #expect(try liftledger(["init"], journal: journal).status == 0)
