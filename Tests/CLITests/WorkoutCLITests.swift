@@ -121,6 +121,8 @@ struct WorkoutCLITests {
             (["log", "squat", "nan", "x", "5"], "not a number"),
             (["log", "squat", "-20kg", "x", "5"], "not a number of 0 or more"),
             (["log", "squat", "5000kg", "x", "1"], "more than 1000 kg"),
+            // 1000 kg is 2204.62 lb (1000 / 0.45359237 = 2204.6226).
+            (["log", "squat", "2300lb", "x", "1"], "weight 2300 lb is more than 1000 kg (2204.62 lb)"),
             (["log", "squat", "100kg", "x", "5", "--rpe", "11"], "half steps"),
             (["log", "squat", "100kg", "x", "5", "--rpe", "8.3"], "half steps"),
             (["log", "squaat", "presss", "100kg", "x", "5"], "unknown exercise"),

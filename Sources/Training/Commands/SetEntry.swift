@@ -84,8 +84,12 @@ public struct SetEntry: Sendable, Equatable {
         }
         let weight = Weight(value, unit)
         guard !(maximumKilograms < weight.kilograms) else {
+            // In pounds too for a weight in pounds: 1000 kg is 2204.62 lb.
+            let inPounds =
+                unit == .pounds
+                ? " (\(MassUnit.pounds.text(milligrams: maximumKilograms.doubleValue * 1_000_000, digits: 2)) lb)" : ""
             throw TrainingError(
-                .invalidValue, "weight \(weight) is more than \(maximumKilograms) kg",
+                .invalidValue, "weight \(weight) is more than \(maximumKilograms) kg\(inPounds)",
                 remedy: "check the number and the unit (kg or lb)")
         }
         return weight
