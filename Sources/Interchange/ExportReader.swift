@@ -185,7 +185,9 @@ struct ExportReader {
             set.category = Self.text(field(.category))
         }
         if let distance = try FieldParser.decimal(field(.distance), line: line, "distance"), distance.significand > 0 {
-            set.distanceMeters = try metres(distance, unit: field(.distanceUnit), line: line)
+            set.distanceMeters = try metres(
+                distance, unit: field(.distanceUnit), mayBeNoise: FieldParser.decimalsWritten(field(.distance)) > 4,
+                line: line)
         }
         let escapes = layout.format == .strong
         var notes = [field(.notes), field(.comment)].compactMap { Self.text($0, escapes: escapes) }
@@ -238,8 +240,12 @@ struct ExportReader {
     }
 
     /// A distance in metres: the row's unit, else the header's, else kilometres for a file in kg and miles for one in
-    /// pounds (as Strong writes them).
-    private func metres(_ value: ExactDecimal, unit text: String, line: Int) throws(ImportError) -> ExactDecimal {
+    /// pounds (as Strong writes them). A value written with more than four decimals is taken to three decimals when it
+    /// is within a millionth of such a number, else its metres to six: the app converted what was entered and wrote it
+    /// with binary noise (LiftLedger's export in pounds writes 1 km as `0.621371192237334` miles).
+    private func metres(
+        _ value: ExactDecimal, unit text: String, mayBeNoise: Bool, line: Int
+    ) throws(ImportError) -> ExactDecimal {
         let named = text.trimmingCharacters(in: .whitespaces).lowercased()
         let factor: ExactDecimal
         if !named.isEmpty {
@@ -251,6 +257,16 @@ struct ExportReader {
             factor = header
         } else {
             factor = (layout.weightUnit ?? unit) == .pounds ? ExportLayout.metres["mi"]! : ExportLayout.metres["km"]!
+        }
+        if mayBeNoise {
+            // As written, to three decimals (5.22 miles written `5.220000000000001`), else in whole micrometres.
+            if let clean = FieldParser.near(value.doubleValue, decimals: 3), let product = clean.multiplied(by: factor)
+            {
+                return product
+            }
+            if let micrometres = FieldParser.near(value.doubleValue * factor.doubleValue, decimals: 6) {
+                return micrometres
+            }
         }
         guard let product = value.multiplied(by: factor) else {
             throw FieldParser.malformed(line, "distance", value.description)

@@ -123,6 +123,16 @@ struct FieldParser {
         return text[text.index(after: point)...].prefix { $0.isASCII && $0.isNumber }.count
     }
 
+    /// `value` as a number of at most `decimals` decimals, when it is one within a thousandth of the last decimal
+    /// (`5.220000000000001` is 5.22, to three decimals).
+    static func near(_ value: Double, decimals: UInt8) -> ExactDecimal? {
+        var factor: Double = 1
+        for _ in 0..<decimals { factor *= 10 }
+        let scaled = (value * factor).rounded()
+        guard abs(value * factor - scaled) < 0.001, abs(scaled) < 1e15 else { return nil }
+        return ExactDecimal(significand: Int64(scaled), scale: decimals)
+    }
+
     /// `value` as a number of at most two decimals, when it is one within a millionth.
     static func plain(_ value: Double) -> ExactDecimal? {
         let hundredths = (value * 100).rounded()

@@ -4,16 +4,19 @@ import Training
 
 /// The history in Strong's comma layout of 2021–2025 (`Date,Workout Name,Duration,Exercise Name,Set Order,Weight,
 /// Reps,Distance,Seconds,Notes,Workout Notes,RPE`), so that a user can take it back to Strong, or to any app that
-/// reads Strong's exports. Weights are in kilograms, exact; distances in kilometres; times local, in the profile's
-/// time zone; durations to the second (`1h 7m 3s`).
+/// reads Strong's exports. Weights are in one unit, kilograms or pounds (see ``weight(_:in:)``), and distances in
+/// kilometres or, with pounds, miles, as Strong writes them; times local, in the profile's time zone; durations to
+/// the second (`1h 7m 3s`).
 public enum StrongExport {
     static let header = [
         "Date", "Workout Name", "Duration", "Exercise Name", "Set Order", "Weight", "Reps", "Distance", "Seconds",
         "Notes", "Workout Notes", "RPE",
     ]
 
-    /// Writes the finished workouts of `snapshot`, oldest first, a row per set.
-    public static func write(_ snapshot: TrainingSnapshot, to output: (String) throws -> Void) throws {
+    /// Writes the finished workouts of `snapshot`, oldest first, a row per set, weights in `unit`.
+    public static func write(
+        _ snapshot: TrainingSnapshot, unit: MassUnit = .kilograms, to output: (String) throws -> Void
+    ) throws {
         let catalog = try snapshot.catalog()
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -41,17 +44,40 @@ public enum StrongExport {
                     try output(
                         CSV.line([
                             date, workout.name, duration(summary.durationSeconds), name, setOrder,
-                            details.weight?.kilograms.description ?? "", String(details.reps),
-                            details.distanceMeters.flatMap {
-                                $0.multiplied(by: ExactDecimal(significand: 1, scale: 3)!)
-                            }?
-                            .description ?? "",
+                            weight(details.weight, in: unit), String(details.reps),
+                            distance(details.distanceMeters, in: unit),
                             details.durationSeconds.map(String.init) ?? "", escaped(details.note),
                             escaped(workout.note), details.rpe?.description ?? "",
                         ]))
                 }
             }
         }
+    }
+
+    /// A set's weight in `unit`, or nothing for body weight: as entered when it was entered in `unit`; pounds in
+    /// kilograms exactly (225 lb is `102.05828325`); kilograms in pounds as the nearest binary64, as Strong writes a
+    /// weight it converted, which an import reads back as entered (20 kg is `44.09245243697551`).
+    static func weight(_ weight: Weight?, in unit: MassUnit) -> String {
+        guard let weight else { return "" }
+        if weight.unit == unit { return weight.value.description }
+        if unit == .kilograms { return weight.kilograms.description }
+        return decimal(weight.value.doubleValue / Weight.kilogramsPerPound.doubleValue)
+    }
+
+    /// A distance in kilometres exactly for a file in kilograms, or in miles for one in pounds, as the nearest binary64
+    /// (1 km is `0.621371192237334`), which an import reads back to the millimetre; nothing when there is none.
+    static func distance(_ metres: ExactDecimal?, in unit: MassUnit) -> String {
+        guard let metres else { return "" }
+        guard unit == .pounds else {
+            return metres.multiplied(by: ExactDecimal(significand: 1, scale: 3)!)?.description ?? ""
+        }
+        return decimal(metres.doubleValue / 1_609.344)
+    }
+
+    /// The nearest binary64 in plain decimal notation (`44.09245243697551`), to 18 decimals at most (1 m in miles,
+    /// `0.0006213711922373339`, is `0.000621371192237334`).
+    private static func decimal(_ value: Double) -> String {
+        ExactDecimal(String(value))?.description ?? ExactDecimal(String(format: "%.18f", value))?.description ?? "0"
     }
 
     /// `1h 7m 3s`, `51m`, `0s`.

@@ -146,8 +146,8 @@ struct ExportCommand: AsyncParsableCommand {
         discussion: """
             jsonl: every record, oldest first, as events --json shows it with each payload's exact bytes, then an \
             end line that counts them; liftledger import-journal turns it into the same journal, hash for hash. \
-            strong-csv: the finished workouts in Strong's comma layout, weights in kilograms (import it back with \
-            --unit kg).
+            strong-csv: the finished workouts in Strong's comma layout, weights in the profile's unit or --unit's \
+            (import it back with the same --unit).
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -163,6 +163,16 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
     var output: String?
 
+    @Option(help: "With strong-csv: the unit of the weights, kg or lb (default: the profile's).")
+    var unit: String?
+
+    func validate() throws {
+        if unit != nil && format != .strongCSV { throw ValidationError("--unit is for --format strong-csv") }
+        if let unit, MassUnit(parsing: unit) == nil {
+            throw ValidationError("unknown unit \(unit.debugDescription); give --unit kg or --unit lb")
+        }
+    }
+
     func run() async throws {
         let sink = try OutputSink(path: output)
         switch format {
@@ -173,7 +183,10 @@ struct ExportCommand: AsyncParsableCommand {
             try JournalExport.write(journal, to: sink.write) { bar.update($0, of: head) }
             bar.finish()
         case .strongCSV:
-            try location.trainingLog().query { try StrongExport.write($0, to: sink.write) }
+            try location.trainingLog().query { snapshot in
+                let unit = try unit.flatMap(MassUnit.init(parsing:)) ?? snapshot.profileFields().unit ?? .kilograms
+                try StrongExport.write(snapshot, unit: unit, to: sink.write)
+            }
         }
         try sink.finish()
     }

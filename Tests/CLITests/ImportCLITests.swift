@@ -101,6 +101,34 @@ struct ImportCLITests {
         }
     }
 
+    @Test func theStrongExportGivesWeightsInTheProfilesUnitOrInUnits() throws {
+        // 225 lb is 102.05828325 kg exactly; 100 kg is 100 / 0.45359237 lb, written as the nearest binary64 (Python's
+        // repr: 220.46226218487757), as Strong writes a weight it converted.
+        let journal = directory.child("units")
+        #expect(try liftledger(["init"], journal: journal).status == 0)
+        for arguments in [
+            ["profile", "set", "--unit", "lb"], ["start"], ["log", "bench press", "225", "x", "5"],
+            ["log", "bench press", "100kg", "x", "1"], ["finish"],
+        ] {
+            #expect(try liftledger(arguments, journal: journal).status == 0, "\(arguments)")
+        }
+        func weights(_ arguments: [String]) throws -> [String] {
+            try liftledger(["export", "--format", "strong-csv"] + arguments, journal: journal).lines.dropFirst().map {
+                String($0.split(separator: ",", omittingEmptySubsequences: false)[5])
+            }
+        }
+        #expect(try weights([]) == ["225", "220.46226218487757"])
+        #expect(try weights(["--unit", "kg"]) == ["102.05828325", "100"])
+        for (arguments, hint) in [
+            (["--format", "jsonl", "--unit", "lb"], "--unit is for --format strong-csv"),
+            (["--format", "strong-csv", "--unit", "stone"], "unknown unit \"stone\""),
+        ] {
+            let refused = try liftledger(["export"] + arguments, journal: journal)
+            #expect(refused.status == 64 && refused.standardError.contains(hint), "\(refused.standardError)")
+            #expect(refused.standardError.split(separator: "\n").count == 1 && refused.standardOutput.isEmpty)
+        }
+    }
+
     @Test func aFileCutShortIsRefusedAndAnExportFileLandsWhole() throws {
         let journal = directory.child("journal")
         #expect(try liftledger(["init"], journal: journal).status == 0)

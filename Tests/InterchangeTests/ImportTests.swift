@@ -35,10 +35,11 @@ struct ImportTests {
 
     func kilograms(_ milligrams: Int64) -> String { ExactDecimal(significand: milligrams, scale: 6)!.description }
 
-    /// LiftLedger's own export of the journal in Strong's layout, written to a file: its path and its text.
-    func strongExport() throws -> (path: String, text: String) {
+    /// LiftLedger's own export of the journal in Strong's layout, weights in `unit`, written to a file: its path and
+    /// its text.
+    func strongExport(unit: MassUnit = .kilograms) throws -> (path: String, text: String) {
         var text = ""
-        try log.query { try StrongExport.write($0, to: { text += $0 }) }
+        try log.query { try StrongExport.write($0, unit: unit, to: { text += $0 }) }
         let path = directory.child("strong.csv")
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         return (path, text)
@@ -616,6 +617,41 @@ struct ImportTests {
         let again = try await importing(csv, unit: .kilograms)
         #expect(again.workouts == 290 + 384)
         #expect(again.workoutsAlreadyImported == 290 + 384 && again.workoutsAdded == 0 && again.workoutsCorrected == 0)
+        #expect(try journal.head().position == head)
+    }
+
+    /// The export in pounds: a weight entered in pounds as entered, one entered in kilograms as the nearest binary64
+    /// of its pounds, as Strong writes a weight it converted (Python's `repr(100 / 0.45359237)` is
+    /// `220.46226218487757`, of 102.5 kg `225.9738187394995`). Imported back in pounds, the journal it came from finds
+    /// every workout there already, FitNotes' and Strong's too; a new journal gets the weights as they were entered.
+    @Test func theOwnStrongExportInPoundsImportsBackAsEntered() async throws {
+        _ = try await log.start()
+        for (exercise, value, unit, reps) in [
+            ("bench press", "100", MassUnit.kilograms, UInt32(5)), ("bench press", "225", .pounds, 5),
+            ("squat", "102.5", .kilograms, 3),
+        ] {
+            _ = try await log.logSet(
+                SetRequest(exercise: exercise, weight: Weight(ExactDecimal(value)!, unit), reps: reps))
+        }
+        _ = try await log.finish()
+        let (path, text) = try strongExport(unit: .pounds)
+        let weights = text.split(separator: "\n").dropFirst().map { $0.split(separator: ",")[5] }
+        #expect(weights == ["220.46226218487757", "225", "225.9738187394995"])
+        let other = try TrainingLog(journal: try Journal.open(at: directory.child("other"), create: true))
+        _ = try await Importer(log: other).importFile(at: path, options: ImportOptions(unit: .pounds))
+        let back = try #require(try other.query { try $0.workout("workout-1") }).countedSets
+        #expect(back.map { $0.details.weight?.description } == ["100 kg", "225 lb", "102.5 kg"])
+        _ = try await importing(Self.exports + "fitnotes-2022-2025.csv")
+        _ = try await importing(Self.exports + "strong-zh-2020-2023.csv", unit: .pounds)
+        let (all, allText) = try strongExport(unit: .pounds)
+        // Distances in miles, so: FitNotes' climbing of 1 m is 1 / 1609.344 mi, Python's `'%.18f' % (1 / 1609.344)`.
+        #expect(allText.contains(",Climbing,1,,0,0.000621371192237334,7200,"))
+        let head = try journal.head().position
+        let again = try await importing(all, unit: .pounds)
+        #expect(again.workouts == 1 + 290 + 384)
+        #expect(
+            again.workoutsAlreadyImported == again.workouts && again.workoutsAdded == 0,
+            "\(again.workoutsAdded) added, \(again.workoutsCorrected) corrected, \(again.implausible.prefix(3))")
         #expect(try journal.head().position == head)
     }
 
