@@ -190,6 +190,13 @@ struct WhyCommand: AsyncParsableCommand {
         }
         let journal = try location.open()
         try location.query(asOf: asOf) { context in
+            if self.words.count == 1, self.words[0].lowercased() == "balance", context.catalog.lookup("balance") == nil
+            {
+                throw CLIError(
+                    message: "why balance needs a muscle",
+                    remedy: "such as: liftledger why balance chest; the muscles are: "
+                        + ExerciseCatalog.muscleNames.joined(separator: ", "))
+            }
             if self.words.first?.lowercased() == "balance", self.words.count > 1,
                 context.catalog.lookup(words.joined(separator: " ")) == nil
             {

@@ -73,7 +73,9 @@ struct RulesSetCommand: AsyncParsableCommand {
         let log = try location.trainingLog()
         let (canonical, proposed, isChange) = try log.proposeRule(key, value)
         guard isChange else {
-            Terminal.write("\(key) is already \(canonical); nothing was written\n")
+            // With --json, no line: no figure would change (the JSON Lines are the differences).
+            let message = "\(key) is already \(canonical); nothing was written\n"
+            if json { Terminal.writeError(message) } else { Terminal.write(message) }
             return
         }
         guard dryRun else {

@@ -147,6 +147,30 @@ struct ProjectionCLITests {
         #expect(asOf == before)
     }
 
+    /// `projections` reads without catching up: a read model folded under the time zone the profile had is not
+    /// current once the profile sets another, until a query catches it up; a dry run of a rule's present value, with
+    /// `--json`, prints no line, as no figure would change.
+    @Test func aNewTimeZoneMakesTheReadModelsStaleUntilTheyCatchUp() throws {
+        let journal = directory.child("zone")
+        _ = try ok(["init"], journal: journal)
+        _ = try ok(["profile", "set", "--time-zone", "UTC"], journal: journal)
+        _ = try ok(["start"], journal: journal)
+        _ = try ok(["log", "squat", "100kg", "x", "5"], journal: journal)
+        _ = try ok(["finish"], journal: journal)
+        func training() throws -> [String: Any] {
+            let lines = try ok(["projections", "--json"], journal: journal).lines.map(jsonObject)
+            return try #require(lines.first { $0["name"] as? String == "training" })
+        }
+        _ = try ok(["history"], journal: journal)
+        #expect(try training()["current"] as? Bool == true)
+        _ = try ok(["profile", "set", "--time-zone", "America/New_York"], journal: journal)
+        #expect(try training()["current"] as? Bool == false)
+        _ = try ok(["history"], journal: journal)
+        #expect(try training()["current"] as? Bool == true)
+        let same = try ok(["rules", "set", "e1rm.formula", "epley", "--dry-run", "--json"], journal: journal)
+        #expect(same.standardOutput.isEmpty && same.standardError.contains("already epley"))
+    }
+
     /// On a real export, `why balance MUSCLE` (read from the workouts' rows at query time) adds up, for every muscle,
     /// to what `balance` shows (read from the weekly counters the fold keeps); each line is its sets times its
     /// role's weight. `why streak` counts the weeks `streak` counts.

@@ -135,6 +135,7 @@ struct WorkoutCLITests {
             (["events", "--limit", "-1"], "--limit must be 0 or more"),
             (["routine", "add", "Push", "bench", "--rest", "-5"], "-5"),
             (["correct", "1", "--workout", "-1", "--reps", "5"], "no workout -1"),
+            (["why", "balance"], "why balance needs a muscle; such as: liftledger why balance chest"),
             (["log", "squat", "100kg", "x", "5", "--workout", "-1"], "no workout -1"),
             (["edit", "1", "--name", " "], "a workout's name cannot be empty"),
             (["edit", "1", "--name", "Leg\nDay"], "a workout's name cannot hold a line break"),
@@ -420,6 +421,34 @@ struct WorkoutCLITests {
         let evidence = json?["evidence"] as? [[String: Any]]
         #expect(
             evidence?.contains { $0["value"] as? String == "453.59237" && $0["label"] as? String == "volume" } == true)
+    }
+
+    @Test func aSessionRecordNamesTheLastEventThatChangedTheSession() throws {
+        // By hand: two sets of 100 kg × 5 make a session of 1000 kg as of the finish (position F). A set logged
+        // into the workout later (L) makes it 1500 kg: the record stands as of L, not F, and as of L - 1 it was 1000.
+        // Removing that set (R) brings the session back to 1000 kg, as of R.
+        try ok(["profile", "set", "--time-zone", "UTC"])
+        try ok(["start"])
+        for _ in 1...2 { try ok(["log", "bench press", "100kg", "x", "5"]) }
+        try ok(["finish"])
+        let finish = try head()
+        try ok(["log", "bench press", "100kg", "x", "5", "--workout", "1"])
+        let late = try head()
+        func sessionRecord(_ asOf: Int? = nil) throws -> [String: Any]? {
+            let json = try jsonObject(
+                try ok(["prs", "bench press", "--json"] + (asOf.map { ["--as-of", String($0)] } ?? [])).lines[0])
+            return (json["records"] as? [[String: Any]])?.first { $0["kind"] as? String == "session-volume" }
+        }
+        #expect(try sessionRecord()?["value"] as? String == "1500" && sessionRecord()?["position"] as? Int == late)
+        #expect(try sessionRecord(late)?["value"] as? String == "1500")
+        #expect(try sessionRecord(late - 1)?["value"] as? String == "1000")
+        let why = try ok(["why", "bench press", "session-volume", "--json"]).lines[0]
+        let events = (try jsonObject(why)["records"] as? [[String: Any]])?.last?["events"] as? [[String: Any]]
+        #expect(events?.compactMap { $0["position"] as? Int } == [late, finish], "\(why)")
+        try ok(["remove-set", "3", "--workout", "1"])
+        let removal = try head()
+        #expect(try sessionRecord()?["value"] as? String == "1000" && sessionRecord()?["position"] as? Int == removal)
+        #expect(try sessionRecord(removal - 1)?["value"] as? String == "1500")
     }
 
     @Test func aStaleSessionWithNoSetsOffersOnlyToDiscardIt() throws {

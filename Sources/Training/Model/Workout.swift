@@ -132,7 +132,10 @@ public struct Workout: Sendable {
                 sets[index].position = position
             }
         case .setRemoved(let removed):
-            if let index = sets.firstIndex(where: { $0.number == removed.setNumber }) { sets[index].isRemoved = true }
+            if let index = sets.firstIndex(where: { $0.number == removed.setNumber }) {
+                sets[index].isRemoved = true
+                sets[index].position = position
+            }
         case .restTimerStarted(let started):
             rest = RestTimer(
                 startedAt: time, durationSeconds: started.durationSeconds, endsAt: started.endsAt,
@@ -169,7 +172,8 @@ public struct LoggedSet: Sendable, Hashable {
     public internal(set) var loggedAt: Timestamp
     public internal(set) var correctedAt: Timestamp?
     public internal(set) var isRemoved = false
-    /// The position of the event that gave the set its values: its `SetLogged`, or its last `SetCorrected`.
+    /// The position of the event that gave the set its values: its `SetLogged`, or its last `SetCorrected`; for a
+    /// removed set, its `SetRemoved`.
     public internal(set) var position: UInt64
 
     init(number: UInt32, details: SetDetails, loggedAt: Timestamp, position: UInt64) {

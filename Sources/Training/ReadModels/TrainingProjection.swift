@@ -54,8 +54,9 @@ public struct TrainingProjection: Projection {
     /// kind is left out. 5: the `workouts` table keeps the state of workouts in progress only. 6: rest timers' events
     /// are not folded; a `workouts` row leaves out the rest timer and the last activity. 7: a set's volume is its
     /// exact weight times its reps, rounded once; an assisted exercise's sets have none. 8: an excluded set adds no
-    /// reps to the history nor sets and reps to a session; a muscle listed twice for an exercise counts once.
-    public let version: UInt32 = 8
+    /// reps to the history nor sets and reps to a session; a muscle listed twice for an exercise counts once. 9: a
+    /// session's position (and so a session record's) is the last event that changed it, not its workout's finish.
+    public let version: UInt32 = 9
     public let rules: Rules
     public var rulesDigest: [UInt8] { rules.foldDigest }
     public let tables = TrainingTable.allCases.map(\.name)

@@ -64,6 +64,25 @@ public final class TrainingReadModels: Sendable {
         return rules
     }
 
+    /// The time zone the last `ProfileUpdated` after `position` that sets a known one sets, if any: the `profile`
+    /// stream read from its end, down to `position`.
+    private func timeZone(setAfter position: UInt64) throws -> String? {
+        var version = UInt64.max
+        while true {
+            let page = try journal.readStream("profile", from: version, direction: .backward, limit: 64)
+            for record in page {
+                guard record.position > position else { return nil }
+                if case .profileUpdated(let update)? = try? TrainingEvent.decode(record), let zone = update.timeZone,
+                    TimeZone(identifier: zone) != nil
+                {
+                    return zone
+                }
+            }
+            guard page.count == 64, let oldest = page.last, oldest.streamVersion > 1 else { return nil }
+            version = oldest.streamVersion - 1
+        }
+    }
+
     /// Runs `body` with the read models as one read transaction sees them, under `rules`.
     public func read<T>(rules: Rules, _ body: (TrainingSnapshot) throws -> T) throws -> T {
         try projector.store.read { snapshot in
@@ -98,9 +117,12 @@ public final class TrainingReadModels: Sendable {
     /// Each projection's checkpoint, code version, rules digest and lag behind the journal, read without catching up
     /// or writing anything.
     public func status() throws -> [ProjectionStatus] {
-        // The plan read model's time zone, as it stands: reading the profile stream instead would read every body
-        // weight ever recorded, a cost that grows with the journal.
-        let rules = try storedRules()
+        // The plan read model's time zone, as it stands, unless the profile set another since the model's checkpoint:
+        // that one is in force. Only the profile's records after the checkpoint are read (reading the whole stream
+        // would read every body weight ever recorded, a cost that grows with the journal).
+        var rules = try storedRules()
+        let planPosition = try projector.store.read { try $0.model(PlanProjection.name)?.checkpoint.position } ?? 0
+        if let zone = try timeZone(setAfter: planPosition) { rules.timeZoneIdentifier = zone }
         return try projector.store.read { snapshot in
             let head = try journal.headPosition(in: snapshot.transaction)
             return try projections(rules).map { projection in

@@ -37,8 +37,13 @@ struct WorkoutContribution {
         // the room it needs.
         var exerciseOfSet = [Int](repeating: -1, count: workout.sets.count)
         var setCounts = [Int](repeating: 0, count: workout.exercises.count)
+        // Each exercise's session stands as of the workout's finish, or of the last change to one of its sets after
+        // it (a set logged late, corrected or removed).
+        var sessionPositions = [UInt64](repeating: workout.finishedPosition ?? 0, count: workout.exercises.count)
         for (index, set) in workout.sets.enumerated() {
-            guard let exercise = workout.countedExerciseIndex(of: set) else { continue }
+            guard let exercise = workout.exerciseIndex(of: set.details.exerciseId) else { continue }
+            sessionPositions[exercise] = max(sessionPositions[exercise], set.position)
+            guard !set.isRemoved else { continue }
             exerciseOfSet[index] = exercise
             setCounts[exercise] += 1
         }
@@ -75,7 +80,7 @@ struct WorkoutContribution {
             let info = exercises[position]
             var session = SessionFact(
                 workoutId: workout.id, workoutName: workout.name, startedAt: startedAt,
-                position: workout.finishedPosition ?? 0)
+                position: sessionPositions[position])
             var line = WorkoutSummary.ExerciseLine(
                 exerciseId: exercise.exerciseId, name: exercise.name, sets: UInt32(exerciseSets.count), reps: 0,
                 volume: 0)
