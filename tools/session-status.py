@@ -129,15 +129,15 @@ def routine_targets(streams):
     return out
 
 def suggest(current, last, target):
-    working = lambda s: s["kind"] != "warmup" and s["reps"] > 0  # a set of 0 reps (a missed lift) is passed over
-    work = [s for s in current if working(s)]
-    if work:
-        s = work[-1]
+    lifted = lambda s: s["kind"] != "warmup" and s["reps"] > 0  # a set of 0 reps (a missed lift) is not repeated
+    done = [s for s in current if lifted(s)]
+    if done:
+        s = done[-1]
         return {"weight": s["weight"], "reps": s["reps"], "reason": "repeat set %d" % s["set"]}
-    work = [s for s in last["sets"] if working(s)] if last else []
-    if not work:
+    work = [s for s in last["sets"] if s["kind"] != "warmup"] if last else []  # a miss did not reach the top
+    if not any(lifted(s) for s in work):
         return None
-    s = work[0]
+    s = next(s for s in work if lifted(s))
     if target is None or target[1] == 0:
         return {"weight": s["weight"], "reps": s["reps"], "reason": "same as last time"}
     lo, hi = target
@@ -203,13 +203,14 @@ def self_test():
     def st(n, ex, value, unit, reps, kind="normal", **more):
         return dict(setNumber=n, exerciseId=ex, weight=value and {"value": value, "unit": unit}, reps=reps, kind=kind, **more)
     ev("routine-legs", "RoutineCreated", -9e5, routineId="legs", name="Legs")
-    for ex, lo, hi in (("squat", 5, 8), ("bench", 3, 6), ("ohp", 4, 6), ("deadlift", 5, 0), ("dip", 5, 10)):
+    for ex, lo, hi in (("squat", 5, 8), ("bench", 3, 6), ("ohp", 4, 6), ("deadlift", 5, 0), ("dip", 5, 10), ("pulldown", 8, 10)):
         ev("routine-legs", "RoutineExerciseAdded", -9e5, exerciseId=ex, minimumReps=lo, maximumReps=hi)
     ev("workout-1", "WorkoutStarted", -86400, name="Legs", routineId="legs")
-    for ex in ("squat", "bench", "ohp", "deadlift", "row", "dip"): ev("workout-1", "ExerciseAdded", -86400, exerciseId=ex, exerciseName=ex)
+    for ex in ("squat", "bench", "ohp", "deadlift", "row", "dip", "pulldown"): ev("workout-1", "ExerciseAdded", -86400, exerciseId=ex, exerciseName=ex)
     for args in ((1, "squat", "60", "kg", 5, "warmup"), (2, "squat", "100", "kg", 8), (3, "squat", "100", "kg", 6),
                  (4, "bench", "225", "lb", 5), (5, "squat", "100", "kg", 3), (6, "ohp", "95", "lb", 6),
-                 (7, "deadlift", "140", "kg", 5), (8, "row", "70", "kg", 10), (9, "dip", None, None, 10)):
+                 (7, "deadlift", "140", "kg", 5), (8, "row", "70", "kg", 10), (9, "dip", None, None, 10),
+                 (11, "pulldown", "50", "kg", 10), (12, "pulldown", "50", "kg", 0)):  # a miss: not every set reached 10
         ev("workout-1", "SetLogged", -86000 + args[0], **st(*args))
     ev("workout-1", "SetCorrected", -85000, **st(3, "squat", "100", "kg", 8))  # 6 -> 8 reps
     ev("workout-1", "SetRemoved", -85000, setNumber=5)
@@ -222,7 +223,7 @@ def self_test():
     ev("workout-2", "SetLogged", -3500, **st(1, "squat", "20", "kg", 1))
     ev("workout-2", "WorkoutFinished", -3000); ev("workout-2", "WorkoutDeleted", -2000)
     ev("workout-3", "WorkoutStarted", 0, name="Legs", routineId="legs")
-    for ex in ("squat", "bench", "ohp", "deadlift", "row", "curl", "press", "dip"): ev("workout-3", "ExerciseAdded", 1, exerciseId=ex, exerciseName=ex)
+    for ex in ("squat", "bench", "ohp", "deadlift", "row", "curl", "press", "dip", "pulldown"): ev("workout-3", "ExerciseAdded", 1, exerciseId=ex, exerciseName=ex)
     ev("workout-3", "ExerciseMoved", 2, exerciseId="press", toIndex=99)
     ev("workout-4", "WorkoutStarted", 500); ev("workout-4", "ExerciseAdded", 500, exerciseId="squat")  # started later
     ev("workout-4", "SetLogged", 501, **st(1, "squat", "200", "kg", 1)); ev("workout-4", "WorkoutFinished", 502)
@@ -253,6 +254,7 @@ def self_test():
     assert sug["bench"] == {"weight": W("225", "lb", "102.05828325"), "reps": 6, "reason": "one more rep than last time, up to 6"}
     assert sug["deadlift"] == {"weight": W("140", "kg", "140"), "reps": 5, "reason": "same as last time"}
     assert sug["dip"] == {"weight": None, "reps": 10, "reason": "one more rep than last time, up to 10"}
+    assert sug["pulldown"] == {"weight": W("50", "kg", "50"), "reps": 10, "reason": "one more rep than last time, up to 10"}
     assert ex["row"]["lastTime"] is None and sug["row"] is None and ex["curl"]["lastTime"] is None
     assert [s["set"] for s in ex["curl"]["sets"]] == [4] and sug["curl"] is None
     ev("workout-3", "WorkoutPaused", 1300)  # a running pause: elapsed stops at its start; stale after 7200 s

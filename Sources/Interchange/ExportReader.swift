@@ -240,9 +240,10 @@ struct ExportReader {
     }
 
     /// A distance in metres: the row's unit, else the header's, else kilometres for a file in kg and miles for one in
-    /// pounds (as Strong writes them). A value written with more than four decimals is taken to three decimals when it
-    /// is within a millionth of such a number, else its metres to six: the app converted what was entered and wrote it
-    /// with binary noise (LiftLedger's export in pounds writes 1 km as `0.621371192237334` miles).
+    /// pounds (as Strong writes them). A value written with more than four decimals is taken in whole micrometres when
+    /// it is within a thousandth of one of them (and more than none): the app converted what was entered and wrote it
+    /// with binary noise (LiftLedger's export in pounds writes 1 km as `0.621371192237334` miles, and Strong 5.22
+    /// miles as `5.220000000000001`, 8400.77568 m).
     private func metres(
         _ value: ExactDecimal, unit text: String, mayBeNoise: Bool, line: Int
     ) throws(ImportError) -> ExactDecimal {
@@ -258,15 +259,10 @@ struct ExportReader {
         } else {
             factor = (layout.weightUnit ?? unit) == .pounds ? ExportLayout.metres["mi"]! : ExportLayout.metres["km"]!
         }
-        if mayBeNoise {
-            // As written, to three decimals (5.22 miles written `5.220000000000001`), else in whole micrometres.
-            if let clean = FieldParser.near(value.doubleValue, decimals: 3), let product = clean.multiplied(by: factor)
-            {
-                return product
-            }
-            if let micrometres = FieldParser.near(value.doubleValue * factor.doubleValue, decimals: 6) {
-                return micrometres
-            }
+        if mayBeNoise, let micrometres = FieldParser.near(value.doubleValue * factor.doubleValue, decimals: 6),
+            micrometres.significand > 0
+        {
+            return micrometres
         }
         guard let product = value.multiplied(by: factor) else {
             throw FieldParser.malformed(line, "distance", value.description)

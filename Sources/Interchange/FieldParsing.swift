@@ -124,7 +124,7 @@ struct FieldParser {
     }
 
     /// `value` as a number of at most `decimals` decimals, when it is one within a thousandth of the last decimal
-    /// (`5.220000000000001` is 5.22, to three decimals).
+    /// (`8400.775680000001` is 8400.77568, to six decimals).
     static func near(_ value: Double, decimals: UInt8) -> ExactDecimal? {
         var factor: Double = 1
         for _ in 0..<decimals { factor *= 10 }

@@ -55,8 +55,8 @@ public enum StrongExport {
     }
 
     /// A set's weight in `unit`, or nothing for body weight: as entered when it was entered in `unit`; pounds in
-    /// kilograms exactly (225 lb is `102.05828325`); kilograms in pounds as the nearest binary64, as Strong writes a
-    /// weight it converted, which an import reads back as entered (20 kg is `44.09245243697551`).
+    /// kilograms exactly (225 lb is `102.05828325`); kilograms in pounds as the binary64 quotient by 0.45359237, as
+    /// Strong writes a weight it converted, which an import reads back as entered (20 kg is `44.09245243697551`).
     static func weight(_ weight: Weight?, in unit: MassUnit) -> String {
         guard let weight else { return "" }
         if weight.unit == unit { return weight.value.description }
@@ -64,8 +64,9 @@ public enum StrongExport {
         return decimal(weight.value.doubleValue / Weight.kilogramsPerPound.doubleValue)
     }
 
-    /// A distance in kilometres exactly for a file in kilograms, or in miles for one in pounds, as the nearest binary64
-    /// (1 km is `0.621371192237334`), which an import reads back to the millimetre; nothing when there is none.
+    /// A distance in kilometres exactly for a file in kilograms, or in miles for one in pounds, as the binary64
+    /// quotient by 1609.344 (1 km is `0.621371192237334`), which an import reads back to the micrometre; nothing when
+    /// there is none.
     static func distance(_ metres: ExactDecimal?, in unit: MassUnit) -> String {
         guard let metres else { return "" }
         guard unit == .pounds else {
@@ -74,10 +75,14 @@ public enum StrongExport {
         return decimal(metres.doubleValue / 1_609.344)
     }
 
-    /// The nearest binary64 in plain decimal notation (`44.09245243697551`), to 18 decimals at most (1 m in miles,
-    /// `0.0006213711922373339`, is `0.000621371192237334`).
+    /// A binary64 in plain decimal notation: in full (`44.09245243697551`), or to 18 decimals when in full it would
+    /// take more or an exponent (1 m in miles, `0.0006213711922373339`, is `0.000621371192237334`).
     private static func decimal(_ value: Double) -> String {
-        ExactDecimal(String(value))?.description ?? ExactDecimal(String(format: "%.18f", value))?.description ?? "0"
+        if let plain = ExactDecimal(String(value)) { return plain.description }
+        var digits = String(format: "%.18f", value)
+        while digits.hasSuffix("0") { digits.removeLast() }
+        if digits.hasSuffix(".") { digits.removeLast() }
+        return digits
     }
 
     /// `1h 7m 3s`, `51m`, `0s`.

@@ -210,7 +210,8 @@ struct ProgressCommand: AsyncParsableCommand {
             var text =
                 "\(exercise.name): \(progress.sessions.count) session\(progress.sessions.count == 1 ? "" : "s")\n"
             let unit = context.unit.rawValue
-            // Estimates to two decimals, as `prs` gives them; top weights and volumes to one, as `history` gives volumes.
+            // Estimates to two decimals, as `prs` gives them; top weights and volumes to one, as `history` gives
+            // volumes.
             func estimateText(_ session: SessionFact) -> String? {
                 session.bestEstimate.map { context.unit.text(milligrams: $0.doubleValue, digits: 2) }
             }

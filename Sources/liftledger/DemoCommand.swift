@@ -42,7 +42,8 @@ struct DemoCommand: AsyncParsableCommand {
             Terminal.write(
                 "$ liftledger import \(file)\(unit.map { " --unit \($0.rawValue)" } ?? "")\n"
                     + "  \(report.layout): \(report.workoutsAdded) workouts, \(report.sets) sets "
-                    + "(\(report.warmupSets) warm-ups), \(Self.kilograms(Double(report.volumeMilligrams), digits: 1)) kg with warm-ups; "
+                    + "(\(report.warmupSets) warm-ups), "
+                    + "\(Self.kilograms(Double(report.volumeMilligrams), digits: 1)) kg with warm-ups; "
                     + "\(report.exercises.count - custom) exercise names mapped to the catalog, \(custom) custom\n")
         }
         try log.query { snapshot in
@@ -99,12 +100,12 @@ struct DemoCommand: AsyncParsableCommand {
         if keep { Terminal.write("kept: liftledger --journal \(directory) history\n") }
     }
 
-    /// Fixtures/exports of the source tree the executable was built in (`.build/<configuration>/liftledger`).
     /// A mass given in milligrams, in kilograms to `digits` decimals: the demo's profile gives weights in kilograms.
     private static func kilograms(_ milligrams: Double, digits: UInt8 = 2) -> String {
         MassUnit.kilograms.text(milligrams: milligrams, digits: digits)
     }
 
+    /// Fixtures/exports of the source tree the executable was built in (`.build/<configuration>/liftledger`).
     static func bundledExports() throws -> String {
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
             .deletingLastPathComponent()

@@ -140,7 +140,8 @@ struct WhyCommand: AsyncParsableCommand {
         abstract: "Show the events behind a record, the days behind the streak, or the sets behind a balance figure.",
         discussion: """
             why EXERCISE [KIND]: for each record of the kind, oldest first, its value, the set that made it and the \
-            journal events that gave that set its values and finished its workout (positions and times). Kinds: \
+            journal events that gave that set its values (for a session record, that last changed the session) and \
+            finished its workout (positions and times). Kinds: \
             heaviest, e1rm, set-volume, most-reps, session-volume, duration, distance, 1rm to 12rm.
 
             why streak: the days (or weeks) of the current streak, each with its workouts, the rest days that do \

@@ -22,10 +22,13 @@ enum TrainingFormat {
     /// `100 kg`, `225 lb`, or `bw` for body weight.
     static func weight(_ weight: Weight?) -> String { weight?.description ?? "bw" }
 
-    /// `3. 100 kg × 5  warmup  RPE 8  "note"`.
+    /// `3. 100 kg × 5  warmup  RPE 8  "note"`; an imported set with a time or a distance shows them: `1. 0 kg × 0
+    /// 1h 00m 00s  8400.77568 m`.
     static func set(_ set: LoggedSet) -> String {
         var text = "\(set.number). \(weight(set.details.weight)) × \(set.details.reps)"
         if set.details.kind != .normal { text += "  \(set.details.kind.rawValue)" }
+        if let seconds = set.details.durationSeconds { text += "  \(duration(seconds: Int64(seconds)))" }
+        if let metres = set.details.distanceMeters { text += "  \(metres) m" }
         if let rpe = set.details.rpe { text += "  RPE \(rpe)" }
         if let note = set.details.note { text += "  \"\(note)\"" }
         return text

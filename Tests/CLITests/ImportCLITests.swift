@@ -73,11 +73,10 @@ struct ImportCLITests {
         #expect(withRecords.count > 10)
     }
 
-    /// A row cut short is refused with its line; an export to a file lands whole (no partial file beside it), with
-    /// mode 0600, and restores into an empty journal with the same head.
+    /// Two processes importing one file at once: one adds its workouts, and the other, whose append finds them stored
+    /// already and writes nothing, reports them as already imported. (Without that check, both reported them added in
+    /// every run here: both read and plan the file before either writes.)
     @Test func twoImportsOfOneFileAtOnceAddItsWorkoutsOnceAndSaySo() throws {
-        // Both processes decide on the same journal, before either has written (they read and plan the file first):
-        // the second append finds the same events stored and writes nothing, and its report must say so.
         let file = repositoryRoot + "/Fixtures/exports/strong-2026.csv"
         for round in 0..<3 {
             let journal = directory.child("both-\(round)")
@@ -129,6 +128,8 @@ struct ImportCLITests {
         }
     }
 
+    /// A row cut short is refused with its line; an export to a file lands whole (no partial file beside it), with
+    /// mode 0600, and restores into an empty journal with the same head.
     @Test func aFileCutShortIsRefusedAndAnExportFileLandsWhole() throws {
         let journal = directory.child("journal")
         #expect(try liftledger(["init"], journal: journal).status == 0)

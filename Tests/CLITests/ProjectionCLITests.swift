@@ -148,7 +148,8 @@ struct ProjectionCLITests {
     }
 
     /// `projections` reads without catching up: a read model folded under the time zone the profile had is not
-    /// current once the profile sets another, until a query catches it up; a dry run of a rule's present value, with
+    /// current once the profile sets another (however many profile records come after), until a query catches it up;
+    /// a dry run of a rule's present value, with
     /// `--json`, prints no line, as no figure would change.
     @Test func aNewTimeZoneMakesTheReadModelsStaleUntilTheyCatchUp() throws {
         let journal = directory.child("zone")
@@ -164,6 +165,16 @@ struct ProjectionCLITests {
         _ = try ok(["history"], journal: journal)
         #expect(try training()["current"] as? Bool == true)
         _ = try ok(["profile", "set", "--time-zone", "America/New_York"], journal: journal)
+        #expect(try training()["current"] as? Bool == false)
+        // The profile's records are read from the newest back, 64 at a time: 70 more after the time zone (appended as
+        // they are, which no command catches up for), of a type no build knows.
+        for _ in 1...70 {
+            _ = try ok(["append", "--stream", "profile", "--type", "Remark", "--data", #"{"n": 1}"#], journal: journal)
+        }
+        let plan = try ok(["projections", "--json"], journal: journal).lines.map(jsonObject).first {
+            $0["name"] as? String == "plan"
+        }
+        #expect(plan?["lag"] as? Int ?? 0 >= 71, "the plan read model has not folded them")
         #expect(try training()["current"] as? Bool == false)
         _ = try ok(["history"], journal: journal)
         #expect(try training()["current"] as? Bool == true)

@@ -426,7 +426,8 @@ struct WorkoutCLITests {
     @Test func aSessionRecordNamesTheLastEventThatChangedTheSession() throws {
         // By hand: two sets of 100 kg × 5 make a session of 1000 kg as of the finish (position F). A set logged
         // into the workout later (L) makes it 1500 kg: the record stands as of L, not F, and as of L - 1 it was 1000.
-        // Removing that set (R) brings the session back to 1000 kg, as of R.
+        // Removing that set (R) brings the session back to 1000 kg, as of R: the removal is no set's values, but it
+        // changed the session.
         try ok(["profile", "set", "--time-zone", "UTC"])
         try ok(["start"])
         for _ in 1...2 { try ok(["log", "bench press", "100kg", "x", "5"]) }
@@ -449,6 +450,11 @@ struct WorkoutCLITests {
         let removal = try head()
         #expect(try sessionRecord()?["value"] as? String == "1000" && sessionRecord()?["position"] as? Int == removal)
         #expect(try sessionRecord(removal - 1)?["value"] as? String == "1500")
+        // Set 2 corrected into a squat (M): the bench press session is set 1 alone, 500 kg, as of M.
+        try ok(["correct", "2", "--workout", "1", "--exercise", "squat"])
+        let moved = try head()
+        #expect(try sessionRecord()?["value"] as? String == "500" && sessionRecord()?["position"] as? Int == moved)
+        #expect(try sessionRecord(moved - 1)?["value"] as? String == "1000")
     }
 
     @Test func aStaleSessionWithNoSetsOffersOnlyToDiscardIt() throws {

@@ -655,6 +655,25 @@ struct ImportTests {
         #expect(try journal.head().position == head)
     }
 
+    /// Distances in miles written with binary noise read back as the metres converted: Python's `repr(861 /
+    /// 1609.344)` is `0.5350005965163446` (861 m, which is within a millionth of 0.535 miles, 860.99904 m: the metres,
+    /// not the miles, are what is taken whole), Strong's `5.220000000000001` is 5.22 × 1609.344 = 8400.77568 m; a
+    /// noisy value of next to nothing is kept as it is written, 0.00000000001 × 1609.344 m, rather than taken as 0.
+    @Test func distancesWrittenWithBinaryNoiseReadBackAsTheMetresConverted() async throws {
+        let rows = [
+            "Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE",
+            "2026-03-01 10:00:00,Run,30m,Running,1,,0,0.5350005965163446,600,,,",
+            "2026-03-01 10:00:00,Run,30m,Running,2,,0,5.220000000000001,600,,,",
+            "2026-03-01 10:00:00,Run,30m,Running,3,,0,0.00000000001,600,,,",
+        ]
+        let path = directory.child("noisy-distances.csv")
+        try Data((rows.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: path))
+        _ = try await importing(path, unit: .pounds)
+        #expect(
+            try sets("workout-1").map { $0.details.distanceMeters?.description }
+                == ["861", "8400.77568", "0.00000001609344"])
+    }
+
     @Test func aStrongCSVExportImportsBackToTheSameHistoryRecordsAndStreak() async throws {
         _ = try await importing(Self.exports + "strong-2026.csv", unit: .kilograms)
         _ = try await importing("hevy-imperial.csv")

@@ -111,6 +111,23 @@ struct SessionTests {
         try await log.logSet(SetRequest(exercise: "Dips", weight: weight("15"), reps: 0))
         dips = try #require(try log.activeSession()?.exercises.first)
         #expect(dips.suggestion == SetSuggestion(weight: weight("12.5"), reps: 7, reason: "repeat set 1"))
+        // Next time, last time's 12.5 × 7 and the miss reached no 10: the same weight and one more rep. Had the miss
+        // been left out of that check too, the 7 would still not reach 10; so a session of 10s and a miss follows.
+        try await log.finish()
+        clock.advance(seconds: 86_400)
+        try await log.start(routine: "Push")
+        dips = try #require(try log.activeSession()?.exercises.first)
+        #expect(dips.suggestion == SetSuggestion(weight: weight("12.5"), reps: 8, reason: dips.suggestion!.reason))
+        try await log.logSet(SetRequest(exercise: "Dips", weight: weight("12.5"), reps: 10))
+        try await log.logSet(SetRequest(exercise: "Dips", weight: weight("12.5"), reps: 0))
+        try await log.finish()
+        clock.advance(seconds: 86_400)
+        try await log.start(routine: "Push")
+        dips = try #require(try log.activeSession()?.exercises.first)
+        // 12.5 × 10 reached the top, the miss did not: no heavier weight, one more rep (at most 10).
+        #expect(
+            dips.suggestion
+                == SetSuggestion(weight: weight("12.5"), reps: 10, reason: "one more rep than last time, up to 10"))
     }
 
     /// The markers of workouts in progress, folded in one pass (one chunk) and event by event. By hand, with the

@@ -94,8 +94,9 @@ extension TrainingSnapshot {
                     Insight(
                         kind: .plateau, exerciseId: exerciseId,
                         message:
-                            "\(names(exerciseId)): no estimated 1RM above \(mass(plateau.bestBefore.bestEstimate?.doubleValue)) in "
-                            + "the last \(plateau.sessions.count) sessions",
+                            "\(names(exerciseId)): no estimated 1RM above "
+                            + "\(mass(plateau.bestBefore.bestEstimate?.doubleValue)) in the last "
+                            + "\(plateau.sessions.count) sessions",
                         evidence: [estimate("best before", plateau.bestBefore)]
                             + plateau.sessions.map { estimate("session e1RM", $0) }))
             }

@@ -24,10 +24,7 @@ public struct Score: Sendable, Comparable, CustomStringConvertible {
     /// The value divided by `unit` (1,000,000 turns milligrams into kilograms), rounded to `digits` decimals, as
     /// text, for people and JSON; comparisons use the exact fraction.
     public func text(per unit: Int64, digits: UInt8) -> String {
-        var factor: Double = 1
-        for _ in 0..<digits { factor *= 10 }
-        let scaled = (doubleValue / Double(unit) * factor).rounded()
-        return ExactDecimal(significand: Int64(scaled), scale: digits)?.description ?? String(doubleValue)
+        ExactDecimal(rounding: doubleValue / Double(unit), toDigits: digits)?.description ?? String(doubleValue)
     }
 
     public var description: String { "\(numerator)/\(denominator)" }

@@ -61,14 +61,16 @@ public struct SetSuggestion: Sendable, Equatable {
 
     /// The rule: repeat the last working set of this session; else start from last time's first working set, adding
     /// 2.5 kg (or 5 lb) when every working set last time reached the top of the routine's rep range, or one rep
-    /// when it did not; without a routine, repeat it. A set of no reps (a missed lift) is no set to repeat.
+    /// when it did not; without a routine, repeat it. A set of no reps (a missed lift) is no set to repeat or start
+    /// from, and it did not reach the top of the range.
     static func next(current: [LoggedSet], lastTime: LastTime?, targets: RoutineExerciseAdded?) -> SetSuggestion? {
-        func isWorking(_ set: LoggedSet) -> Bool { set.details.kind != .warmup && set.details.reps > 0 }
-        if let last = current.last(where: isWorking) {
+        func isWorking(_ set: LoggedSet) -> Bool { set.details.kind != .warmup }
+        func wasLifted(_ set: LoggedSet) -> Bool { isWorking(set) && set.details.reps > 0 }
+        if let last = current.last(where: wasLifted) {
             return SetSuggestion(
                 weight: last.details.weight, reps: last.details.reps, reason: "repeat set \(last.number)")
         }
-        guard let lastTime, let first = lastTime.sets.first(where: isWorking) else { return nil }
+        guard let lastTime, let first = lastTime.sets.first(where: wasLifted) else { return nil }
         let working = lastTime.sets.filter(isWorking)
         guard let targets, targets.maximumReps > 0 else {
             return SetSuggestion(

@@ -31,6 +31,11 @@ public struct Workout: Sendable {
     public internal(set) var startRecordedAt: Timestamp
     /// The position of the `WorkoutFinished` event, once finished.
     public internal(set) var finishedPosition: UInt64?
+    /// By exercise, the position of the last event after the finish that changed its sets (logged one late, corrected,
+    /// moved or removed one) or added or removed it: as of the later of it and the finish, its session stands. Events
+    /// before the finish are not noted (the finish comes after them), so a workout in progress keeps none, and its
+    /// `workouts` row has no room for them.
+    public internal(set) var changesAfterFinish: [String: UInt64] = [:]
 
     init(id: String, started: WorkoutStarted, at time: Timestamp, recordedAt: Timestamp) {
         self.id = id
@@ -74,6 +79,12 @@ public struct Workout: Sendable {
         return max(0, end.microsecondsSinceEpoch - startedAt.microsecondsSinceEpoch - pausedMicroseconds)
     }
 
+    /// Notes, once the workout is finished, that an event at `position` changed the exercise's session.
+    private mutating func noteChangeAfterFinish(of exerciseId: String, at position: UInt64) {
+        guard finishedPosition != nil else { return }
+        changesAfterFinish[exerciseId] = position
+    }
+
     public static func streamID(number: UInt64) -> String { "workout-\(number)" }
 
     public static func number(inStreamID id: String) -> UInt64? {
@@ -114,9 +125,11 @@ public struct Workout: Sendable {
         case .exerciseAdded(let added):
             if !exercises.contains(where: { $0.exerciseId == added.exerciseId }) {
                 exercises.append(WorkoutExercise(exerciseId: added.exerciseId, name: added.exerciseName))
+                noteChangeAfterFinish(of: added.exerciseId, at: position)
             }
         case .exerciseRemoved(let removed):
             exercises.removeAll { $0.exerciseId == removed.exerciseId }
+            noteChangeAfterFinish(of: removed.exerciseId, at: position)
         case .exerciseMoved(let moved):
             guard let from = exercises.firstIndex(where: { $0.exerciseId == moved.exerciseId }) else { return }
             let exercise = exercises.remove(at: from)
@@ -125,8 +138,12 @@ public struct Workout: Sendable {
             // A workout's sets mostly number a few dozen: room for them at the first keeps the list from regrowing.
             if sets.capacity == 0 { sets.reserveCapacity(32) }
             sets.append(LoggedSet(number: logged.setNumber, details: logged.set, loggedAt: time, position: position))
+            noteChangeAfterFinish(of: logged.set.exerciseId, at: position)
         case .setCorrected(let corrected):
             if let index = sets.firstIndex(where: { $0.number == corrected.setNumber }) {
+                // The set may move to another exercise: both change.
+                noteChangeAfterFinish(of: sets[index].details.exerciseId, at: position)
+                noteChangeAfterFinish(of: corrected.set.exerciseId, at: position)
                 sets[index].details = corrected.set
                 sets[index].correctedAt = time
                 sets[index].position = position
@@ -134,7 +151,7 @@ public struct Workout: Sendable {
         case .setRemoved(let removed):
             if let index = sets.firstIndex(where: { $0.number == removed.setNumber }) {
                 sets[index].isRemoved = true
-                sets[index].position = position
+                noteChangeAfterFinish(of: sets[index].details.exerciseId, at: position)
             }
         case .restTimerStarted(let started):
             rest = RestTimer(
@@ -172,8 +189,7 @@ public struct LoggedSet: Sendable, Hashable {
     public internal(set) var loggedAt: Timestamp
     public internal(set) var correctedAt: Timestamp?
     public internal(set) var isRemoved = false
-    /// The position of the event that gave the set its values: its `SetLogged`, or its last `SetCorrected`; for a
-    /// removed set, its `SetRemoved`.
+    /// The position of the event that gave the set its values: its `SetLogged`, or its last `SetCorrected`.
     public internal(set) var position: UInt64
 
     init(number: UInt32, details: SetDetails, loggedAt: Timestamp, position: UInt64) {

@@ -55,7 +55,8 @@ public struct TrainingProjection: Projection {
     /// are not folded; a `workouts` row leaves out the rest timer and the last activity. 7: a set's volume is its
     /// exact weight times its reps, rounded once; an assisted exercise's sets have none. 8: an excluded set adds no
     /// reps to the history nor sets and reps to a session; a muscle listed twice for an exercise counts once. 9: a
-    /// session's position (and so a session record's) is the last event that changed it, not its workout's finish.
+    /// session's position (and so a session record's) is the last event that changed it, not its workout's finish;
+    /// a set of no reps is no session's top weight.
     public let version: UInt32 = 9
     public let rules: Rules
     public var rulesDigest: [UInt8] { rules.foldDigest }

@@ -208,7 +208,7 @@ public struct ProjectionStatus: Sendable {
     public let name: String
     public let codeVersion: UInt32
     /// The digest of the rules in force now, which the read model must have been built under; the time zone in it is
-    /// the plan read model's as it stands (a profile change it has not folded yet shows after the next catch-up).
+    /// the profile's last, whether the plan read model has folded it yet or not.
     public let rulesDigest: [UInt8]
     /// Nil when it was never built.
     public let checkpoint: Checkpoint?

@@ -37,13 +37,8 @@ struct WorkoutContribution {
         // the room it needs.
         var exerciseOfSet = [Int](repeating: -1, count: workout.sets.count)
         var setCounts = [Int](repeating: 0, count: workout.exercises.count)
-        // Each exercise's session stands as of the workout's finish, or of the last change to one of its sets after
-        // it (a set logged late, corrected or removed).
-        var sessionPositions = [UInt64](repeating: workout.finishedPosition ?? 0, count: workout.exercises.count)
         for (index, set) in workout.sets.enumerated() {
-            guard let exercise = workout.exerciseIndex(of: set.details.exerciseId) else { continue }
-            sessionPositions[exercise] = max(sessionPositions[exercise], set.position)
-            guard !set.isRemoved else { continue }
+            guard let exercise = workout.countedExerciseIndex(of: set) else { continue }
             exerciseOfSet[index] = exercise
             setCounts[exercise] += 1
         }
@@ -78,9 +73,11 @@ struct WorkoutContribution {
             var exerciseSets = setsByExercise[position]
             guard !exerciseSets.isEmpty else { continue }
             let info = exercises[position]
+            // The session stands as of the finish, or of the last change to it after the finish.
+            let finished = workout.finishedPosition ?? 0
             var session = SessionFact(
                 workoutId: workout.id, workoutName: workout.name, startedAt: startedAt,
-                position: sessionPositions[position])
+                position: max(finished, workout.changesAfterFinish[exercise.exerciseId] ?? 0))
             var line = WorkoutSummary.ExerciseLine(
                 exerciseId: exercise.exerciseId, name: exercise.name, sets: UInt32(exerciseSets.count), reps: 0,
                 volume: 0)
@@ -115,7 +112,8 @@ struct WorkoutContribution {
                 muscleShare.secondary.add(
                     WeekCounter(milliSets: secondary, milliVolume: volume.multipliedClamped(by: secondary)))
                 muscleShare.force.add(WeekCounter(milliSets: 1_000, milliVolume: volume.multipliedClamped(by: 1_000)))
-                guard !info.isAssisted else { continue }
+                // A missed lift (no reps) makes no record, nor the session's top weight.
+                guard !info.isAssisted, fact.details.reps > 0 else { continue }
                 if let weight = fact.milligrams {
                     // A working set that is not excluded: its volume is the set's, worked out once above.
                     session.recordVolume = session.recordVolume.addingClamped(volume)

@@ -25,6 +25,16 @@ public struct ExactDecimal: Sendable, Hashable, Comparable, CustomStringConverti
         scale = 0
     }
 
+    /// `value` rounded to `digits` decimals (half away from zero), for people; nil when it is not finite or does not
+    /// fit.
+    init?(rounding value: Double, toDigits digits: UInt8) {
+        var factor: Double = 1
+        for _ in 0..<digits { factor *= 10 }
+        let scaled = (value * factor).rounded()
+        guard abs(scaled) < 9e18 else { return nil }
+        self.init(significand: Int64(scaled), scale: digits)
+    }
+
     /// Parses plain decimal notation: an optional `-`, digits, and optionally `.` and more digits (`225`, `102.5`,
     /// `.5`). Nil for anything else, including exponents, `nan` and numbers beyond 18 significant digits.
     public init?(_ text: some StringProtocol) {

@@ -18,13 +18,8 @@ public enum MassUnit: String, Sendable, Hashable, CaseIterable {
     /// A mass given in milligrams, in this unit, rounded to `digits` decimals, for people (JSON gives kilograms
     /// exactly instead): 108,862,169 mg is `108.86` kg, or `240` lb.
     public func text(milligrams: Double, digits: UInt8) -> String {
-        let milligramsPerUnit = self == .kilograms ? 1_000_000 : 453_592.37
-        var factor: Double = 1
-        for _ in 0..<digits { factor *= 10 }
-        let scaled = (milligrams / milligramsPerUnit * factor).rounded()
-        guard abs(scaled) < 9e18, let text = ExactDecimal(significand: Int64(scaled), scale: digits)?.description
-        else { return String(milligrams / milligramsPerUnit) }
-        return text
+        let value = milligrams / (self == .kilograms ? 1_000_000 : 453_592.37)
+        return ExactDecimal(rounding: value, toDigits: digits)?.description ?? String(value)
     }
 
     init(code: UInt64) throws(PayloadError) {
