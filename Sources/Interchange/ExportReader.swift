@@ -240,10 +240,11 @@ struct ExportReader {
     }
 
     /// A distance in metres: the row's unit, else the header's, else kilometres for a file in kg and miles for one in
-    /// pounds (as Strong writes them). A value written with more than four decimals is taken in whole micrometres when
-    /// it is within a thousandth of one of them (and more than none): the app converted what was entered and wrote it
-    /// with binary noise (LiftLedger's export in pounds writes 1 km as `0.621371192237334` miles, and Strong 5.22
-    /// miles as `5.220000000000001`, 8400.77568 m).
+    /// pounds (as Strong writes them). A value written with more than four decimals is binary noise of a conversion
+    /// (LiftLedger's export in pounds writes 1 km as `0.621371192237334` miles, and Strong 5.22 miles as
+    /// `5.220000000000001`): its metres are taken in whole micrometres when they are within a thousandth of one of
+    /// them (and more than none); else the value is taken as the number of fewest decimals it is a binary64 of,
+    /// converted exactly; else its metres are rounded to the micrometre.
     private func metres(
         _ value: ExactDecimal, unit text: String, mayBeNoise: Bool, line: Int
     ) throws(ImportError) -> ExactDecimal {
@@ -259,15 +260,25 @@ struct ExportReader {
         } else {
             factor = (layout.weightUnit ?? unit) == .pounds ? ExportLayout.metres["mi"]! : ExportLayout.metres["km"]!
         }
-        if mayBeNoise, let micrometres = FieldParser.near(value.doubleValue * factor.doubleValue, decimals: 6),
-            micrometres.significand > 0
-        {
-            return micrometres
+        guard mayBeNoise else {
+            guard let product = value.multiplied(by: factor) else {
+                throw FieldParser.malformed(line, "distance", value.description)
+            }
+            return product
         }
-        guard let product = value.multiplied(by: factor) else {
+        let metres = value.doubleValue * factor.doubleValue
+        if let micrometres = FieldParser.near(metres, decimals: 6), micrometres.significand > 0 { return micrometres }
+        // Else the value meant, in the file's unit (`13.109399999999999` miles is 13.1094), converted exactly, or the
+        // metres to the micrometre when that does not fit.
+        if let meant = FieldParser.shortestDecimal(near: value.doubleValue), meant.significand > 0,
+            let product = meant.multiplied(by: factor)
+        {
+            return product
+        }
+        guard let rounded = ExactDecimal(rounding: metres, toDigits: 6) else {
             throw FieldParser.malformed(line, "distance", value.description)
         }
-        return product
+        return rounded
     }
 
     /// The text of a field, spaces around it dropped, nil when empty. `\n` is read as a line break (Strong writes a

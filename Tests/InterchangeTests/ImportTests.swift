@@ -659,19 +659,24 @@ struct ImportTests {
     /// 1609.344)` is `0.5350005965163446` (861 m, which is within a millionth of 0.535 miles, 860.99904 m: the metres,
     /// not the miles, are what is taken whole), Strong's `5.220000000000001` is 5.22 × 1609.344 = 8400.77568 m; a
     /// noisy value of next to nothing is kept as it is written, 0.00000000001 × 1609.344 m, rather than taken as 0.
+    /// Metres of more than six decimals are not whole micrometres: `13.109399999999999` (Python's `repr(21097.5342336
+    /// / 1609.344)`) is 13.1094 miles, 21097.5342336 m, and `2.5000999999999998` 2.5001 miles, 4023.5209344 m (Python's
+    /// `decimal`).
     @Test func distancesWrittenWithBinaryNoiseReadBackAsTheMetresConverted() async throws {
         let rows = [
             "Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE",
             "2026-03-01 10:00:00,Run,30m,Running,1,,0,0.5350005965163446,600,,,",
             "2026-03-01 10:00:00,Run,30m,Running,2,,0,5.220000000000001,600,,,",
             "2026-03-01 10:00:00,Run,30m,Running,3,,0,0.00000000001,600,,,",
+            "2026-03-01 10:00:00,Run,30m,Running,4,,0,13.109399999999999,600,,,",
+            "2026-03-01 10:00:00,Run,30m,Running,5,,0,2.5000999999999998,600,,,",
         ]
         let path = directory.child("noisy-distances.csv")
         try Data((rows.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: path))
         _ = try await importing(path, unit: .pounds)
         #expect(
             try sets("workout-1").map { $0.details.distanceMeters?.description }
-                == ["861", "8400.77568", "0.00000001609344"])
+                == ["861", "8400.77568", "0.00000001609344", "21097.5342336", "4023.5209344"])
     }
 
     @Test func aStrongCSVExportImportsBackToTheSameHistoryRecordsAndStreak() async throws {

@@ -89,6 +89,41 @@ struct SessionTests {
         #expect(session.rest?.remainingSeconds(at: session.now) == 90)
     }
 
+    /// What a finished workout notes of the events after its finish, by exercise (a session stands as of the later of
+    /// the finish and that): positions given by hand, one per event.
+    @Test func aWorkoutNotesWhichSessionsEachEventAfterItsFinishChanged() {
+        let t = Timestamp(microsecondsSinceEpoch: 1_767_268_800_000_000)
+        var workout = Workout(id: "workout-1", started: WorkoutStarted(name: "W"), at: t, recordedAt: t)
+        func set(_ exercise: String, _ reps: UInt32) -> SetDetails {
+            SetDetails(exerciseId: exercise, weight: Weight(ExactDecimal(100), .kilograms), reps: reps)
+        }
+        let events: [TrainingEvent] = [
+            .exerciseAdded(ExerciseAdded(exerciseId: "bench", exerciseName: "Bench")),
+            .exerciseAdded(ExerciseAdded(exerciseId: "squat", exerciseName: "Squat")),
+            .setLogged(SetLogged(setNumber: 1, set: set("bench", 5))),
+            .setLogged(SetLogged(setNumber: 2, set: set("squat", 5))),
+            .workoutFinished(WorkoutFinished()),  // 6: nothing before it is noted
+            .setCorrected(SetCorrected(setNumber: 2, set: set("squat", 4))),  // 7: squat only
+            .setRemoved(SetRemoved(setNumber: 1)),  // 8: bench
+            .setRemoved(SetRemoved(setNumber: 1)),  // 9: removed already, changes nothing
+            .setCorrected(SetCorrected(setNumber: 1, set: set("bench", 3))),  // 10: a removed set, nothing
+            .exerciseRemoved(ExerciseRemoved(exerciseId: "deadlift")),  // 11: not in the workout, nothing
+        ]
+        for (offset, event) in events.enumerated() {
+            workout.apply(event, at: t, position: UInt64(offset + 2))
+        }
+        #expect(workout.finishedPosition == 6 && workout.changesAfterFinish == ["squat": 7, "bench": 8])
+        // 12: a new date may make any set plausible or not: every exercise's session.
+        workout.apply(
+            .workoutEdited(
+                WorkoutEdited(startedAt: Timestamp(microsecondsSinceEpoch: t.microsecondsSinceEpoch + 60_000_000))),
+            at: t, position: 12)
+        #expect(workout.changesAfterFinish == ["squat": 12, "bench": 12])
+        // 13: a set moved from squat to bench changes both.
+        workout.apply(.setCorrected(SetCorrected(setNumber: 2, set: set("bench", 4))), at: t, position: 13)
+        #expect(workout.changesAfterFinish == ["squat": 13, "bench": 13])
+    }
+
     @Test func lastTimeAndTheSuggestedNextSet() async throws {
         let test = try TestJournal()
         let clock = ManualClock()
@@ -117,7 +152,9 @@ struct SessionTests {
         clock.advance(seconds: 86_400)
         try await log.start(routine: "Push")
         dips = try #require(try log.activeSession()?.exercises.first)
-        #expect(dips.suggestion == SetSuggestion(weight: weight("12.5"), reps: 8, reason: dips.suggestion!.reason))
+        #expect(
+            dips.suggestion
+                == SetSuggestion(weight: weight("12.5"), reps: 8, reason: "one more rep than last time, up to 10"))
         try await log.logSet(SetRequest(exercise: "Dips", weight: weight("12.5"), reps: 10))
         try await log.logSet(SetRequest(exercise: "Dips", weight: weight("12.5"), reps: 0))
         try await log.finish()

@@ -24,7 +24,8 @@ public struct Score: Sendable, Comparable, CustomStringConvertible {
     /// The value divided by `unit` (1,000,000 turns milligrams into kilograms), rounded to `digits` decimals, as
     /// text, for people and JSON; comparisons use the exact fraction.
     public func text(per unit: Int64, digits: UInt8) -> String {
-        ExactDecimal(rounding: doubleValue / Double(unit), toDigits: digits)?.description ?? String(doubleValue)
+        let value = doubleValue / Double(unit)
+        return ExactDecimal(rounding: value, toDigits: digits)?.description ?? String(value)
     }
 
     public var description: String { "\(numerator)/\(denominator)" }

@@ -32,9 +32,9 @@ public struct Workout: Sendable {
     /// The position of the `WorkoutFinished` event, once finished.
     public internal(set) var finishedPosition: UInt64?
     /// By exercise, the position of the last event after the finish that changed its sets (logged one late, corrected,
-    /// moved or removed one) or added or removed it: as of the later of it and the finish, its session stands. Events
-    /// before the finish are not noted (the finish comes after them), so a workout in progress keeps none, and its
-    /// `workouts` row has no room for them.
+    /// moved or removed one, or moved the workout's date, which decides whether they are plausible) or added or removed
+    /// it: as of the later of it and the finish, its session stands. Events before the finish are not noted (the finish
+    /// comes after them), so a workout in progress keeps none, and its `workouts` row has no room for them.
     public internal(set) var changesAfterFinish: [String: UInt64] = [:]
 
     init(id: String, started: WorkoutStarted, at time: Timestamp, recordedAt: Timestamp) {
@@ -117,6 +117,8 @@ public struct Workout: Sendable {
                     status = .finished(at: Timestamp(microsecondsSinceEpoch: end.microsecondsSinceEpoch + shift))
                 }
                 sets = sets.map { $0.shifted(by: shift) }
+                // A new date can make its sets plausible or not: every session may change.
+                for exercise in exercises { noteChangeAfterFinish(of: exercise.exerciseId, at: position) }
             }
             if let note = edit.note { self.note = note }
             if let name = edit.name { self.name = name }
@@ -128,8 +130,10 @@ public struct Workout: Sendable {
                 noteChangeAfterFinish(of: added.exerciseId, at: position)
             }
         case .exerciseRemoved(let removed):
-            exercises.removeAll { $0.exerciseId == removed.exerciseId }
-            noteChangeAfterFinish(of: removed.exerciseId, at: position)
+            if let index = exerciseIndex(of: removed.exerciseId) {
+                exercises.remove(at: index)
+                noteChangeAfterFinish(of: removed.exerciseId, at: position)
+            }
         case .exerciseMoved(let moved):
             guard let from = exercises.firstIndex(where: { $0.exerciseId == moved.exerciseId }) else { return }
             let exercise = exercises.remove(at: from)
@@ -141,15 +145,17 @@ public struct Workout: Sendable {
             noteChangeAfterFinish(of: logged.set.exerciseId, at: position)
         case .setCorrected(let corrected):
             if let index = sets.firstIndex(where: { $0.number == corrected.setNumber }) {
-                // The set may move to another exercise: both change.
-                noteChangeAfterFinish(of: sets[index].details.exerciseId, at: position)
-                noteChangeAfterFinish(of: corrected.set.exerciseId, at: position)
+                // The set may move to another exercise: both sessions change (none, for a set removed already).
+                if !sets[index].isRemoved {
+                    noteChangeAfterFinish(of: sets[index].details.exerciseId, at: position)
+                    noteChangeAfterFinish(of: corrected.set.exerciseId, at: position)
+                }
                 sets[index].details = corrected.set
                 sets[index].correctedAt = time
                 sets[index].position = position
             }
         case .setRemoved(let removed):
-            if let index = sets.firstIndex(where: { $0.number == removed.setNumber }) {
+            if let index = sets.firstIndex(where: { $0.number == removed.setNumber }), !sets[index].isRemoved {
                 sets[index].isRemoved = true
                 noteChangeAfterFinish(of: sets[index].details.exerciseId, at: position)
             }

@@ -121,8 +121,8 @@ public struct SessionFact: Sendable, Equatable {
     public var bestEstimateSet: UInt32?
     /// The heaviest weight of a set that may make records, in milligrams.
     public var topWeight: Int64?
-    /// The position of the last event that changed the session: the workout's `WorkoutFinished`, or a later event
-    /// that logged, corrected or removed one of the exercise's sets. As of it, the session's figures stand.
+    /// The position of the last event that changed the session: the workout's `WorkoutFinished`, or a later one
+    /// (see ``Workout/changesAfterFinish``). As of it, the session's figures stand.
     public var position: UInt64
 
     /// Writes the session's figures into its `sessions` row, without what the row's key holds.

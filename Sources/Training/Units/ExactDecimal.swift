@@ -27,7 +27,7 @@ public struct ExactDecimal: Sendable, Hashable, Comparable, CustomStringConverti
 
     /// `value` rounded to `digits` decimals (half away from zero), for people; nil when it is not finite or does not
     /// fit.
-    init?(rounding value: Double, toDigits digits: UInt8) {
+    public init?(rounding value: Double, toDigits digits: UInt8) {
         var factor: Double = 1
         for _ in 0..<digits { factor *= 10 }
         let scaled = (value * factor).rounded()
