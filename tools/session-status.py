@@ -111,7 +111,8 @@ def fold(events):
 
 def sets_of(w, ex_id):
     return [{"set": n, "exerciseId": s["exerciseId"], "weight": weight(s.get("weight")), "reps": s.get("reps", 0),
-             "kind": s.get("kind", "normal"), "rpe": s.get("rpe"), "note": s.get("note"), "loggedAt": fmt_time(s["loggedAt"])}
+             "kind": s.get("kind", "normal"), "rpe": s.get("rpe"), "note": s.get("note"), "loggedAt": fmt_time(s["loggedAt"]),
+             "durationSeconds": s.get("durationSeconds"), "distanceMeters": s.get("distanceMeters")}
             for n, s in w["sets"].items() if n not in w["hidden"] and s["exerciseId"] == ex_id]
 
 def routine_targets(streams):
@@ -233,7 +234,7 @@ def self_test():
     ev("workout-3", "SetLogged", 1150, **st(3, "press", "40", "kg", 9))
     ev("workout-3", "SetCorrected", 1160, **st(2, "press", "42.5", "kg", 9))
     ev("workout-3", "SetRemoved", 1170, setNumber=3)
-    ev("workout-3", "SetLogged", 1180, **st(4, "curl", "20", "kg", 0))  # a missed lift: no set to repeat
+    ev("workout-3", "SetLogged", 1180, **st(4, "curl", "20", "kg", 0, durationSeconds=30, distanceMeters="12.5"))  # a miss
     ev("workout-3", "RestTimerStarted", 1200, durationSeconds=90, endsAt=fmt_time(S + 1290 * US), afterSet=2)
     ev("workout-3", "RestTimerExtended", 1210, bySeconds=30, endsAt=fmt_time(S + 1320 * US))
     out = status(recs, S + 1250250000)
@@ -256,7 +257,9 @@ def self_test():
     assert sug["dip"] == {"weight": None, "reps": 10, "reason": "one more rep than last time, up to 10"}
     assert sug["pulldown"] == {"weight": W("50", "kg", "50"), "reps": 10, "reason": "one more rep than last time, up to 10"}
     assert ex["row"]["lastTime"] is None and sug["row"] is None and ex["curl"]["lastTime"] is None
-    assert [s["set"] for s in ex["curl"]["sets"]] == [4] and sug["curl"] is None
+    assert [s["set"] for s in ex["curl"]["sets"]] == [4] and sug["curl"] is None  # a miss is no set to repeat
+    assert (ex["curl"]["sets"][0]["durationSeconds"], ex["curl"]["sets"][0]["distanceMeters"]) == (30, "12.5")
+    assert (ex["press"]["sets"][0]["durationSeconds"], ex["press"]["sets"][0]["distanceMeters"]) == (None, None)
     ev("workout-3", "WorkoutPaused", 1300)  # a running pause: elapsed stops at its start; stale after 7200 s
     out = status(recs, S + (1300 + 7200) * US + 1)
     assert (out["elapsedSeconds"], out["paused"], out["stale"], out["choices"]) == (999, True, True, ["finish", "discard"]), out

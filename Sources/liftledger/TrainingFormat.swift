@@ -22,16 +22,20 @@ enum TrainingFormat {
     /// `100 kg`, `225 lb`, or `bw` for body weight.
     static func weight(_ weight: Weight?) -> String { weight?.description ?? "bw" }
 
-    /// `3. 100 kg × 5  warmup  RPE 8  "note"`; an imported set with a time or a distance shows them: `1. 0 kg × 0
-    /// 1h 00m 00s  8400.77568 m`.
+    /// `3. 100 kg × 5  warmup  RPE 8  "note"`; an imported set with a time or a distance shows them, and a set of
+    /// them alone (no weight, no reps, a run, say) only them: `1. 30m 00s  5000 m`.
     static func set(_ set: LoggedSet) -> String {
-        var text = "\(set.number). \(weight(set.details.weight)) × \(set.details.reps)"
-        if set.details.kind != .normal { text += "  \(set.details.kind.rawValue)" }
-        if let seconds = set.details.durationSeconds { text += "  \(duration(seconds: Int64(seconds)))" }
-        if let metres = set.details.distanceMeters { text += "  \(metres) m" }
-        if let rpe = set.details.rpe { text += "  RPE \(rpe)" }
-        if let note = set.details.note { text += "  \"\(note)\"" }
-        return text
+        let details = set.details
+        let timeOrDistanceAlone =
+            details.weight == nil && details.reps == 0
+            && (details.durationSeconds != nil || details.distanceMeters != nil)
+        var parts = timeOrDistanceAlone ? [] : ["\(weight(details.weight)) × \(details.reps)"]
+        if details.kind != .normal { parts.append(details.kind.rawValue) }
+        if let seconds = details.durationSeconds { parts.append(duration(seconds: Int64(seconds))) }
+        if let metres = details.distanceMeters { parts.append("\(metres) m") }
+        if let rpe = details.rpe { parts.append("RPE \(rpe)") }
+        if let note = details.note { parts.append("\"\(note)\"") }
+        return "\(set.number). " + parts.joined(separator: "  ")
     }
 
     /// `1h 05m 09s`, `4m 30s`, `45s`.
@@ -64,6 +68,8 @@ enum TrainingFormat {
             ("rpe", set.details.rpe.map { .verbatim($0.description) } ?? .null),
             ("note", set.details.note.map(JSON.string) ?? .null),
             ("loggedAt", .string(set.loggedAt.description)),
+            ("durationSeconds", set.details.durationSeconds.map { .unsigned(UInt64($0)) } ?? .null),
+            ("distanceMeters", set.details.distanceMeters.map { .string($0.description) } ?? .null),
         ])
     }
 

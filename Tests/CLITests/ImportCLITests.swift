@@ -73,6 +73,25 @@ struct ImportCLITests {
         #expect(withRecords.count > 10)
     }
 
+    /// An imported set's time and distance show in `show` and its JSON: a run of 5 km (Strong's comma layout in
+    /// kilograms gives kilometres) in 1800 s.
+    @Test func anImportedSetsTimeAndDistanceShow() throws {
+        let journal = directory.child("run")
+        #expect(try liftledger(["init"], journal: journal).status == 0)
+        let file = directory.child("run.csv")
+        let rows = [
+            "Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE",
+            "2026-03-01 10:00:00,Run,30m,Running,1,,0,5,1800,,,",
+        ]
+        try Data((rows.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: file))
+        #expect(try liftledger(["import", file, "--unit", "kg"], journal: journal).status == 0)
+        let text = try liftledger(["show", "1"], journal: journal).lines
+        #expect(text.contains("  1. 30m 00s  5000 m"), "\(text)")
+        let json = try jsonObject(try liftledger(["show", "1", "--json"], journal: journal).lines[0])
+        let set = ((json["exercises"] as? [[String: Any]])?.first?["sets"] as? [[String: Any]])?.first
+        #expect(set?["durationSeconds"] as? Int == 1800 && set?["distanceMeters"] as? String == "5000", "\(json)")
+    }
+
     /// Two processes importing one file at once: one adds its workouts, and the other, whose append finds them stored
     /// already and writes nothing, reports them as already imported. (Without that check, both reported them added in
     /// every run here: both read and plan the file before either writes.)
