@@ -243,8 +243,8 @@ struct ExportReader {
     /// pounds (as Strong writes them). A value written with more than four decimals is binary noise of a conversion
     /// (LiftLedger's export in pounds writes 1 km as `0.621371192237334` miles, and Strong 5.22 miles as
     /// `5.220000000000001`): its metres are taken in whole micrometres when they are within a thousandth of one of
-    /// them (and more than none); else the value is taken as the number of fewest decimals it is a binary64 of,
-    /// converted exactly; else its metres are rounded to the micrometre.
+    /// them (and more than none); else the value is taken as the number of fewest decimals within two units in its
+    /// last place, converted exactly; else as it is written; else its metres are rounded to the micrometre.
     private func metres(
         _ value: ExactDecimal, unit text: String, mayBeNoise: Bool, line: Int
     ) throws(ImportError) -> ExactDecimal {
@@ -268,14 +268,15 @@ struct ExportReader {
         }
         let metres = value.doubleValue * factor.doubleValue
         if let micrometres = FieldParser.near(metres, decimals: 6), micrometres.significand > 0 { return micrometres }
-        // Else the value meant, in the file's unit (`13.109399999999999` miles is 13.1094), converted exactly, or the
-        // metres to the micrometre when that does not fit.
+        // Else the value meant, in the file's unit (`13.109399999999999` miles is 13.1094), converted exactly; else the
+        // value as written, converted exactly; else the metres to the micrometre, when that does not fit.
         if let meant = FieldParser.shortestDecimal(near: value.doubleValue), meant.significand > 0,
             let product = meant.multiplied(by: factor)
         {
             return product
         }
-        guard let rounded = ExactDecimal(rounding: metres, toDigits: 6) else {
+        if let product = value.multiplied(by: factor) { return product }
+        guard let rounded = ExactDecimal(rounding: metres, toDigits: 6), rounded.significand > 0 else {
             throw FieldParser.malformed(line, "distance", value.description)
         }
         return rounded

@@ -133,15 +133,17 @@ struct FieldParser {
         return ExactDecimal(significand: Int64(scaled), scale: decimals)
     }
 
-    /// The number of fewest decimals (at most 12) that `value` is a binary64 of, within binary noise
-    /// (`13.109399999999999` is 13.1094); nil for none.
+    /// The number of fewest decimals (at most 12) within two units in the last place of `value`: what binary noise
+    /// was made of (`13.109399999999999` is 13.1094); nil for none.
     static func shortestDecimal(near value: Double) -> ExactDecimal? {
         var factor: Double = 1
         for digits in UInt8(0)...12 {
             let scaled = (value * factor).rounded()
             guard abs(scaled) < 9e15 else { return nil }
-            if abs(value * factor - scaled) <= abs(value * factor) * 1e-12 {
-                return ExactDecimal(significand: Int64(scaled), scale: digits)
+            if let candidate = ExactDecimal(significand: Int64(scaled), scale: digits),
+                abs(candidate.doubleValue - value) <= 2 * value.ulp
+            {
+                return candidate
             }
             factor *= 10
         }

@@ -139,10 +139,7 @@ struct StatusCommand: AsyncParsableCommand {
             lines.append("\(index + 1). \(exercise.name)")
             lines += exercise.sets.map { "   " + TrainingFormat.set($0) }
             if let last = exercise.lastTime {
-                let sets = last.sets.map { set in
-                    let kind = set.details.kind == .normal ? "" : " \(set.details.kind.rawValue)"
-                    return "\(TrainingFormat.weight(set.details.weight)) × \(set.details.reps)\(kind)"
-                }
+                let sets = last.sets.map { TrainingFormat.details($0.details) }
                 lines.append(
                     "   last time (\(TrainingFormat.localTime(last.startedAt, in: timeZone).prefix(10))): "
                         + sets.joined(separator: ", "))

@@ -23,11 +23,15 @@ enum TrainingFormat {
     static func weight(_ weight: Weight?) -> String { weight?.description ?? "bw" }
 
     /// `3. 100 kg × 5  warmup  RPE 8  "note"`; an imported set with a time or a distance shows them, and a set of
-    /// them alone (no weight, no reps, a run, say) only them: `1. 30m 00s  5000 m`.
+    /// them alone (no weight or 0, no reps: a run, say) only them: `1. 30m 00s  5000 m`.
     static func set(_ set: LoggedSet) -> String {
-        let details = set.details
+        "\(set.number). " + details(set.details)
+    }
+
+    /// A set's details without its number: `100 kg × 5  warmup`, `30m 00s  5000 m` (see ``set(_:)``).
+    static func details(_ details: SetDetails) -> String {
         let timeOrDistanceAlone =
-            details.weight == nil && details.reps == 0
+            (details.weight?.value.significand ?? 0) == 0 && details.reps == 0
             && (details.durationSeconds != nil || details.distanceMeters != nil)
         var parts = timeOrDistanceAlone ? [] : ["\(weight(details.weight)) × \(details.reps)"]
         if details.kind != .normal { parts.append(details.kind.rawValue) }
@@ -35,7 +39,7 @@ enum TrainingFormat {
         if let metres = details.distanceMeters { parts.append("\(metres) m") }
         if let rpe = details.rpe { parts.append("RPE \(rpe)") }
         if let note = details.note { parts.append("\"\(note)\"") }
-        return "\(set.number). " + parts.joined(separator: "  ")
+        return parts.joined(separator: "  ")
     }
 
     /// `1h 05m 09s`, `4m 30s`, `45s`.

@@ -82,11 +82,13 @@ struct ImportCLITests {
         let rows = [
             "Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE",
             "2026-03-01 10:00:00,Run,30m,Running,1,,0,5,1800,,,",
+            // Strong writes a weight of 0 for a run: no weight to show either.
+            "2026-03-01 10:00:00,Run,30m,Running,2,0,0,5.2,1500,,,",
         ]
         try Data((rows.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: file))
         #expect(try liftledger(["import", file, "--unit", "kg"], journal: journal).status == 0)
         let text = try liftledger(["show", "1"], journal: journal).lines
-        #expect(text.contains("  1. 30m 00s  5000 m"), "\(text)")
+        #expect(text.contains("  1. 30m 00s  5000 m") && text.contains("  2. 25m 00s  5200 m"), "\(text)")
         let json = try jsonObject(try liftledger(["show", "1", "--json"], journal: journal).lines[0])
         let set = ((json["exercises"] as? [[String: Any]])?.first?["sets"] as? [[String: Any]])?.first
         #expect(set?["durationSeconds"] as? Int == 1800 && set?["distanceMeters"] as? String == "5000", "\(json)")

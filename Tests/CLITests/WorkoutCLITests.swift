@@ -480,7 +480,7 @@ struct WorkoutCLITests {
         try ok(["log", "squat", "110kg", "x", "5"])
         #expect(try ok(["status"]).standardOutput.contains("last time (") == true)
         let lastTime = try #require(try ok(["status"]).lines.first { $0.contains("last time (") })
-        #expect(lastTime.hasSuffix("): 60 kg × 5 warmup, 100 kg × 5"), "\(lastTime)")
+        #expect(lastTime.hasSuffix("): 60 kg × 5  warmup, 100 kg × 5"), "\(lastTime)")
         try ok(["finish"])
         // An empty note is no note.
         let exercises = try jsonObject(try ok(["show", "1", "--json"]).lines[0])["exercises"] as? [[String: Any]]

@@ -661,7 +661,8 @@ struct ImportTests {
     /// noisy value of next to nothing is kept as it is written, 0.00000000001 × 1609.344 m, rather than taken as 0.
     /// Metres of more than six decimals are not whole micrometres: `13.109399999999999` (Python's `repr(21097.5342336
     /// / 1609.344)`) is 13.1094 miles, 21097.5342336 m, and `2.5000999999999998` 2.5001 miles, 4023.5209344 m (Python's
-    /// `decimal`).
+    /// `decimal`): each within two units in the last place of those. A value that is no such noise is taken as it is
+    /// written: `5.000000000001` miles, 8046.720000001609344 m, and `0.00000000001234`, 0.00000001985930496 m.
     @Test func distancesWrittenWithBinaryNoiseReadBackAsTheMetresConverted() async throws {
         let rows = [
             "Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE",
@@ -670,13 +671,18 @@ struct ImportTests {
             "2026-03-01 10:00:00,Run,30m,Running,3,,0,0.00000000001,600,,,",
             "2026-03-01 10:00:00,Run,30m,Running,4,,0,13.109399999999999,600,,,",
             "2026-03-01 10:00:00,Run,30m,Running,5,,0,2.5000999999999998,600,,,",
+            "2026-03-01 10:00:00,Run,30m,Running,6,,0,5.000000000001,600,,,",
+            "2026-03-01 10:00:00,Run,30m,Running,7,,0,0.00000000001234,600,,,",
         ]
         let path = directory.child("noisy-distances.csv")
         try Data((rows.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: path))
         _ = try await importing(path, unit: .pounds)
         #expect(
             try sets("workout-1").map { $0.details.distanceMeters?.description }
-                == ["861", "8400.77568", "0.00000001609344", "21097.5342336", "4023.5209344"])
+                == [
+                    "861", "8400.77568", "0.00000001609344", "21097.5342336", "4023.5209344", "8046.720000001609344",
+                    "0.00000001985930496",
+                ])
     }
 
     @Test func aStrongCSVExportImportsBackToTheSameHistoryRecordsAndStreak() async throws {

@@ -113,15 +113,18 @@ struct SessionTests {
             workout.apply(event, at: t, position: UInt64(offset + 2))
         }
         #expect(workout.finishedPosition == 6 && workout.changesAfterFinish == ["squat": 7, "bench": 8])
-        // 12: a new date may make any set plausible or not: every exercise's session.
+        // 12: an edit that leaves the date as it was changes no session.
+        workout.apply(.workoutEdited(WorkoutEdited(startedAt: t, note: "same day")), at: t, position: 12)
+        #expect(workout.changesAfterFinish == ["squat": 7, "bench": 8])
+        // 13: a new date may make any set plausible or not: every exercise's session.
         workout.apply(
             .workoutEdited(
                 WorkoutEdited(startedAt: Timestamp(microsecondsSinceEpoch: t.microsecondsSinceEpoch + 60_000_000))),
-            at: t, position: 12)
-        #expect(workout.changesAfterFinish == ["squat": 12, "bench": 12])
-        // 13: a set moved from squat to bench changes both.
-        workout.apply(.setCorrected(SetCorrected(setNumber: 2, set: set("bench", 4))), at: t, position: 13)
+            at: t, position: 13)
         #expect(workout.changesAfterFinish == ["squat": 13, "bench": 13])
+        // 14: a set moved from squat to bench changes both.
+        workout.apply(.setCorrected(SetCorrected(setNumber: 2, set: set("bench", 4))), at: t, position: 14)
+        #expect(workout.changesAfterFinish == ["squat": 14, "bench": 14])
     }
 
     @Test func lastTimeAndTheSuggestedNextSet() async throws {

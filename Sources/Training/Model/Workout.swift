@@ -118,7 +118,9 @@ public struct Workout: Sendable {
                 }
                 sets = sets.map { $0.shifted(by: shift) }
                 // A new date can make its sets plausible or not: every session may change.
-                for exercise in exercises { noteChangeAfterFinish(of: exercise.exerciseId, at: position) }
+                if shift != 0 {
+                    for exercise in exercises { noteChangeAfterFinish(of: exercise.exerciseId, at: position) }
+                }
             }
             if let note = edit.note { self.note = note }
             if let name = edit.name { self.name = name }
