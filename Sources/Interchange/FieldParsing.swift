@@ -123,13 +123,13 @@ struct FieldParser {
         return text[text.index(after: point)...].prefix { $0.isASCII && $0.isNumber }.count
     }
 
-    /// `value` as a number of at most `decimals` decimals, when it is one within a thousandth of the last decimal
-    /// (`8400.775680000001` is 8400.77568, to six decimals).
-    static func near(_ value: Double, decimals: UInt8) -> ExactDecimal? {
+    /// `value` as a number of at most `decimals` decimals, when it is one within `tolerance` of the last decimal
+    /// (`8400.775680000001` is 8400.77568, to six decimals within a thousandth).
+    static func near(_ value: Double, decimals: UInt8, within tolerance: Double = 0.001) -> ExactDecimal? {
         var factor: Double = 1
         for _ in 0..<decimals { factor *= 10 }
         let scaled = (value * factor).rounded()
-        guard abs(value * factor - scaled) < 0.001, abs(scaled) < 1e15 else { return nil }
+        guard abs(value * factor - scaled) < tolerance, abs(scaled) < 1e15 else { return nil }
         return ExactDecimal(significand: Int64(scaled), scale: decimals)
     }
 
@@ -151,11 +151,7 @@ struct FieldParser {
     }
 
     /// `value` as a number of at most two decimals, when it is one within a millionth.
-    static func plain(_ value: Double) -> ExactDecimal? {
-        let hundredths = (value * 100).rounded()
-        guard abs(value * 100 - hundredths) < 0.000_1, abs(hundredths) < 1e15 else { return nil }
-        return ExactDecimal(significand: Int64(hundredths), scale: 2)
-    }
+    static func plain(_ value: Double) -> ExactDecimal? { near(value, decimals: 2, within: 0.000_1) }
 
     /// `value` in `from` converted to `to`, when that is a number of at most two decimals, within a millionth.
     static func cleanConversion(_ value: ExactDecimal, from: MassUnit, to: MassUnit) -> ExactDecimal? {

@@ -135,35 +135,35 @@ struct SessionTests {
         try await log.start(routine: "Push")
         try await log.logSet(SetRequest(exercise: "Dips", weight: weight("10"), reps: 10, kind: .normal))
         try await log.logSet(SetRequest(exercise: "Dips", weight: weight("10"), reps: 10))
-        try await log.finish()
-        clock.advance(seconds: 86_400)
-        try await log.start(routine: "Push")
-        var dips = try #require(try log.activeSession()?.exercises.first)
+        // The dips of the session in progress.
+        func dipsNow() throws -> ActiveSession.Exercise { try #require(try log.activeSession()?.exercises.first) }
+        // This session finished, and the routine started again the next day: its dips.
+        func dipsNextDay() async throws -> ActiveSession.Exercise {
+            try await log.finish()
+            clock.advance(seconds: 86_400)
+            try await log.start(routine: "Push")
+            return try dipsNow()
+        }
+        var dips = try await dipsNextDay()
         #expect(dips.lastTime?.sets.map(\.details.reps) == [10, 10])
         // Both sets reached the top of 8-10: 10 kg + 2.5 kg, aiming for 8.
         #expect(dips.suggestion == SetSuggestion(weight: weight("12.5"), reps: 8, reason: dips.suggestion!.reason))
         try await log.logSet(SetRequest(exercise: "Dips", weight: weight("12.5"), reps: 7))
-        dips = try #require(try log.activeSession()?.exercises.first)
+        dips = try dipsNow()
         #expect(dips.suggestion?.weight == weight("12.5") && dips.suggestion?.reps == 7, "repeat the last set")
         // A missed lift (no reps) is no set to repeat: the 7 before it still is.
         try await log.logSet(SetRequest(exercise: "Dips", weight: weight("15"), reps: 0))
-        dips = try #require(try log.activeSession()?.exercises.first)
+        dips = try dipsNow()
         #expect(dips.suggestion == SetSuggestion(weight: weight("12.5"), reps: 7, reason: "repeat set 1"))
         // Next time, last time's 12.5 × 7 and the miss reached no 10: the same weight and one more rep. Had the miss
         // been left out of that check too, the 7 would still not reach 10; so a session of 10s and a miss follows.
-        try await log.finish()
-        clock.advance(seconds: 86_400)
-        try await log.start(routine: "Push")
-        dips = try #require(try log.activeSession()?.exercises.first)
+        dips = try await dipsNextDay()
         #expect(
             dips.suggestion
                 == SetSuggestion(weight: weight("12.5"), reps: 8, reason: "one more rep than last time, up to 10"))
         try await log.logSet(SetRequest(exercise: "Dips", weight: weight("12.5"), reps: 10))
         try await log.logSet(SetRequest(exercise: "Dips", weight: weight("12.5"), reps: 0))
-        try await log.finish()
-        clock.advance(seconds: 86_400)
-        try await log.start(routine: "Push")
-        dips = try #require(try log.activeSession()?.exercises.first)
+        dips = try await dipsNextDay()
         // 12.5 × 10 reached the top, the miss did not: no heavier weight, one more rep (at most 10).
         #expect(
             dips.suggestion
