@@ -16,8 +16,19 @@ struct AsOfOption: ParsableArguments {
             valueName: "position|date"))
     var asOf: String?
 
+    /// The point `asOf` names, reading a date in the time zone in force at that day's end: the end in `timeZone`,
+    /// the current one, and then, when `zoneInForce` gives another zone at that instant, the end in that zone.
+    func point(
+        in timeZone: TimeZone, zoneInForce: (Timestamp) throws -> TimeZone
+    ) throws -> TrainingReadModels.Point? {
+        guard let point = try point(in: timeZone) else { return nil }
+        guard date != nil, case .instant(let end) = point else { return point }
+        let then = try zoneInForce(end)
+        return then == timeZone ? point : try self.point(in: then)
+    }
+
     /// The point `asOf` names, reading a date in `timeZone`.
-    func point(in timeZone: TimeZone) throws -> TrainingReadModels.Point? {
+    private func point(in timeZone: TimeZone) throws -> TrainingReadModels.Point? {
         guard let asOf else { return nil }
         if let position = UInt64(asOf) { return .position(position) }
         if let date = LocalDate(asOf) {
@@ -107,7 +118,10 @@ extension JournalLocation {
         }
         let now = Timestamp.now()
         // A position past the head, or a time still to come, answers as of the head, for today (docs/RULES.md).
-        guard let point = try asOf.point(in: rules.timeZone),
+        let zoneInForce = { (instant: Timestamp) in
+            try Rules.load(from: journal, including: { $0.occurredAt <= instant }).timeZone
+        }
+        guard let point = try asOf.point(in: rules.timeZone, zoneInForce: zoneInForce),
             !point.isStillToCome(now: now, head: try journal.head().position)
         else {
             return try models.read(rules: rules) { snapshot in

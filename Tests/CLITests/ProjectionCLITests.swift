@@ -259,6 +259,7 @@ struct ProjectionCLITests {
             """
             Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,RPE
             2026-11-15 21:00:00,Late,60m,Bench Press (Barbell),1,100,5,0,0,
+            2026-11-16 03:00:00,Early,60m,Bench Press (Barbell),1,60,5,0,0,
             2026-11-16 20:00:00,Next,60m,Bench Press (Barbell),1,50,5,0,0,
 
             """.utf8
@@ -273,6 +274,16 @@ struct ProjectionCLITests {
         let asOfDate = try #require(
             try JSONSerialization.jsonObject(with: Data(try streak(["--as-of", "2026-11-15"]).utf8)) as? [String: Any])
         #expect(asOfDate["today"] as? String == "2026-11-15")
+        // The workouts by the end of November 15 in UTC, the zone then: Late alone. Early, at 03:00 UTC on the 16th,
+        // is 19:00 on the 15th in Los Angeles: a day read in the zone set later would take it in.
+        func names(asOf date: String) throws -> [String] {
+            try ok(["history", "--json", "--as-of", date], journal: journal).standardOutput.split(separator: "\n").map {
+                let workout = try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+                return try #require(workout?["name"] as? String)
+            }
+        }
+        #expect(try names(asOf: "2026-11-15") == ["Late"])
+        #expect(try names(asOf: "2026-11-16") == ["Late", "Early", "Next"])
         let now = try streak([])
         for future in ["2999-01-01", "2999-01-01T00:00:00Z", "999999"] {
             #expect(try streak(["--as-of", future]) == now, "\(future)")

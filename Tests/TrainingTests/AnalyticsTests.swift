@@ -241,6 +241,25 @@ struct AnalyticsTests {
         #expect(try log.query { try $0.trainingDays() } == [LocalDate("2026-01-15")!.dayNumber: 1])
     }
 
+    /// A time zone this machine does not know (written by another build, or a zone its system lacks) is passed over
+    /// alike by the current answers, the profile and the answers about the past: the zone set before stays in force.
+    @Test func aTimeZoneThisMachineDoesNotKnowLeavesTheOneBeforeInForce() async throws {
+        try await log.updateProfile(ProfileUpdated(timeZone: "America/New_York"))
+        // 2026-01-15T04:30Z is 23:30 on January 14 in New York, 04:30 on the 15th in UTC.
+        try await workout(at: "2026-01-15T04:30:00Z", [set("squat", "60", 5)])
+        _ = try await test.journal.append(
+            [ProfileUpdated(timeZone: "Nowhere/Atlantis").proposed()], to: "profile", expectedVersion: .any)
+        let models = try TrainingReadModels(journal: test.journal)
+        let rules = try models.catchUp()
+        #expect(rules.timeZoneIdentifier == "America/New_York")
+        #expect(try models.read(rules: rules) { try $0.profileFields().timeZone } == "America/New_York")
+        #expect(try models.read(rules: rules) { try $0.trainingDays() } == [LocalDate("2026-01-14")!.dayNumber: 1])
+        let head = try test.journal.head().position
+        #expect(try Rules.load(from: test.journal, through: head).timeZoneIdentifier == "America/New_York")
+        let past = try models.asOf(.position(head))
+        #expect(try past.read { try $0.trainingDays() } == [LocalDate("2026-01-14")!.dayNumber: 1])
+    }
+
     @Test func aWeeklyStreakWithATargetOfThree() async throws {
         try await log.updateProfile(ProfileUpdated(timeZone: "UTC"))
         try await log.changeRule("streak.weekly-target", to: "3")

@@ -1,4 +1,5 @@
 import EventJournal
+import Foundation
 import Projections
 
 /// The tables of the plan read model (their keys and rows are in docs/FORMAT.md).
@@ -32,8 +33,8 @@ public struct PlanProjection: Projection {
 
     public static let name = "plan"
     public var name: String { Self.name }
-    /// 1: the first version.
-    public let version: UInt32 = 1
+    /// 1: the first version. 2: a time zone this machine does not know is passed over, as the rules pass it over.
+    public let version: UInt32 = 2
     public let rulesDigest: [UInt8] = []
     public let tables = PlanTable.allCases.map(\.name)
     public let eventTypes: Set<String>? = [
@@ -102,13 +103,14 @@ public struct PlanProjection: Projection {
 }
 
 extension ProfileUpdated {
-    /// Takes the fields `update` has.
+    /// Takes the fields `update` has, but a time zone this machine does not know: the one set before stays in force,
+    /// as for the rules (``Rules/load(from:through:including:)``).
     mutating func merge(_ update: ProfileUpdated) {
         if let name = update.name { self.name = name }
         if let age = update.age { self.age = age }
         if let height = update.heightCentimeters { heightCentimeters = height }
         if let unit = update.unit { self.unit = unit }
-        if let zone = update.timeZone { timeZone = zone }
+        if let zone = update.timeZone, TimeZone(identifier: zone) != nil { timeZone = zone }
     }
 }
 
