@@ -18,7 +18,10 @@ struct StatusCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON (fields documented in docs/JSON.md).")
     var json = false
 
-    @Option(help: ArgumentHelp("Show the session as at this instant (RFC 3339) instead of now.", valueName: "time"))
+    @Option(
+        help: ArgumentHelp(
+            "Show the session as at this instant (RFC 3339; not before its last activity) instead of now.",
+            valueName: "time"))
     var now: String?
 
     @Option(
@@ -44,6 +47,12 @@ struct StatusCommand: AsyncParsableCommand {
         }
         let log = try location.trainingLog()
         let session = try log.activeSession(at: instant, staleAfterSeconds: staleAfter)
+        // The session is the one that stands now: a time before its last activity would show what had not happened yet.
+        if let instant, let last = session?.workout.lastActivityAt, instant < last {
+            throw CLIError(
+                message: "--now \(now!) is before the workout's last activity, at \(last)",
+                remedy: "give a time at or after it; status shows the session as it stands, not as it was")
+        }
         if json {
             Terminal.write((session.map(Self.json) ?? .object([("active", .bool(false))])).rendered + "\n")
         } else if let session {

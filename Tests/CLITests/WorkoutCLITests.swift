@@ -209,6 +209,23 @@ struct WorkoutCLITests {
         #expect(try head() == before + 1)
     }
 
+    /// `status --now` shows the session as it stands at a later time; a time before its last activity (here the set
+    /// logged after the start) is refused, as the session then did not hold that set.
+    @Test func statusRefusesATimeBeforeTheSessionsLastActivity() throws {
+        try ok(["start"])
+        try ok(["log", "squat", "100", "x", "5"])
+        let set = try jsonObject(try ok(["status", "--json"]).lines[0])
+        let loggedAt = try #require(
+            ((set["exercises"] as? [[String: Any]])?.first?["sets"] as? [[String: Any]])?.first?["loggedAt"] as? String)
+        let refused = try liftledger(["status", "--now", "2020-01-01T00:00:00Z"], journal: journal)
+        #expect(refused.status == 1 && refused.standardOutput.isEmpty)
+        #expect(
+            refused.standardError
+                == "liftledger: error: --now 2020-01-01T00:00:00Z is before the workout's last activity, at \(loggedAt); "
+                + "give a time at or after it; status shows the session as it stands, not as it was\n")
+        #expect(try ok(["status", "--json", "--now", loggedAt]).lines.count == 1)
+    }
+
     /// A new first day of the week moves a workout's counters to another week: the preview lists the week's workouts,
     /// and each muscle's sets and volume, but no muscle's count of workouts, which the fold keeps for the whole week only.
     @Test func aWeekStartPreviewListsWorkoutsForTheWholeWeekOnly() throws {
