@@ -117,15 +117,15 @@ struct ExportReader {
         case .hevy:
             let start = try parser.instant(field(.startTime), line: line, "start_time")
             var end = field(.endTime).isEmpty ? start : try parser.instant(field(.endTime), line: line, "end_time")
-            // A duration, as Strong's and FitNotes' are: from 0 to a week. Local times an hour apart or less may be
-            // read the wrong way round when the clocks go back in between: such an end is taken as the start.
+            // A duration, as Strong's and FitNotes' are: from 0 to a week. An end before the start is the hour the
+            // clocks go back: both local times are read as its first pass, and the end belongs to its second.
+            if end < start { end = parser.secondPass(of: end, before: start) ?? end }
             let seconds = (end.microsecondsSinceEpoch - start.microsecondsSinceEpoch) / 1_000_000
-            if (-3_600..<0).contains(seconds) { end = start }
-            guard (-3_600...FieldParser.maximumDuration).contains(seconds) else {
+            guard (0...FieldParser.maximumDuration).contains(seconds) else {
                 throw ImportError(
                     .malformed,
                     "line \(line): end_time \(field(.endTime).debugDescription) is "
-                        + (seconds < 0 ? "more than an hour before start_time" : "more than a week after start_time"),
+                        + (seconds < 0 ? "before start_time" : "more than a week after start_time"),
                     remedy: "fix that row in the file (or remove it), then import again")
             }
             let name = field(.title)
@@ -315,4 +315,6 @@ extension Timestamp {
     func adding(seconds: Int64) -> Timestamp {
         Timestamp(microsecondsSinceEpoch: microsecondsSinceEpoch + seconds * 1_000_000)
     }
+
+    var date: Date { Date(timeIntervalSince1970: Double(microsecondsSinceEpoch) / 1_000_000) }
 }

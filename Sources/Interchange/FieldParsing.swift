@@ -185,6 +185,18 @@ struct FieldParser {
         return instant
     }
 
+    /// The same local time an hour (or however far the clocks go back) later, when `instant` falls in the hour that
+    /// the clocks go back over before `later`, where a local time comes twice and is read as its first pass; nil
+    /// otherwise.
+    func secondPass(of instant: Timestamp, before later: Timestamp) -> Timestamp? {
+        // `later` is read as the first pass too, so the clocks go back within the hour after it.
+        let back =
+            timeZone.secondsFromGMT(for: instant.date) - timeZone.secondsFromGMT(for: later.adding(seconds: 3_600).date)
+        guard back > 0 else { return nil }
+        let second = instant.adding(seconds: Int64(back))
+        return second < later ? nil : second
+    }
+
     /// `YYYY-MM-DD[ HH:MM[:SS]]` (or with a `T`), checked field by field.
     private static func isoLocal(_ text: String) -> DateComponents? {
         let fields = text.split(whereSeparator: { " T-:".contains($0) }).map(String.init)

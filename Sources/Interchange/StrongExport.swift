@@ -25,8 +25,7 @@ public enum StrongExport {
         try output(CSV.line(header))
         for summary in try snapshot.history() {
             guard let workout = try snapshot.workout(summary.workoutId) else { continue }
-            let date = formatter.string(
-                from: Date(timeIntervalSince1970: Double(workout.startedAt.microsecondsSinceEpoch) / 1_000_000))
+            let date = formatter.string(from: workout.startedAt.date)
             for exercise in workout.exercises {
                 let name = catalog.exercise(id: exercise.exerciseId)?.name ?? exercise.name
                 var order = 0

@@ -282,11 +282,15 @@ struct ImportTests {
     }
 
     /// A Hevy workout's end_time gives its duration, which must be 0 to a week, as Strong's and FitNotes' durations
-    /// must: an end two hours before the start, or 20 days after it, is refused at its line, and nothing is written.
-    /// An end up to an hour before the start (local times across the clocks going back) is taken as the start.
+    /// must: an end two hours or half an hour before the start (no clock change in January), or 20 days after it, is
+    /// refused at its line, and nothing is written. Local times in the hour the clocks go back over are another
+    /// matter: an end before the start there is the hour's second pass.
     @Test func aHevyEndBeforeItsStartOrWeeksAfterItIsRefused() async throws {
         let original = try String(contentsOfFile: Self.synthetic + "hevy-imperial.csv", encoding: .utf8)
-        for (end, why) in [("12 Jan 2025, 05:05", "an hour before start_time"), ("1 Feb 2025, 08:10", "a week")] {
+        for (end, why) in [
+            ("12 Jan 2025, 05:05", "before start_time"), ("12 Jan 2025, 06:35", "before start_time"),
+            ("1 Feb 2025, 08:10", "a week"),
+        ] {
             let file = directory.child("hevy-end.csv")
             try Data(original.replacingOccurrences(of: "12 Jan 2025, 08:10", with: end).utf8).write(
                 to: URL(fileURLWithPath: file))
@@ -296,12 +300,17 @@ struct ImportTests {
             #expect(error?.message.contains(why) == true, "\(String(describing: error))")
             #expect(try snapshot(of: journal.path) == before)
         }
+        // New York's clocks went back from 02:00 EDT (UTC−4) to 01:00 EST (UTC−5) on 3 November 2024: 01:50 EDT is
+        // 05:50Z, 01:10 EST is 06:10Z, 20 minutes later.
         let file = directory.child("hevy-back.csv")
-        try Data(original.replacingOccurrences(of: "12 Jan 2025, 08:10", with: "12 Jan 2025, 06:35").utf8).write(
-            to: URL(fileURLWithPath: file))
-        _ = try await importing(file)
+        try Data(
+            original.replacingOccurrences(of: "12 Jan 2025, 07:05", with: "3 Nov 2024, 01:50")
+                .replacingOccurrences(of: "12 Jan 2025, 08:10", with: "3 Nov 2024, 01:10").utf8
+        ).write(to: URL(fileURLWithPath: file))
+        _ = try await Importer(log: log).importFile(
+            at: file, options: ImportOptions(timeZone: TimeZone(identifier: "America/New_York")))
         let upper = try #require(try log.query { try $0.history() }.first { $0.name == "Upper A" })
-        #expect(upper.durationSeconds == 0)
+        #expect(upper.startedAt == Timestamp(rfc3339: "2024-11-03T05:50:00Z") && upper.durationSeconds == 1_200)
     }
 
     /// Only Strong's layout, which LiftLedger's export writes, reads `\\` as one backslash; in Hevy's, a note keeps
