@@ -18,8 +18,9 @@ struct ProfileSetCommand: AsyncParsableCommand {
     @Option(help: "Your name.")
     var name: String?
 
+    // Signed, so that a negative age is refused with the range (by the training log), not as a value of no type.
     @Option(parsing: .unconditional, help: "Your age in years.")
-    var age: UInt32?
+    var age: Int64?
 
     @Option(parsing: .unconditional, help: "Your height in centimetres.")
     var height: String?
@@ -35,7 +36,7 @@ struct ProfileSetCommand: AsyncParsableCommand {
 
     func run() async throws {
         let log = try location.trainingLog()
-        var update = ProfileUpdated(name: name, age: age, timeZone: timeZone)
+        var update = ProfileUpdated(name: name, age: try age.map(Self.age), timeZone: timeZone)
         if let height {
             guard let value = ExactDecimal(height) else {
                 throw CLIError(message: "height \(height.debugDescription)", remedy: "give centimetres, such as 180")
@@ -60,6 +61,14 @@ struct ProfileSetCommand: AsyncParsableCommand {
         }
         try await log.updateProfile(update, bodyWeight: weight)
         Terminal.write("profile updated\n")
+    }
+
+    /// An age the profile can hold; the training log checks that it is a plausible one.
+    private static func age(_ years: Int64) throws -> UInt32 {
+        guard let age = UInt32(exactly: years) else {
+            throw CLIError(message: "an age of \(years)", remedy: "give an age from 5 to 120")
+        }
+        return age
     }
 }
 
