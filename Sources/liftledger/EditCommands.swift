@@ -199,8 +199,9 @@ struct EditCommand: AsyncParsableCommand {
                     remedy: "give YYYY-MM-DD, 'YYYY-MM-DD HH:MM' or an RFC 3339 time")
             }
         }
-        try await log.editWorkout(workout, startedAt: start, note: note, name: name)
-        Terminal.write("edited \(UInt64(workout).map(Workout.streamID(number:)) ?? workout)\n")
+        let id = UInt64(workout).map(Workout.streamID(number:)) ?? workout
+        let changed = try await log.editWorkout(workout, startedAt: start, note: note, name: name)
+        Terminal.write(changed ? "edited \(id)\n" : "\(id) has that already; nothing was written\n")
     }
 }
 
@@ -218,6 +219,6 @@ struct DeleteCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await location.trainingLog().deleteWorkout(workout, reason: reason)
-        Terminal.write("deleted \(workout)\n")
+        Terminal.write("deleted \(UInt64(workout).map(Workout.streamID(number:)) ?? workout)\n")
     }
 }

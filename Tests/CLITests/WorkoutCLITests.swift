@@ -211,6 +211,34 @@ struct WorkoutCLITests {
         #expect(try head() == before + 1)
     }
 
+    /// Only a finished workout can be deleted, as only one can be edited; an edit to what the workout has already writes
+    /// nothing, as a rule set to its value does.
+    @Test func aDiscardedWorkoutIsNotDeletedAndAnEditToWhatIsThereWritesNothing() throws {
+        try ok(["start"])
+        try ok(["log", "squat", "100", "x", "5"])
+        try ok(["discard"])
+        let before = try head()
+        let refused = try liftledger(["delete", "1"], journal: journal)
+        #expect(refused.status == 1 && refused.standardOutput.isEmpty)
+        #expect(
+            refused.standardError
+                == "liftledger: error: workout-1 is discarded; only finished workouts can be deleted\n")
+        #expect(try head() == before)
+        try ok(["start"])
+        try ok(["log", "squat", "100", "x", "5"])
+        try ok(["finish"])
+        let finished = try head()
+        #expect(
+            try ok(["edit", "2", "--name", "Workout"]).standardOutput
+                == "workout-2 has that already; nothing was written\n")
+        #expect(try head() == finished)
+        #expect(try ok(["edit", "2", "--name", "Legs", "--note", "heavy"]).standardOutput == "edited workout-2\n")
+        #expect(try head() == finished + 1)
+        #expect(try ok(["edit", "workout-2", "--name", "Legs"]).standardOutput.hasSuffix("nothing was written\n"))
+        #expect(try ok(["delete", "2"]).standardOutput == "deleted workout-2\n")
+        #expect(try head() == finished + 2)
+    }
+
     /// `status --now` shows the session as it stands at a later time; a time before its last activity (here the set
     /// logged after the start) is refused, as the session then did not hold that set.
     @Test func statusRefusesATimeBeforeTheSessionsLastActivity() throws {

@@ -41,6 +41,9 @@ struct SessionTests {
         #expect(try restarted.activeSession(at: at(7_201))?.isStale == true)
         #expect(try restarted.activeSession(at: at(601), staleAfterSeconds: 600)?.isStale == true)
         #expect(try restarted.activeSession(at: at(599), staleAfterSeconds: 600)?.isStale == false)
+        // An age whose microseconds overflow 64 bits (more than 9,223,372,036,854 s) is never reached.
+        #expect(try restarted.activeSession(at: at(7_201), staleAfterSeconds: .max)?.isStale == false)
+        #expect(try restarted.activeSession(at: at(7_201), staleAfterSeconds: 9_223_372_036_855)?.isStale == false)
     }
 
     @Test func pausesAreLeftOutOfElapsedTime() async throws {

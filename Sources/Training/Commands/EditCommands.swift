@@ -172,13 +172,17 @@ extension TrainingLog {
         }
     }
 
-    /// Edits a finished workout: a new start (the whole workout moves with it), note or name.
-    public func editWorkout(_ reference: String, startedAt: Timestamp?, note: String?, name: String?) async throws {
+    /// Edits a finished workout: a new start (the whole workout moves with it), note or name. Returns false, having
+    /// written nothing, when the workout has those already.
+    @discardableResult
+    public func editWorkout(
+        _ reference: String, startedAt: Timestamp?, note: String?, name: String?
+    ) async throws -> Bool {
         guard startedAt != nil || note != nil || name != nil else {
             throw TrainingError(.invalidValue, "nothing to edit", remedy: "give --date, --note or --name")
         }
         try Self.requireText(name, "a workout's name")
-        try await execute { snapshot, now in
+        return try await execute { snapshot, now in
             let workout = try workout(reference, in: snapshot)
             guard let finishedAt = workout.finishedAt, !workout.isDeleted else {
                 throw TrainingError(
@@ -202,9 +206,12 @@ extension TrainingLog {
                         remedy: "give a start at least \((length + 59_999_999) / 60_000_000) min before now")
                 }
             }
+            let edit = WorkoutEdited(
+                startedAt: startedAt == workout.startedAt ? nil : startedAt, note: note == workout.note ? nil : note,
+                name: name == workout.name ? nil : name)
             return Decision(
                 stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id),
-                events: [WorkoutEdited(startedAt: startedAt, note: note, name: name)], result: ())
+                events: edit == WorkoutEdited() ? [] : [edit], result: edit != WorkoutEdited())
         }
     }
 
@@ -218,6 +225,10 @@ extension TrainingLog {
             guard !workout.isActive else {
                 throw TrainingError(
                     .notAllowed, "\(workout.id) is in progress", remedy: "discard it with liftledger discard")
+            }
+            guard workout.finishedAt != nil else {
+                throw TrainingError(
+                    .notAllowed, "\(workout.id) is discarded", remedy: "only finished workouts can be deleted")
             }
             return Decision(
                 stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id),

@@ -39,7 +39,9 @@ public struct ActiveSession: Sendable {
 
     /// Idle for longer than the stale age: show it with the choice to finish or discard it.
     public var isStale: Bool {
-        now.microsecondsSinceEpoch - workout.lastActivityAt.microsecondsSinceEpoch > staleAfterSeconds * 1_000_000
+        let (limit, overflow) = staleAfterSeconds.multipliedReportingOverflow(by: 1_000_000)
+        // A stale age past what microseconds since 1970 can hold is never reached.
+        return !overflow && now.microsecondsSinceEpoch - workout.lastActivityAt.microsecondsSinceEpoch > limit
     }
 
     /// The open rest timer, if any.
