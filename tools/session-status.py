@@ -129,7 +129,7 @@ def routine_targets(streams):
         out.update((i, targets) for i in ids)
     return out
 
-def suggest(current, last, target):
+def suggest(current, last, target, assisted=False):
     lifted = lambda s: s["kind"] != "warmup" and s["reps"] > 0  # a set of 0 reps (a missed lift) is not repeated
     done = [s for s in current if lifted(s)]
     if done:
@@ -143,10 +143,16 @@ def suggest(current, last, target):
         return {"weight": s["weight"], "reps": s["reps"], "reason": "same as last time"}
     lo, hi = target
     if s["weight"] is not None and all(x["reps"] >= hi for x in work):
-        unit = s["weight"]["unit"]
+        unit, value = s["weight"]["unit"], Decimal(s["weight"]["value"])
         step = Decimal("5") if unit == "lb" else Decimal("2.5")
-        new = weight({"value": plain(Decimal(s["weight"]["value"]) + step), "unit": unit})
-        return {"weight": new, "reps": lo, "reason": "every set reached %d reps last time: add %s %s" % (hi, step, unit)}
+        reached = "every set reached %d reps last time" % hi
+        if not assisted:
+            new = weight({"value": plain(value + step), "unit": unit})
+            return {"weight": new, "reps": lo, "reason": "%s: add %s %s" % (reached, step, unit)}
+        if value > 0:  # an assisted exercise's weight is help: as much comes off, down to none
+            taken = min(step, value)
+            new = weight({"value": plain(value - taken), "unit": unit})
+            return {"weight": new, "reps": lo, "reason": "%s: take %s %s of help off" % (reached, plain(taken), unit)}
     return {"weight": s["weight"], "reps": min(s["reps"] + 1, hi), "reason": "one more rep than last time, up to %d" % hi}
 
 def status(records, now, stale_after=7200):
@@ -182,7 +188,8 @@ def status(records, now, stale_after=7200):
     for ex_id in w["ex"]:
         sets, last = sets_of(w, ex_id), last_time(ex_id)
         exercises.append({"exerciseId": ex_id, "name": w["exname"][ex_id], "sets": sets, "lastTime": last,
-                          "suggestedNext": suggest(sets, last, targets.get(ex_id))})
+                          "suggestedNext": suggest(sets, last, targets.get(ex_id),
+                                                   "assisted" in w["exname"][ex_id].lower())})
     r = w["rest"]
     rest = None if r is None else {
         "startedAt": fmt_time(r["startedAt"]), "durationSeconds": r["durationSeconds"], "endsAt": fmt_time(r["endsAt"]),
@@ -204,15 +211,20 @@ def self_test():
     def st(n, ex, value, unit, reps, kind="normal", **more):
         return dict(setNumber=n, exerciseId=ex, weight=value and {"value": value, "unit": unit}, reps=reps, kind=kind, **more)
     ev("routine-legs", "RoutineCreated", -9e5, routineId="legs", name="Legs")
-    for ex, lo, hi in (("squat", 5, 8), ("bench", 3, 6), ("ohp", 4, 6), ("deadlift", 5, 0), ("dip", 5, 10), ("pulldown", 8, 10)):
+    for ex, lo, hi in (("squat", 5, 8), ("bench", 3, 6), ("ohp", 4, 6), ("deadlift", 5, 0), ("dip", 5, 10), ("pulldown", 8, 10),
+                       ("apu", 5, 8), ("band", 5, 8)):
         ev("routine-legs", "RoutineExerciseAdded", -9e5, exerciseId=ex, minimumReps=lo, maximumReps=hi)
     ev("workout-1", "WorkoutStarted", -86400, name="Legs", routineId="legs")
     for ex in ("squat", "bench", "ohp", "deadlift", "row", "dip", "pulldown"): ev("workout-1", "ExerciseAdded", -86400, exerciseId=ex, exerciseName=ex)
+    for ex, name in (("apu", "Assisted Pull-Up Machine"), ("band", "Band Assisted Pull-Up")):
+        ev("workout-1", "ExerciseAdded", -86400, exerciseId=ex, exerciseName=name)
     for args in ((1, "squat", "60", "kg", 5, "warmup"), (2, "squat", "100", "kg", 8), (3, "squat", "100", "kg", 6),
                  (4, "bench", "225", "lb", 5), (5, "squat", "100", "kg", 3), (6, "ohp", "95", "lb", 6),
                  (7, "deadlift", "140", "kg", 5), (8, "row", "70", "kg", 10), (9, "dip", None, None, 10),
                  (11, "pulldown", "50", "kg", 10), (12, "pulldown", "50", "kg", 0)):  # a miss: not every set reached 10
         ev("workout-1", "SetLogged", -86000 + args[0], **st(*args))
+    ev("workout-1", "SetLogged", -85990, **st(13, "apu", "40", "kg", 8))  # 8 of 5-8: 2.5 kg of help off, to 37.5
+    ev("workout-1", "SetLogged", -85989, **st(14, "band", "2", "kg", 8))  # 2 kg of help, less than 2.5: all off
     ev("workout-1", "SetCorrected", -85000, **st(3, "squat", "100", "kg", 8))  # 6 -> 8 reps
     ev("workout-1", "SetRemoved", -85000, setNumber=5)
     ev("workout-1", "ExerciseRemoved", -85000, exerciseId="row")
@@ -225,6 +237,8 @@ def self_test():
     ev("workout-2", "WorkoutFinished", -3000); ev("workout-2", "WorkoutDeleted", -2000)
     ev("workout-3", "WorkoutStarted", 0, name="Legs", routineId="legs")
     for ex in ("squat", "bench", "ohp", "deadlift", "row", "curl", "press", "dip", "pulldown"): ev("workout-3", "ExerciseAdded", 1, exerciseId=ex, exerciseName=ex)
+    for ex, name in (("apu", "Assisted Pull-Up Machine"), ("band", "Band Assisted Pull-Up")):
+        ev("workout-3", "ExerciseAdded", 1, exerciseId=ex, exerciseName=name)
     ev("workout-3", "ExerciseMoved", 2, exerciseId="press", toIndex=99)
     ev("workout-4", "WorkoutStarted", 500); ev("workout-4", "ExerciseAdded", 500, exerciseId="squat")  # started later
     ev("workout-4", "SetLogged", 501, **st(1, "squat", "200", "kg", 1)); ev("workout-4", "WorkoutFinished", 502)
@@ -256,6 +270,8 @@ def self_test():
     assert sug["deadlift"] == {"weight": W("140", "kg", "140"), "reps": 5, "reason": "same as last time"}
     assert sug["dip"] == {"weight": None, "reps": 10, "reason": "one more rep than last time, up to 10"}
     assert sug["pulldown"] == {"weight": W("50", "kg", "50"), "reps": 10, "reason": "one more rep than last time, up to 10"}
+    assert sug["apu"] == {"weight": W("37.5", "kg", "37.5"), "reps": 5, "reason": "every set reached 8 reps last time: take 2.5 kg of help off"}
+    assert sug["band"] == {"weight": W("0", "kg", "0"), "reps": 5, "reason": "every set reached 8 reps last time: take 2 kg of help off"}
     assert ex["row"]["lastTime"] is None and sug["row"] is None and ex["curl"]["lastTime"] is None
     assert [s["set"] for s in ex["curl"]["sets"]] == [4] and sug["curl"] is None  # a miss is no set to repeat
     assert (ex["curl"]["sets"][0]["durationSeconds"], ex["curl"]["sets"][0]["distanceMeters"]) == (30, "12.5")

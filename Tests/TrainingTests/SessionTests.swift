@@ -173,6 +173,43 @@ struct SessionTests {
                 == SetSuggestion(weight: weight("12.5"), reps: 10, reason: "one more rep than last time, up to 10"))
     }
 
+    /// An assisted exercise's weight is help: reaching the top of the range takes 2.5 kg of it off, and the last of it
+    /// when less is left.
+    @Test func anAssistedExerciseProgressesWithLessHelp() async throws {
+        let test = try TestJournal()
+        let clock = ManualClock()
+        let log = try TrainingLog(journal: test.journal, clock: clock.function)
+        let exercise = "Band Assisted Pull-Up"
+        try await log.addToRoutine("Pull", exercise: exercise, sets: 2, reps: 5...8, restSeconds: 90)
+        func session(_ kilograms: String, reps: UInt32) async throws -> SetSuggestion? {
+            try await log.start(routine: "Pull")
+            try await log.logSet(SetRequest(exercise: exercise, weight: weight(kilograms), reps: reps))
+            try await log.logSet(SetRequest(exercise: exercise, weight: weight(kilograms), reps: reps))
+            try await log.finish()
+            clock.advance(seconds: 86_400)
+            try await log.start(routine: "Pull")
+            defer { clock.advance(seconds: 3_600) }
+            let suggestion = try log.activeSession()?.exercises.first?.suggestion
+            try await log.discard()
+            return suggestion
+        }
+        // 8 of 5-8 with 20 kg of help: 17.5 kg, aiming for 5.
+        #expect(
+            try await session("20", reps: 8)
+                == SetSuggestion(
+                    weight: weight("17.5"), reps: 5,
+                    reason: "every set reached 8 reps last time: take 2.5 kg of help off"))
+        // 8 with 2 kg: less than 2.5 kg left, all of it comes off.
+        #expect(
+            try await session("2", reps: 8)
+                == SetSuggestion(
+                    weight: weight("0"), reps: 5, reason: "every set reached 8 reps last time: take 2 kg of help off"))
+        // 6 with 10 kg: the top not reached, the same help and one more rep.
+        #expect(
+            try await session("10", reps: 6)
+                == SetSuggestion(weight: weight("10"), reps: 7, reason: "one more rep than last time, up to 8"))
+    }
+
     /// The markers of workouts in progress, folded in one pass (one chunk) and event by event. By hand, with the
     /// positions the appends below give: workout-4, started at 1 and caught up on its own, finishes at 7 and loses
     /// its marker; workout-1 starts (2) and finishes (3) and never has one; workout-2 starts at 4 and keeps one at 4;

@@ -26,9 +26,12 @@ public struct ActiveSession: Sendable {
             let sets = workout.sets.filter { !$0.isRemoved && $0.details.exerciseId == exercise.exerciseId }
             let lastTime = try snapshot.lastTime(exercise.exerciseId, before: workout)
             let targets = target?.exercises.first { $0.exerciseId == exercise.exerciseId }
+            let facts = try ExerciseFacts.folded(
+                exercise.exerciseId, customExercises: snapshot.table(TrainingTable.exercises))
             return Exercise(
                 exerciseId: exercise.exerciseId, name: exercise.name, sets: sets, lastTime: lastTime,
-                suggestion: SetSuggestion.next(current: sets, lastTime: lastTime, targets: targets))
+                suggestion: SetSuggestion.next(
+                    current: sets, lastTime: lastTime, targets: targets, isAssisted: facts.isAssisted))
         }
     }
 
@@ -62,10 +65,13 @@ public struct SetSuggestion: Sendable, Equatable {
     public let reason: String
 
     /// The rule: repeat the last working set of this session; else start from last time's first working set, adding
-    /// 2.5 kg (or 5 lb) when every working set last time reached the top of the routine's rep range, or one rep
-    /// when it did not; without a routine, repeat it. A set of no reps (a missed lift) is no set to repeat or start
-    /// from, and it did not reach the top of the range.
-    static func next(current: [LoggedSet], lastTime: LastTime?, targets: RoutineExerciseAdded?) -> SetSuggestion? {
+    /// 2.5 kg (or 5 lb) when every working set last time reached the top of the routine's rep range (for an assisted
+    /// exercise, whose weight is help, taking as much off, down to none), or one rep when it did not; without a
+    /// routine, repeat it. A set of no reps (a missed lift) is no set to repeat or start from, and it did not reach
+    /// the top of the range.
+    static func next(
+        current: [LoggedSet], lastTime: LastTime?, targets: RoutineExerciseAdded?, isAssisted: Bool = false
+    ) -> SetSuggestion? {
         func isWorking(_ set: LoggedSet) -> Bool { set.details.kind != .warmup }
         func wasLifted(_ set: LoggedSet) -> Bool { isWorking(set) && set.details.reps > 0 }
         if let last = current.last(where: wasLifted) {
@@ -79,12 +85,21 @@ public struct SetSuggestion: Sendable, Equatable {
                 weight: first.details.weight, reps: first.details.reps, reason: "same as last time")
         }
         let step = first.details.weight?.unit == .pounds ? ExactDecimal(5) : ExactDecimal(significand: 25, scale: 1)!
-        if working.allSatisfy({ $0.details.reps >= targets.maximumReps }), let weight = first.details.weight,
-            let heavier = weight.value.adding(step)
-        {
-            return SetSuggestion(
-                weight: Weight(heavier, weight.unit), reps: targets.minimumReps,
-                reason: "every set reached \(targets.maximumReps) reps last time: add \(step) \(weight.unit.rawValue)")
+        if working.allSatisfy({ $0.details.reps >= targets.maximumReps }), let weight = first.details.weight {
+            let reached = "every set reached \(targets.maximumReps) reps last time"
+            if !isAssisted, let heavier = weight.value.adding(step) {
+                return SetSuggestion(
+                    weight: Weight(heavier, weight.unit), reps: targets.minimumReps,
+                    reason: "\(reached): add \(step) \(weight.unit.rawValue)")
+            }
+            let off = ExactDecimal(significand: -step.significand, scale: step.scale)!
+            if isAssisted, ExactDecimal(0) < weight.value, let lighter = weight.value.adding(off) {
+                let help = lighter.isNegative ? ExactDecimal(0) : lighter
+                let taken = lighter.isNegative ? weight.value : step
+                return SetSuggestion(
+                    weight: Weight(help, weight.unit), reps: targets.minimumReps,
+                    reason: "\(reached): take \(taken) \(weight.unit.rawValue) of help off")
+            }
         }
         let reps = min(first.details.reps + 1, targets.maximumReps)
         return SetSuggestion(
