@@ -36,6 +36,10 @@ struct CorrectCommand: AsyncParsableCommand {
     @Flag(help: "Accept a weight more than five times the previous one for the exercise.")
     var confirm = false
 
+    func validate() throws {
+        try requireValues(["--workout": workout, "--weight": weight, "--reps": reps, "--rpe": rpe])
+    }
+
     func run() async throws {
         let log = try location.trainingLog()
         var correction = SetCorrection(
@@ -72,6 +76,8 @@ struct RemoveSetCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "The workout (default: the one in progress, else the last finished one).")
     var workout: String?
 
+    func validate() throws { try requireValues(["--workout": workout]) }
+
     func run() async throws {
         let workout = try await location.trainingLog().removeSet(set, in: workout)
         Terminal.write("removed set \(set) of \(workout)\n")
@@ -99,6 +105,7 @@ struct RemoveExerciseCommand: AsyncParsableCommand {
     var withSets = false
 
     func validate() throws {
+        try requireValues(["--workout": workout])
         if exercise.isEmpty { throw ValidationError("name the exercise to take out") }
     }
 
@@ -123,6 +130,7 @@ struct MoveExerciseCommand: AsyncParsableCommand {
     var workout: String?
 
     func validate() throws {
+        try requireValues(["--workout": workout])
         guard words.count >= 2, Int(words.last!) != nil else {
             throw ValidationError("give the exercise and then its new place, such as: move-exercise bench press 1")
         }

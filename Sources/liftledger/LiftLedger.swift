@@ -60,9 +60,23 @@ struct LiftLedger: AsyncParsableCommand {
             // --help and --version end here too; argument errors become one line like every other error.
             let status = exitCode(for: error)
             if status == .success { exit(withError: error) }
-            Terminal.fail(
-                "\(message(for: error)); see liftledger --help, or liftledger COMMAND --help", status: status.rawValue)
+            var text = message(for: error)
+            if text.hasSuffix(".") { text.removeLast() }
+            let command = commandPath(Array(CommandLine.arguments.dropFirst()))
+            Terminal.fail("\(text); see \(command) --help", status: status.rawValue)
         }
+    }
+
+    /// The command that `arguments` name, as far as they name one: `liftledger routine add`.
+    static func commandPath(_ arguments: [String]) -> String {
+        var path = [configuration.commandName ?? "liftledger"]
+        var commands = configuration.subcommands
+        for argument in arguments {
+            guard let command = commands.first(where: { $0._commandName == argument }) else { break }
+            path.append(argument)
+            commands = command.configuration.subcommands
+        }
+        return path.joined(separator: " ")
     }
 }
 

@@ -34,6 +34,8 @@ struct ProfileSetCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Record your body weight now, such as 80kg or 176lb.")
     var bodyWeight: String?
 
+    func validate() throws { try requireValues(["--height": height, "--body-weight": bodyWeight]) }
+
     func run() async throws {
         let log = try location.trainingLog()
         var update = ProfileUpdated(name: name, age: try age.map(Self.age), timeZone: timeZone)

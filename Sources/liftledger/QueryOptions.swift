@@ -16,6 +16,8 @@ struct AsOfOption: ParsableArguments {
             valueName: "position|date"))
     var asOf: String?
 
+    func validate() throws { try requireValues(["--as-of": asOf]) }
+
     /// The point `asOf` names, reading a date in the time zone in force at that day's end: the end in `timeZone`,
     /// the current one, and then, when `zoneInForce` gives another zone at that instant, the end in that zone.
     func point(

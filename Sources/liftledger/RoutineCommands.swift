@@ -86,6 +86,8 @@ struct RoutineAddCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Rest between sets, in seconds.")
     var rest: UInt32 = 120
 
+    func validate() throws { try requireValues(["--reps": reps]) }
+
     func run() async throws {
         let bounds = reps.split(separator: "-").compactMap { UInt32($0) }
         guard (1...2).contains(bounds.count), bounds.count == reps.split(separator: "-").count,

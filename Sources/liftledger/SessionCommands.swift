@@ -68,6 +68,8 @@ struct LogCommand: AsyncParsableCommand {
         help: "Add the set to this finished workout (a late set) instead of the one in progress.")
     var workout: String?
 
+    func validate() throws { try requireValues(["--rpe": rpe, "--workout": workout]) }
+
     func run() async throws {
         let log = try location.trainingLog()
         let unit = try log.query { try $0.profileFields().unit } ?? .kilograms

@@ -53,7 +53,7 @@ struct CLITests {
             ("an id that is not a UUID", ["--id", "not-a-uuid"], "pass a UUID"),
             ("a time that is not RFC 3339", ["--occurred-at", "yesterday"], "write it like"),
             ("a stream id with a newline", ["--stream", "a\nb"], "without control characters"),
-            ("an expected version that is not one", ["--expected-version", "soon"], "liftledger COMMAND --help"),
+            ("an expected version that is not one", ["--expected-version", "soon"], "see liftledger append --help"),
         ]
         for (name, override, hint) in cases {
             var arguments = ["append", "--stream", "w-1", "--type", "T", "--data", "{}"]

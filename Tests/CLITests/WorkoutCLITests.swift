@@ -127,7 +127,11 @@ struct WorkoutCLITests {
             (["log", "squat", "100kg", "x", "5", "--rpe", "8.3"], "half steps"),
             (["log", "squaat", "presss", "100kg", "x", "5"], "unknown exercise"),
             (["log", "squat", "501kg", "x", "1"], "--confirm"),
-            (["log", "squat", "100kg", "x", "5", "--type", "heavy"], "liftledger COMMAND --help"),
+            (["log", "squat", "100kg", "x", "5", "--type", "heavy"], "or 'failure'; see liftledger log --help"),
+            // An option read whatever follows it, given another option instead of its value.
+            (["log", "squat", "100kg", "x", "5", "--rpe", "--confirm"], "missing value for '--rpe': --confirm is an"),
+            (["correct", "1", "--weight", "--reps", "5"], "missing value for '--weight': --reps is an option; see "),
+            (["routine", "add", "REST", "squat"], "a routine cannot be named \"REST\"; a schedule reads rest as a"),
             (["log", "squat", "100kg"], "no reps after the weight"),
             (["log", "squat", "100", "kg"], "no reps after the weight"),
             // Negative numbers are read as the option's value, and refused for what they are.
@@ -189,7 +193,8 @@ struct WorkoutCLITests {
             (["exercise", "list", "--muscle", "chst"], "unknown muscle \"chst\"; name one of: abdominals, ", 64),
             (["prs", "--as-of", "-1"], "cannot read --as-of \"-1\"", 1),
             (["status", "--now", "yesterday"], "cannot read --now \"yesterday\"; give an RFC 3339 time", 1),
-            (["prs", "--bogus"], "liftledger COMMAND --help", 64),
+            (["prs", "--bogus"], "Unknown option '--bogus'; see liftledger prs --help", 64),
+            (["prs", "--as-of", "--json"], "missing value for '--as-of': --json is an option", 64),
             (["history", "--routine", "Nope"], "no routine \"Nope\"; there are no routines yet", 1),
             (["history", "--from", "2026-03-01", "--to", "2026-02-01"], "--from 2026-03-01 is after --to", 1),
             (["history", "--last", "0"], "--last takes 1 or more", 64),

@@ -86,6 +86,12 @@ extension TrainingLog {
         guard !id.isEmpty else {
             throw TrainingError(.invalidValue, "a routine needs a name", remedy: "give one, such as Push")
         }
+        // A schedule names a rest day so: such a routine could never be due.
+        guard id != "rest" else {
+            throw TrainingError(
+                .invalidValue, "a routine cannot be named \(routineName.debugDescription)",
+                remedy: "a schedule reads rest as a rest day; give the routine another name")
+        }
         try await execute { snapshot, _ in
             let exercise = try exercise(name, in: snapshot)
             var events: [any TrainingEventPayload] = []
