@@ -35,7 +35,7 @@ struct StreakCommand: AsyncParsableCommand {
             text += "longest: \(describe(streak.longest, streak.longestSpan))\n"
             if streak.kind == .weekly {
                 text +=
-                    "a week counts with \(streak.weeklyTarget) workout\(streak.weeklyTarget == 1 ? "" : "s") or more\n"
+                    "a week counts with \(counted(streak.weeklyTarget, "workout")) or more\n"
             }
             Terminal.write(text)
         }
@@ -208,7 +208,7 @@ struct ProgressCommand: AsyncParsableCommand {
                 return
             }
             var text =
-                "\(exercise.name): \(progress.sessions.count) session\(progress.sessions.count == 1 ? "" : "s")\n"
+                "\(exercise.name): \(counted(progress.sessions.count, "session"))\n"
             let unit = context.unit.rawValue
             // Estimates to two decimals, as `prs` gives them; top weights and volumes to one, as `history` gives
             // volumes.

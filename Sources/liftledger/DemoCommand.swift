@@ -42,7 +42,7 @@ struct DemoCommand: AsyncParsableCommand {
             Terminal.write(
                 "$ liftledger import \(file)\(unit.map { " --unit \($0.rawValue)" } ?? "")\n"
                     + "  \(report.layout): \(report.workoutsAdded) workouts, \(report.sets) sets "
-                    + "(\(report.warmupSets) warm-ups), "
+                    + "(\(counted(report.warmupSets, "warm-up"))), "
                     + "\(Self.kilograms(Double(report.volumeMilligrams), digits: 1)) kg with warm-ups; "
                     + "\(report.exercises.count - custom) exercise names mapped to the catalog, \(custom) custom\n")
         }

@@ -112,7 +112,7 @@ struct RemoveExerciseCommand: AsyncParsableCommand {
     func run() async throws {
         let name = exercise.joined(separator: " ")
         let removed = try await location.trainingLog().removeExercise(name, in: workout, withSets: withSets)
-        let sets = removed.sets == 0 ? "" : " and its \(removed.sets) set\(removed.sets == 1 ? "" : "s")"
+        let sets = removed.sets == 0 ? "" : " and its \(counted(removed.sets, "set"))"
         Terminal.write("removed \(name)\(sets) from \(removed.workoutId)\n")
     }
 }

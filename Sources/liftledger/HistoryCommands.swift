@@ -242,7 +242,7 @@ struct CalendarCommand: AsyncParsableCommand {
                     Terminal.write(CSV.line([LocalDate(dayNumber: day).description, String(days[day]!)]))
                 }
             } else {
-                var text = "\(label): \(trained.count) day\(trained.count == 1 ? "" : "s") trained\n"
+                var text = "\(label): \(counted(trained.count, "day")) trained\n"
                 text += " Mo Tu We Th Fr Sa Su\n"
                 text += String(repeating: "   ", count: first.weekdayIndex)
                 for offset in 0..<length {

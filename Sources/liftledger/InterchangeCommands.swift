@@ -79,7 +79,7 @@ struct ImportCommand: AsyncParsableCommand {
             "\(dryRun ? "would import" : "imported") \(report.file) (\(report.layout)): \(report.rows) rows",
             "  workouts: \(report.workouts) (\(report.workoutsAdded) added, \(report.workoutsAlreadyImported) already "
                 + "imported, \(report.workoutsCorrected) corrected)",
-            "  sets: \(report.sets) (\(report.warmupSets) warm-ups), rest rows: \(report.restRows), "
+            "  sets: \(report.sets) (\(counted(report.warmupSets, "warm-up"))), rest rows: \(report.restRows), "
                 + "volume with warm-ups: \(unit.text(milligrams: Double(report.volumeMilligrams), digits: 1)) "
                 + unit.rawValue,
             "  exercises: \(report.exercises.count) names, \(mapped) mapped to the catalog, "
@@ -88,7 +88,7 @@ struct ImportCommand: AsyncParsableCommand {
         for entry in report.exercises {
             lines.append(
                 "    \(entry.appName) -> \(entry.isCustom ? "custom: " : "")\(entry.name) "
-                    + "(\(entry.sets) set\(entry.sets == 1 ? "" : "s"))")
+                    + "(\(counted(entry.sets, "set")))")
         }
         lines.append("  rows skipped: none")
         if report.implausible.isEmpty {

@@ -112,7 +112,7 @@ struct RulesSetCommand: AsyncParsableCommand {
         }
         if !json {
             Terminal.write(
-                "\(changes.count) difference\(changes.count == 1 ? "" : "s") in records, streaks and weekly counters "
+                "\(counted(changes.count, "difference")) in records, streaks and weekly counters "
                     + "if \(key) were \(canonical); nothing was written\n")
         }
     }
@@ -172,7 +172,7 @@ struct RebuildCommand: AsyncParsableCommand {
             bar.finish()
             let changes = before.changes(to: try replayed.read { try $0.analyticsView(today: today) })
             for change in changes { Terminal.write(RulesSetCommand.json(change).rendered + "\n") }
-            Terminal.write("\(changes.count) difference\(changes.count == 1 ? "" : "s") from a full replay\n")
+            Terminal.write("\(counted(changes.count, "difference")) from a full replay\n")
             return
         }
         try models.rebuild(projection) { _, done, total in bar.update(done, of: total) }

@@ -113,3 +113,6 @@ extension JournalLocation {
     /// The training commands over this journal.
     func trainingLog() throws -> TrainingLog { try TrainingLog(journal: try open()) }
 }
+
+/// A count with its noun, in the plural unless the count is one: `1 set`, `3 sets`, `1 warm-up`.
+func counted(_ count: some BinaryInteger, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }

@@ -35,7 +35,7 @@ extension WhyCommand {
         }
         let rules = context.snapshot.rules
         var lines = [
-            "\(muscle), \(weeks) week\(weeks == 1 ? "" : "s") from \(behind.weeks.first?.description ?? ""): "
+            "\(muscle), \(counted(weeks, "week")) from \(behind.weeks.first?.description ?? ""): "
                 + "\(number(behind.sets)) sets weighed (balance.primary \(rules.primaryMuscleWeight), "
                 + "balance.secondary \(rules.secondaryMuscleWeight))"
         ]
@@ -44,7 +44,7 @@ extension WhyCommand {
             lines.append(
                 "  \(context.date(line.workout.startedAt)) \(line.workout.name) (\(line.workout.workoutId)): "
                     + "\(context.name(line.exerciseId)), \(role) × \(Self.weight(line)): "
-                    + "\(line.sets.count) set\(line.sets.count == 1 ? "" : "s") = \(number(line.weighedSets))")
+                    + "\(counted(line.sets.count, "set")) = \(number(line.weighedSets))")
             for set in line.sets {
                 lines.append(
                     "      set \(set.number): \(TrainingFormat.weight(set.details.weight)) × \(set.details.reps), "

@@ -26,14 +26,14 @@ extension WhyCommand {
             "\(streak.kind) streak: \(streak.current) \(unit)\(streak.current == 1 ? "" : "s")"
                 + (streak.currentSpan.map { " (\($0.lowerBound) to \($0.upperBound))" } ?? "")
                 + (weekly
-                    ? "; a week counts with \(streak.weeklyTarget) workout\(streak.weeklyTarget == 1 ? "" : "s") or more"
+                    ? "; a week counts with \(counted(streak.weeklyTarget, "workout")) or more"
                     : "; a day counts when trained, and a scheduled rest day does not break it")
         ]
         func describe(_ entry: StreakDays.Entry) -> String {
             let label = weekly ? "week of \(entry.date)" : "\(entry.date)"
             let isOpen =
                 entry.date == (weekly ? context.today.weekStart(context.snapshot.rules.weekStart) : context.today)
-            var text = "\(label): \(entry.workouts.count) workout\(entry.workouts.count == 1 ? "" : "s")"
+            var text = "\(label): \(counted(entry.workouts.count, "workout"))"
             if !entry.workouts.isEmpty {
                 text +=
                     " ("

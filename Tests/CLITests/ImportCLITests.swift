@@ -86,12 +86,18 @@ struct ImportCLITests {
             "2026-03-01 10:00:00,Run,30m,Running,2,0,0,5.2,1500,,,",
         ]
         try Data((rows.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: file))
-        #expect(try liftledger(["import", file, "--unit", "kg"], journal: journal).status == 0)
+        let report = try liftledger(["import", file, "--unit", "kg"], journal: journal)
+        #expect(report.status == 0 && report.lines.contains { $0.hasPrefix("  sets: 2 (0 warm-ups), rest rows: 0") })
         let text = try liftledger(["show", "1"], journal: journal).lines
         #expect(text.contains("  1. 30m 00s  5000 m") && text.contains("  2. 25m 00s  5200 m"), "\(text)")
         let json = try jsonObject(try liftledger(["show", "1", "--json"], journal: journal).lines[0])
         let set = ((json["exercises"] as? [[String: Any]])?.first?["sets"] as? [[String: Any]])?.first
         #expect(set?["durationSeconds"] as? Int == 1800 && set?["distanceMeters"] as? String == "5000", "\(json)")
+        // The Hevy fixture has one warm-up (set_type "warmup") among its five sets.
+        #expect(try liftledger(["init"], journal: directory.child("hevy")).status == 0)
+        let hevy = try liftledger(
+            ["import", repositoryRoot + "/Fixtures/synthetic/hevy-imperial.csv"], journal: directory.child("hevy"))
+        #expect(hevy.lines.contains { $0.hasPrefix("  sets: 5 (1 warm-up), rest rows: ") }, "\(hevy.lines)")
     }
 
     /// Two processes importing one file at once: one adds its workouts, and the other, whose append finds them stored

@@ -131,6 +131,14 @@ struct WorkoutCLITests {
             // An option read whatever follows it, given another option instead of its value.
             (["log", "squat", "100kg", "x", "5", "--rpe", "--confirm"], "missing value for '--rpe': --confirm is an"),
             (["correct", "1", "--weight", "--reps", "5"], "missing value for '--weight': --reps is an option; see "),
+            (
+                ["exercise", "add", "Zercher Thing", "--primary", "quadriceps", "--force", "twist"],
+                "unknown force \"twist\"; give push, pull or static"
+            ),
+            (
+                ["exercise", "add", "Zercher Thing", "--primary", "quadriceps", "--mechanic", "wobbly"],
+                "unknown mechanic \"wobbly\"; give compound or isolation"
+            ),
             (["routine", "add", "REST", "squat"], "a routine cannot be named \"REST\"; a schedule reads rest as a"),
             (["log", "squat", "100kg"], "no reps after the weight"),
             (["log", "squat", "100", "kg"], "no reps after the weight"),

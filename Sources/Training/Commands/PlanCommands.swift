@@ -54,6 +54,16 @@ extension TrainingLog {
                     "use --primary with one or more of: \(ExerciseCatalog.muscleNames.sorted().joined(separator: ", "))"
             )
         }
+        // The values free-exercise-db gives: balance reads the force for its push/pull split.
+        for (field, value, values) in [
+            ("force", proposal.force, ["push", "pull", "static"]),
+            ("mechanic", proposal.mechanic, ["compound", "isolation"]),
+        ] {
+            guard let value, !values.contains(value) else { continue }
+            throw TrainingError(
+                .invalidValue, "unknown \(field) \(value.debugDescription)",
+                remedy: "give \(values.dropLast().joined(separator: ", ")) or \(values.last!)")
+        }
         return try await execute { snapshot, _ in
             let catalog = try snapshot.catalog()
             if let existing = catalog.lookup(name) {
