@@ -313,6 +313,32 @@ struct ImportTests {
         #expect(upper.startedAt == Timestamp(rfc3339: "2024-11-03T05:50:00Z") && upper.durationSeconds == 1_200)
     }
 
+    /// A row's reps may be any 32-bit count (flagged past 1,000). With implausible sets counted, the sums of reps stop at
+    /// the largest count instead of overflowing, which crashed every fold and query of the journal; and the suggestion
+    /// of one more rep than such a set stops at the top of the range.
+    @Test func hugeRepsCountedUnderTheRuleOffStopAtTheLargestCount() async throws {
+        try await log.changeRule("records.exclude-implausible", to: "off")
+        let file = directory.child("reps.csv")
+        try Data(
+            """
+            Date,Workout Name,Exercise Name,Set Order,Weight,Reps
+            2024-01-01 10:00:00,A,Bench Press (Barbell),1,100,4294967295
+            2024-01-01 10:00:00,A,Bench Press (Barbell),2,100,3
+
+            """.utf8
+        ).write(to: URL(fileURLWithPath: file))
+        _ = try await importing(file, unit: .kilograms)
+        let line = try #require(try log.query { try $0.history() }.first?.exercises.first)
+        #expect(line.sets == 2 && line.reps == UInt32.max)
+        try await log.addToRoutine(
+            "Push", exercise: "Barbell Bench Press - Medium Grip", sets: 2, reps: 5...8, restSeconds: 90)
+        try await log.start(routine: "Push")
+        // The first set reached 8, the second did not: the same weight, one more rep than the first, at most 8.
+        let suggestion = try #require(try log.activeSession()?.exercises.first?.suggestion)
+        #expect(suggestion.weight == Weight(ExactDecimal(100), .kilograms) && suggestion.reps == 8)
+        #expect(suggestion.reason == "one more rep than last time, up to 8")
+    }
+
     /// Only Strong's layout, which LiftLedger's export writes, reads `\\` as one backslash; in Hevy's, a note keeps
     /// both, and `\n` is a line break in every layout.
     @Test func backslashesInNotesAreReadAsEachLayoutWritesThem() async throws {

@@ -101,7 +101,7 @@ public struct SetSuggestion: Sendable, Equatable {
                     reason: "\(reached): take \(taken) \(weight.unit.rawValue) of help off")
             }
         }
-        let reps = min(first.details.reps + 1, targets.maximumReps)
+        let reps = min(first.details.reps, targets.maximumReps - 1) + 1
         return SetSuggestion(
             weight: first.details.weight, reps: reps,
             reason: "one more rep than last time, up to \(targets.maximumReps)")

@@ -94,7 +94,8 @@ struct WorkoutContribution {
                 if fact.isImplausible { implausibleSets += 1 }
                 let volume = fact.volume(rules, isAssisted: info.isAssisted)
                 // An excluded set counts for nothing but the history's set counts.
-                if !fact.isExcluded { line.reps += fact.details.reps }
+                // Imports take any count a row gives (flagged past 1,000): sums stop at the type's bound.
+                if !fact.isExcluded { line.reps = line.reps.addingClamped(fact.details.reps) }
                 line.volume = line.volume.addingClamped(volume)
                 session.volume = session.volume.addingClamped(volume)
                 // The week's volume is the history's (warm-ups as the rules say); its sets and the muscles' counters
@@ -104,7 +105,7 @@ struct WorkoutContribution {
                 workingSets += 1
                 guard !fact.isExcluded else { continue }
                 session.workingSets += 1
-                session.reps += fact.details.reps
+                session.reps = session.reps.addingClamped(fact.details.reps)
                 total.milliSets += 1_000
                 countsForMuscles = true
                 muscleShare.primary.add(
@@ -239,15 +240,15 @@ struct ExerciseFacts: Sendable, Equatable {
     }
 }
 
-extension Int64 {
+extension FixedWidthInteger {
     /// The sum, or the nearest bound when it overflows.
-    func addingClamped(_ other: Int64) -> Int64 {
+    func addingClamped(_ other: Self) -> Self {
         let (sum, overflow) = addingReportingOverflow(other)
         return overflow ? (other > 0 ? .max : .min) : sum
     }
 
     /// The product, or the nearest bound when it overflows.
-    func multipliedClamped(by other: Int64) -> Int64 {
+    func multipliedClamped(by other: Self) -> Self {
         let (product, overflow) = multipliedReportingOverflow(by: other)
         return overflow ? ((self < 0) != (other < 0) ? .min : .max) : product
     }
