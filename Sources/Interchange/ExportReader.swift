@@ -105,8 +105,9 @@ struct ExportReader {
         switch layout.format {
         case .strong:
             let start = try parser.instant(field(.date), line: line)
-            var seconds = try FieldParser.duration(field(.duration), line: line)
-            if seconds == nil { seconds = try FieldParser.duration(field(.durationSeconds), line: line) }
+            let limit = FieldParser.maximumWorkoutDuration
+            var seconds = try FieldParser.duration(field(.duration), line: line, limit: limit)
+            if seconds == nil { seconds = try FieldParser.duration(field(.durationSeconds), line: line, limit: limit) }
             let name = field(.workoutName)
             // Not the `;` layout's `Workout #`: a running count, which deleting an older workout in the app shifts.
             let key = "\(field(.date))\u{0}\(name)"
@@ -117,15 +118,15 @@ struct ExportReader {
         case .hevy:
             let start = try parser.instant(field(.startTime), line: line, "start_time")
             var end = field(.endTime).isEmpty ? start : try parser.instant(field(.endTime), line: line, "end_time")
-            // A duration, as Strong's and FitNotes' are: from 0 to a week. An end before the start is the hour the
+            // A duration, as Strong's is: from 0 to a year. An end before the start is the hour the
             // clocks go back: both local times are read as its first pass, and the end belongs to its second.
             if end < start { end = parser.secondPass(of: end, before: start) ?? end }
             let seconds = (end.microsecondsSinceEpoch - start.microsecondsSinceEpoch) / 1_000_000
-            guard (0...FieldParser.maximumDuration).contains(seconds) else {
+            guard (0...FieldParser.maximumWorkoutDuration).contains(seconds) else {
                 throw ImportError(
                     .malformed,
                     "line \(line): end_time \(field(.endTime).debugDescription) is "
-                        + (seconds < 0 ? "before start_time" : "more than a week after start_time"),
+                        + (seconds < 0 ? "before start_time" : "more than a year after start_time"),
                     remedy: "fix that row in the file (or remove it), then import again")
             }
             let name = field(.title)
@@ -180,7 +181,9 @@ struct ExportReader {
         case .strong, .hevy:
             set.durationSeconds = try FieldParser.seconds(field(.seconds), line: line)
         case .fitnotes:
-            set.durationSeconds = try FieldParser.duration(field(.time), line: line).flatMap { UInt32(exactly: $0) }
+            set.durationSeconds = try FieldParser.duration(
+                field(.time), line: line, limit: FieldParser.maximumSetDuration
+            ).flatMap { UInt32(exactly: $0) }
                 .flatMap { $0 == 0 ? nil : $0 }
             set.category = Self.text(field(.category))
         }

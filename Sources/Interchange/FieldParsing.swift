@@ -50,16 +50,31 @@ struct FieldParser {
         return seconds == 0 ? nil : seconds
     }
 
-    /// The longest duration that parses: a week, in seconds. Anything longer is not a workout or a set.
-    static let maximumDuration: Int64 = 7 * 86_400
+    /// The longest a set lasts: a week, in seconds. Anything longer is not a set.
+    static let maximumSetDuration: Int64 = 7 * 86_400
+    /// The longest a workout lasts: a year, in seconds, as long as a session left open and then finished lasts, the
+    /// duration LiftLedger's own export writes for it. Anything longer is not a workout.
+    static let maximumWorkoutDuration: Int64 = 366 * 86_400
 
     /// A length of time as the apps write it: `51m`, `1h 7m`, `11s`, `1小时13分钟`, `49分钟`, `1 Std. 7 Min.`,
-    /// `0:01:30` (FitNotes), or plain seconds; nil for an empty field.
-    static func duration(_ text: String, line: Int) throws(ImportError) -> Int64? {
+    /// `0:01:30` (FitNotes), or plain seconds, of at most `limit` seconds; nil for an empty field.
+    static func duration(_ text: String, line: Int, limit: Int64) throws(ImportError) -> Int64? {
+        guard let seconds = try duration(text, line: line) else { return nil }
+        guard seconds <= limit else {
+            throw ImportError(
+                .malformed,
+                "line \(line): duration \(text.prefix(40).debugDescription) is more than "
+                    + (limit == maximumSetDuration ? "a week" : "a year"),
+                remedy: "fix that row in the file (or remove it), then import again")
+        }
+        return seconds
+    }
+
+    private static func duration(_ text: String, line: Int) throws(ImportError) -> Int64? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { return nil }
         if let seconds = ExactDecimal(trimmed), !seconds.isNegative {
-            guard seconds.doubleValue <= Double(maximumDuration) else { throw malformed(line, "duration", text) }
+            guard seconds.doubleValue <= Double(Int64.max / 2) else { throw malformed(line, "duration", text) }
             return Int64(seconds.doubleValue.rounded())
         }
         let clock = trimmed.split(separator: ":", omittingEmptySubsequences: false)
@@ -68,9 +83,7 @@ struct FieldParser {
             guard numbers.count == clock.count, numbers.dropFirst().allSatisfy({ (0..<60).contains($0) }),
                 numbers[0] >= 0
             else { throw malformed(line, "duration", text) }
-            let total = numbers.reduce(0) { $0 * 60 + $1 }
-            guard total <= maximumDuration else { throw malformed(line, "duration", text) }
-            return total
+            return numbers.reduce(0) { $0 * 60 + $1 }
         }
         var total: Int64 = 0
         var number: Int64?
@@ -101,9 +114,7 @@ struct FieldParser {
                 unit.append(character)
             }
         }
-        guard take(), total > 0 || trimmed.contains("0"), total <= maximumDuration else {
-            throw malformed(line, "duration", text)
-        }
+        guard take(), total > 0 || trimmed.contains("0") else { throw malformed(line, "duration", text) }
         return total
     }
 
@@ -166,7 +177,7 @@ struct FieldParser {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         var parts: DateComponents?
         if let exact = Timestamp(rfc3339: trimmed) {
-            guard Timestamp.appendable.contains(exact.adding(seconds: Self.maximumDuration)) else {
+            guard Timestamp.appendable.contains(exact.adding(seconds: Self.maximumWorkoutDuration)) else {
                 throw Self.malformed(line, what, text)
             }
             instants[text] = exact
@@ -177,8 +188,8 @@ struct FieldParser {
         calendar.timeZone = timeZone
         guard let parts, let date = calendar.date(from: parts) else { throw Self.malformed(line, what, text) }
         let instant = Timestamp(microsecondsSinceEpoch: Int64((date.timeIntervalSince1970 * 1_000_000).rounded()))
-        // A week before the last instant a journal stores, so that the workout's end fits too.
-        guard Timestamp.appendable.contains(instant.adding(seconds: Self.maximumDuration)) else {
+        // A year before the last instant a journal stores, so that the workout's end fits too.
+        guard Timestamp.appendable.contains(instant.adding(seconds: Self.maximumWorkoutDuration)) else {
             throw Self.malformed(line, what, text)
         }
         instants[text] = instant

@@ -176,11 +176,27 @@ struct ImportTests {
         #expect(sessions.count == 1)
         let session = try #require(sessions.first)
         #expect(session.workingSets == 1 && session.reps == 5 && session.volume == 226_796_185)
-        // A duration longer than a week is no workout's.
-        try Data(String(contentsOfFile: file, encoding: .utf8).replacingOccurrences(of: "30m", with: "200h").utf8)
+        // A duration longer than a year (9000 h is 375 days) is no workout's.
+        try Data(String(contentsOfFile: file, encoding: .utf8).replacingOccurrences(of: "30m", with: "9000h").utf8)
             .write(to: URL(fileURLWithPath: file))
         let error = await importError { _ = try await importing(file, unit: .pounds) }
-        #expect(error?.code == .malformed && error?.message.contains("duration") == true)
+        #expect(error?.code == .malformed && error?.message.hasSuffix("duration \"9000h\" is more than a year") == true)
+    }
+
+    /// A session left open and finished nine days later lasts 216 hours, and LiftLedger's export writes so: such a
+    /// workout imports, as any up to a year long.
+    @Test func aWorkoutOfNineDaysImports() async throws {
+        let file = directory.child("long.csv")
+        try Data(
+            """
+            Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE
+            2026-11-01 10:00:00,Long,216h,Plank,1,,1,,60,,,
+
+            """.utf8
+        ).write(to: URL(fileURLWithPath: file))
+        _ = try await importing(file, unit: .kilograms)
+        // 216 h × 3600 s = 777,600 s.
+        #expect(try log.query { try $0.history() }.first?.durationSeconds == 777_600)
     }
 
     @Test func importingTwiceAddsNothing() async throws {
@@ -281,15 +297,15 @@ struct ImportTests {
         #expect(try snapshot(of: journal.path) == before, "not a byte of the journal changed")
     }
 
-    /// A Hevy workout's end_time gives its duration, which must be 0 to a week, as Strong's and FitNotes' durations
-    /// must: an end two hours or half an hour before the start (no clock change in January), or 20 days after it, is
+    /// A Hevy workout's end_time gives its duration, which must be 0 to a year, as Strong's durations must: an end two
+    /// hours or half an hour before the start (no clock change in January), or 13 months after it, is
     /// refused at its line, and nothing is written. Local times in the hour the clocks go back over are another
     /// matter: an end before the start there is the hour's second pass.
     @Test func aHevyEndBeforeItsStartOrWeeksAfterItIsRefused() async throws {
         let original = try String(contentsOfFile: Self.synthetic + "hevy-imperial.csv", encoding: .utf8)
         for (end, why) in [
             ("12 Jan 2025, 05:05", "before start_time"), ("12 Jan 2025, 06:35", "before start_time"),
-            ("1 Feb 2025, 08:10", "a week"),
+            ("12 Feb 2026, 08:10", "more than a year after start_time"),
         ] {
             let file = directory.child("hevy-end.csv")
             try Data(original.replacingOccurrences(of: "12 Jan 2025, 08:10", with: end).utf8).write(
