@@ -63,6 +63,9 @@ struct CSVReader {
                         } else {
                             quoted = false
                         }
+                    } else if byte == UInt8(ascii: "\r") && index < bytes.count && bytes[index] == UInt8(ascii: "\n") {
+                        // A line break inside a field is one, however the file ends its lines.
+                        continue
                     } else {
                         if byte == UInt8(ascii: "\n") { line += 1 }
                         field.append(byte)

@@ -414,6 +414,26 @@ struct ImportTests {
         #expect(report.workoutsAdded == 2 && report.sets == 2)
     }
 
+    /// A file saved with CRLF line endings ends the lines inside a quoted note so too: the note's line break is one, and
+    /// the copy is the same history as the LF file, already imported.
+    @Test func aLineBreakInANoteIsOneWhateverTheFileEndsLinesWith() async throws {
+        let rows = [
+            "Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE",
+            "2024-01-01 10:00:00,A,1h,Bench Press (Barbell),1,100,5,,,\"left shoulder\ntight\",,",
+        ]
+        let lf = directory.child("lf.csv")
+        let crlf = directory.child("crlf.csv")
+        try Data((rows.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: lf))
+        try Data((rows.joined(separator: "\n") + "\n").replacingOccurrences(of: "\n", with: "\r\n").utf8).write(
+            to: URL(fileURLWithPath: crlf))
+        _ = try await importing(lf, unit: .kilograms)
+        let head = try journal.head()
+        let again = try await importing(crlf, unit: .kilograms)
+        #expect(again.workoutsAlreadyImported == 1 && again.workoutsCorrected == 0)
+        #expect(try journal.head() == head)
+        #expect(try sets("workout-1").first?.details.note == "left shoulder\ntight")
+    }
+
     @Test func filesThatAreNoExportAreRefusedAndWriteNothing() async throws {
         let random = directory.child("random.bin")
         #expect(FileManager.default.createFile(atPath: random, contents: nil))
