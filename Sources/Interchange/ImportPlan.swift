@@ -52,6 +52,11 @@ struct ImportPlan {
                         note: set.note, durationSeconds: set.durationSeconds, distanceMeters: set.distanceMeters))
             }
             report.restRows += workout.items.count - workout.sets.count
+            // Rest rows alone are no workout: a live one cannot finish without a set, and an export would leave it out.
+            guard !workout.sets.isEmpty else {
+                report.withoutSets += 1
+                continue
+            }
             let identity = Self.identity(format, workout)
             guard let position = try journal.position(ofEvent: identity) else {
                 let held = try heldByStart ?? Dictionary(grouping: snapshot.history()) { Self.second($0.startedAt) }
@@ -295,6 +300,8 @@ struct PlanReport {
     var added = 0
     var alreadyImported = 0
     var corrected = 0
+    /// Workouts of rest rows alone, passed over.
+    var withoutSets = 0
     var sets = 0
     var warmupSets = 0
     var restRows = 0
@@ -336,6 +343,8 @@ public struct ImportReport: Sendable {
     public let workoutsAdded: Int
     public let workoutsAlreadyImported: Int
     public let workoutsCorrected: Int
+    /// Workouts of rest rows alone, passed over: no set makes them a workout.
+    public let workoutsWithoutSets: Int
     public let sets: Int
     public let warmupSets: Int
     public let restRows: Int
@@ -359,6 +368,7 @@ public struct ImportReport: Sendable {
         workoutsAdded = plan.added
         workoutsAlreadyImported = plan.alreadyImported
         workoutsCorrected = plan.corrected
+        workoutsWithoutSets = plan.withoutSets
         sets = plan.sets
         warmupSets = plan.warmupSets
         restRows = plan.restRows

@@ -78,7 +78,9 @@ struct ImportCommand: AsyncParsableCommand {
         var lines = [
             "\(dryRun ? "would import" : "imported") \(report.file) (\(report.layout)): \(report.rows) rows",
             "  workouts: \(report.workouts) (\(report.workoutsAdded) added, \(report.workoutsAlreadyImported) already "
-                + "imported, \(report.workoutsCorrected) corrected)",
+                + "imported, \(report.workoutsCorrected) corrected"
+                + (report.workoutsWithoutSets == 0
+                    ? ")" : ", \(report.workoutsWithoutSets) of rest rows alone, passed over)"),
             "  sets: \(report.sets) (\(counted(report.warmupSets, "warm-up"))), rest rows: \(report.restRows), "
                 + "volume with warm-ups: \(unit.text(milligrams: Double(report.volumeMilligrams), digits: 1)) "
                 + unit.rawValue,
@@ -112,6 +114,7 @@ struct ImportCommand: AsyncParsableCommand {
             ("workoutsAdded", .integer(Int64(report.workoutsAdded))),
             ("workoutsAlreadyImported", .integer(Int64(report.workoutsAlreadyImported))),
             ("workoutsCorrected", .integer(Int64(report.workoutsCorrected))),
+            ("workoutsWithoutSets", .integer(Int64(report.workoutsWithoutSets))),
             ("sets", .integer(Int64(report.sets))), ("warmupSets", .integer(Int64(report.warmupSets))),
             ("restRows", .integer(Int64(report.restRows))),
             ("volumeKilograms", .string(kilograms(report.volumeMilligrams))),

@@ -414,6 +414,25 @@ struct ImportTests {
         #expect(report.workoutsAdded == 2 && report.sets == 2)
     }
 
+    /// A workout of rest rows alone is passed over and counted as such: it would count as a day trained with no set,
+    /// and an export, whose rows are sets, would leave it out.
+    @Test func aWorkoutOfRestRowsAloneIsPassedOver() async throws {
+        let file = directory.child("rest.csv")
+        try Data(
+            """
+            Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE
+            2024-03-01 10:00:00,OnlyRest,1h,Bench Press (Barbell),Rest Timer,,,,90,,,
+            2024-03-02 10:00:00,Real,1h,Bench Press (Barbell),1,100,5,,,,,
+
+            """.utf8
+        ).write(to: URL(fileURLWithPath: file))
+        let report = try await importing(file, unit: .kilograms)
+        #expect(report.workouts == 2 && report.workoutsAdded == 1 && report.workoutsWithoutSets == 1)
+        #expect(report.restRows == 1 && report.sets == 1)
+        #expect(try log.query { try $0.history() }.map(\.name) == ["Real"])
+        #expect(try log.query { try $0.trainingDays() }.count == 1)
+    }
+
     /// A file saved with CRLF line endings ends the lines inside a quoted note so too: the note's line break is one, and
     /// the copy is the same history as the LF file, already imported.
     @Test func aLineBreakInANoteIsOneWhateverTheFileEndsLinesWith() async throws {
