@@ -189,7 +189,7 @@ def status(records, now, stale_after=7200):
         sets, last = sets_of(w, ex_id), last_time(ex_id)
         exercises.append({"exerciseId": ex_id, "name": w["exname"][ex_id], "sets": sets, "lastTime": last,
                           "suggestedNext": suggest(sets, last, targets.get(ex_id),
-                                                   "assisted" in w["exname"][ex_id].lower())})
+                                                   "assisted" in re.findall(r"[a-z0-9]+", w["exname"][ex_id].lower()))})
     r = w["rest"]
     rest = None if r is None else {
         "startedAt": fmt_time(r["startedAt"]), "durationSeconds": r["durationSeconds"], "endsAt": fmt_time(r["endsAt"]),

@@ -136,6 +136,22 @@ struct AnalyticsTests {
         #expect(try log.query { try $0.history().map(\.volume) } == [0, 0, 0])
     }
 
+    /// An exercise is assisted by the word, not the letters: an Unassisted Dip is weighted, more is better and it has
+    /// volume. By hand: 10 × 10 then 20 × 8; heaviest 10, 20; Epley 10 × (1 + 10/30) = 13.33, 20 × (1 + 8/30) =
+    /// 25.33; set volume 100, 160; the workout's volume 260.
+    @Test func anUnassistedExerciseIsWeighted() async throws {
+        _ = try await log.addCustomExercise(
+            CustomExerciseAdded(
+                exerciseId: "", name: "Unassisted Dip", primaryMuscles: ["triceps"], secondaryMuscles: [],
+                category: "strength"))
+        try await workout(
+            at: "2026-01-05T18:00:00Z", [set("unassisted dip", "10", 10), set("unassisted dip", "20", 8)])
+        #expect(try chain("unassisted dip", .heaviestWeight) == ["10", "20"])
+        #expect(try chain("unassisted dip", .estimatedOneRepMax) == ["13.33", "25.33"])
+        #expect(try chain("unassisted dip", .bestSetVolume) == ["100", "160"])
+        #expect(try log.query { try $0.history().map(\.volume) } == [260_000_000])
+    }
+
     @Test func deletingAWorkoutBringsThePreviousRecordBackAndACorrectionIsHonoured() async throws {
         try await workout(at: "2026-01-05T18:00:00Z", [set("deadlift", "200", 5)])
         let second = try await workout(at: "2026-01-07T18:00:00Z", [set("deadlift", "210", 5)])

@@ -56,8 +56,9 @@ public struct TrainingProjection: Projection {
     /// exact weight times its reps, rounded once; an assisted exercise's sets have none. 8: an excluded set adds no
     /// reps to the history nor sets and reps to a session; a muscle listed twice for an exercise counts once. 9: a
     /// session's position (and so a session record's) is the last event that changed it, not its workout's finish;
-    /// a set of no reps is no session's top weight.
-    public let version: UInt32 = 9
+    /// a set of no reps is no session's top weight. 10: an exercise is assisted when its name has the word assisted,
+    /// not merely the letters (an Unassisted Dip is not).
+    public let version: UInt32 = 10
     public let rules: Rules
     public var rulesDigest: [UInt8] { rules.foldDigest }
     public let tables = TrainingTable.allCases.map(\.name)

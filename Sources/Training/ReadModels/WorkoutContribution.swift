@@ -236,7 +236,8 @@ struct ExerciseFacts: Sendable, Equatable {
         self.primaryMuscles = primaryMuscles.filter { seen.insert($0).inserted }
         self.secondaryMuscles = secondaryMuscles.filter { seen.insert($0).inserted }
         self.force = force
-        isAssisted = ExerciseCatalog.normalized(name).contains("assisted")
+        // The word, not the letters: an Unassisted Dip is weighted.
+        isAssisted = ExerciseCatalog.normalized(name).split(separator: " ").contains("assisted")
     }
 }
 
