@@ -185,9 +185,7 @@ struct ProgressCommand: AsyncParsableCommand {
                         ),
                         (
                             "e1rmChangeKilograms",
-                            progress.estimateChange.map {
-                                .string(Score(Int64($0.rounded())).text(per: 1_000_000, digits: 2))
-                            }
+                            progress.estimateChange.map { .string($0.text(per: 1_000_000, digits: 2)) }
                                 ?? .null
                         ),
                         ("plateau", .bool(plateau != nil)),
@@ -213,7 +211,7 @@ struct ProgressCommand: AsyncParsableCommand {
             // Estimates to two decimals, as `prs` gives them; top weights and volumes to one, as `history` gives
             // volumes.
             func estimateText(_ session: SessionFact) -> String? {
-                session.bestEstimate.map { context.unit.text(milligrams: $0.doubleValue, digits: 2) }
+                session.bestEstimate.map { context.unit.text(milligrams: $0, digits: 2) }
             }
             text += padded("date", 12) + padded("workout", 12) + padded("e1RM \(unit)", 10) + padded("top \(unit)", 10)
             text += padded("volume \(unit)", 11) + "sets\n"

@@ -84,7 +84,7 @@ struct QueryContext {
 
     /// A mass given in milligrams, in the profile's unit, to `digits` decimals: `2550` (lb) for 1,156,660,543 mg.
     func mass(_ milligrams: Int64, digits: UInt8 = 1) -> String {
-        unit.text(milligrams: Double(milligrams), digits: digits)
+        unit.text(milligrams: Score(milligrams), digits: digits)
     }
 
     /// The exercise's name: the catalog's, else its id.

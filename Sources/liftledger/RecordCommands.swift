@@ -108,7 +108,7 @@ struct RecordsCommand: AsyncParsableCommand {
 
     /// The value for people: a mass in `unit` to two decimals.
     static func displayValue(_ record: RecordEntry, _ unit: MassUnit) -> String {
-        record.kind.isMass ? unit.text(milligrams: record.value.doubleValue, digits: 2) : record.valueText
+        record.kind.isMass ? unit.text(milligrams: record.value, digits: 2) : record.valueText
     }
 
     /// The record as JSON, with the record before it under `previous` (itself without `previous`).

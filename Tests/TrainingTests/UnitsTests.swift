@@ -40,6 +40,29 @@ struct UnitsTests {
         #expect(weight("0").milligrams(times: 10) == 0 && weight("100").milligrams(times: 0) == 0)
     }
 
+    /// Estimates and masses for people are rounded half away from zero from the exact fraction, not from a binary64
+    /// near it (1.005 and 10.005 are each a little off in binary64, one below and one above). By hand.
+    @Test func exactFractionsRoundHalfAwayFromZero() {
+        for (milligrams, text) in [
+            (1_005_000, "1.01"), (10_005_000, "10.01"), (8_325_000, "8.33"), (140_625_000, "140.63"),
+            (100_015_000, "100.02"), (-1_005_000, "-1.01"), (1_004_999, "1"), (0, "0"),
+        ] as [(Int64, String)] {
+            #expect(Score(milligrams).text(per: 1_000_000, digits: 2) == text, "\(milligrams)")
+        }
+        // 100 kg × 36 / (37 − 5) = 112.5 kg; 1/3 and 2/3.
+        #expect(Score(100_000_000 * 36, over: 32).text(per: 1_000_000, digits: 2) == "112.5")
+        #expect(
+            Score(1, over: 3).text(per: 1, digits: 2) == "0.33" && Score(2, over: 3).text(per: 1, digits: 2) == "0.67")
+        // A pound is 453,592.37 mg: 226,796,185 mg is 500 lb; 2,267.96185 mg is 0.005 lb, a half, up to 0.01.
+        #expect(MassUnit.pounds.text(milligrams: Score(226_796_185), digits: 2) == "500")
+        #expect(MassUnit.pounds.text(milligrams: Score(226_796_185, over: 100_000), digits: 2) == "0.01")
+        #expect(MassUnit.kilograms.text(milligrams: Score(10_005_000), digits: 2) == "10.01")
+        // 115.2 − 106.875 = 8.325 exactly (Brzycki's 95 × 36/32 = 106.875 and 80 × 36/25 = 115.2), which rounded
+        // through binary64 (8.3249999…) gave 8.32.
+        #expect(Score(115_200_000).subtracting(Score(106_875_000))?.text(per: 1_000_000, digits: 2) == "8.33")
+        #expect(Score(1, over: 3).subtracting(Score(1, over: 2)) == Score(-1, over: 6))
+    }
+
     private func parts(_ entry: SetEntry) -> String { parts(entry.exercise, entry.weight, entry.reps) }
 
     private func parts(_ exercise: String, _ weight: Weight?, _ reps: UInt32) -> String {

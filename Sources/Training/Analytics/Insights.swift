@@ -7,10 +7,11 @@ public struct Progress: Sendable {
     /// The sessions with an estimate.
     public var estimated: [SessionFact] { sessions.filter { $0.bestEstimate != nil } }
 
-    /// The change of the best estimate from the first session that had one to the last, in milligrams.
-    public var estimateChange: Double? {
+    /// The change of the best estimate from the first session that had one to the last, in milligrams: exact, unless
+    /// its fraction does not fit 64 bits, when it is the nearest whole milligram.
+    public var estimateChange: Score? {
         guard let first = estimated.first?.bestEstimate, let last = estimated.last?.bestEstimate else { return nil }
-        return last.doubleValue - first.doubleValue
+        return last.subtracting(first) ?? Score(Int64((last.doubleValue - first.doubleValue).rounded()))
     }
 
     /// Whether the last `window` sessions with an estimate brought none above the best before them (there must be
@@ -75,7 +76,7 @@ extension TrainingSnapshot {
             LocalDate(dayNumber: LocalDate.dayNumber(of: session.startedAt, in: zone))
         }
         func kilograms(_ score: Score?) -> String { score.map { $0.text(per: 1_000_000, digits: 2) } ?? "-" }
-        func mass(_ milligrams: Double?) -> String {
+        func mass(_ milligrams: Score?) -> String {
             milligrams.map { unit.text(milligrams: $0, digits: 2) + " \(unit.rawValue)" } ?? "-"
         }
         func estimate(_ label: String, _ session: SessionFact) -> Insight.Evidence {
@@ -95,7 +96,7 @@ extension TrainingSnapshot {
                         kind: .plateau, exerciseId: exerciseId,
                         message:
                             "\(names(exerciseId)): no estimated 1RM above "
-                            + "\(mass(plateau.bestBefore.bestEstimate?.doubleValue)) in the last "
+                            + "\(mass(plateau.bestBefore.bestEstimate)) in the last "
                             + "\(plateau.sessions.count) sessions",
                         evidence: [estimate("best before", plateau.bestBefore)]
                             + plateau.sessions.map { estimate("session e1RM", $0) }))
@@ -105,12 +106,14 @@ extension TrainingSnapshot {
                 let to = last.bestEstimate, from < to
             {
                 let change = to.doubleValue - from.doubleValue
+                // The sessions compared: the first and the last of the 12 weeks with an estimate.
                 insights.append(
                     Insight(
                         kind: .strengthGain, exerciseId: exerciseId,
                         message:
-                            "\(names(exerciseId)): estimated 1RM up \(mass(change))"
-                            + " (\(Int((change / from.doubleValue * 100).rounded()))%) in 12 weeks",
+                            "\(names(exerciseId)): estimated 1RM up "
+                            + "\(mass(to.subtracting(from) ?? Score(Int64(change.rounded()))))"
+                            + " (\(Int((change / from.doubleValue * 100).rounded()))%) from \(date(start)) to \(date(last))",
                         evidence: [start, last].map { estimate("session e1RM", $0) }))
             }
         }

@@ -21,11 +21,34 @@ public struct Score: Sendable, Comparable, CustomStringConvertible {
 
     public var doubleValue: Double { Double(numerator) / Double(denominator) }
 
-    /// The value divided by `unit` (1,000,000 turns milligrams into kilograms), rounded to `digits` decimals, as
-    /// text, for people and JSON; comparisons use the exact fraction.
+    /// The value divided by `unit` (1,000,000 turns milligrams into kilograms), rounded half away from zero to
+    /// `digits` decimals (at most 18), as text, for people and JSON: from the exact fraction, so that 10.005 is `10.01`
+    /// as 1.005 is `1.01`. A value too large for that is rounded through binary64.
     public func text(per unit: Int64, digits: UInt8) -> String {
-        let value = doubleValue / Double(unit)
-        return ExactDecimal(rounding: value, toDigits: digits)?.description ?? String(value)
+        var scale: UInt64 = 1
+        for _ in 0..<min(digits, 18) { scale *= 10 }
+        let (divisor, overflow) = denominator.multipliedReportingOverflow(by: unit)
+        let scaled = numerator.magnitude.multipliedFullWidth(by: scale)
+        guard !overflow, divisor > 0, scaled.high < divisor.magnitude else {
+            let value = doubleValue / Double(unit)
+            return ExactDecimal(rounding: value, toDigits: digits)?.description ?? String(value)
+        }
+        let (quotient, remainder) = divisor.magnitude.dividingFullWidth(scaled)
+        // Half or more of the divisor left over rounds the magnitude up.
+        let magnitude = remainder >= divisor.magnitude - remainder ? quotient + 1 : quotient
+        guard let significand = Int64(exactly: magnitude) else { return String(doubleValue / Double(unit)) }
+        return ExactDecimal(significand: numerator < 0 ? -significand : significand, scale: min(digits, 18))!
+            .description
+    }
+
+    /// The exact difference, or nil when its fraction does not fit 64 bits.
+    public func subtracting(_ other: Score) -> Score? {
+        let (left, leftOverflow) = numerator.multipliedReportingOverflow(by: other.denominator)
+        let (right, rightOverflow) = other.numerator.multipliedReportingOverflow(by: denominator)
+        let (difference, differenceOverflow) = left.subtractingReportingOverflow(right)
+        let (common, commonOverflow) = denominator.multipliedReportingOverflow(by: other.denominator)
+        guard !leftOverflow, !rightOverflow, !differenceOverflow, !commonOverflow else { return nil }
+        return Score(difference, over: common)
     }
 
     public var description: String { "\(numerator)/\(denominator)" }

@@ -22,6 +22,16 @@ public enum MassUnit: String, Sendable, Hashable, CaseIterable {
         return ExactDecimal(rounding: value, toDigits: digits)?.description ?? String(value)
     }
 
+    /// A mass given in milligrams as an exact fraction, in this unit, rounded half away from zero to `digits`
+    /// decimals from the exact value (a pound is 45,359,237 / 100 mg), for people.
+    public func text(milligrams value: Score, digits: UInt8) -> String {
+        guard self == .pounds else { return value.text(per: 1_000_000, digits: digits) }
+        let (numerator, overflow) = value.numerator.multipliedReportingOverflow(by: 100)
+        let (denominator, denominatorOverflow) = value.denominator.multipliedReportingOverflow(by: 45_359_237)
+        guard !overflow, !denominatorOverflow else { return text(milligrams: value.doubleValue, digits: digits) }
+        return Score(numerator, over: denominator).text(per: 1, digits: digits)
+    }
+
     init(code: UInt64) throws(PayloadError) {
         switch code {
         case 1: self = .kilograms
