@@ -132,16 +132,30 @@ struct ProjectionCLITests {
         for key in Set(historyBefore.keys).union(historyAfter.keys) where historyBefore[key] != historyAfter[key] {
             changedHistory.insert("\(key)=\(historyBefore[key] ?? "none")->\(historyAfter[key] ?? "none")")
         }
+        // The dry run gives estimates to the milligram, the queries to two decimals (half away from zero): a change
+        // within those is one the queries cannot show.
+        func twoDecimals(_ text: String?) -> String {
+            guard let text, var value = Decimal(string: text) else { return "none" }
+            var rounded = Decimal()
+            NSDecimalRound(&rounded, &value, 2, .plain)
+            return rounded.description
+        }
+        var hidden = 0
         let reported = Set(
-            try dryRun.map { line -> String in
+            try dryRun.compactMap { line -> String? in
                 let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
                 let subject = (object["subject"] as? [String] ?? []).joined(separator: "/")
-                return "\(object["readModel"] ?? "")/\(subject)/\(object["figure"] ?? "")="
-                    + "\(object["before"] as? String ?? "none")->\(object["after"] as? String ?? "none")"
+                let (before, after) = (
+                    twoDecimals(object["before"] as? String), twoDecimals(object["after"] as? String)
+                )
+                if before == after { hidden += 1 }
+                return before == after
+                    ? nil : "\(object["readModel"] ?? "")/\(subject)/\(object["figure"] ?? "")=\(before)->\(after)"
             })
         #expect(!changed.isEmpty && changed.allSatisfy { $0.hasPrefix("records/") })
         #expect(changedHistory.count > changed.count, "the history holds records that are no longer current")
         #expect(reported == changed.union(changedHistory))
+        #expect(reported.count + hidden == dryRun.count)
         // As of the position before the change, the old formula: the records read as they did.
         let asOf = try figures(journal, asOf: String(position))
         #expect(asOf == before)

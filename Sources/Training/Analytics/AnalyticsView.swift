@@ -3,7 +3,8 @@ import EventJournal
 /// The figures a rule change can move, as queries print them: every exercise's current records and every record it
 /// has had, the streak, and every week's counters. Two views, before and after a change, give what the change does.
 public struct AnalyticsView: Sendable, Equatable {
-    /// Exercise id → record kind name → the record's value, as `prs --json` gives it (a mass in kilograms).
+    /// Exercise id → record kind name → the record's value, as `prs --json` gives it (a mass in kilograms), but an
+    /// estimate to the milligram: a change the two decimals of `prs` would hide is a change.
     public var records: [String: [String: String]] = [:]
     /// Exercise id → record kind name → the set that made a record (`workout-3 set 2`, or the workout's id for a
     /// session record) → its value: every record, as `why` lists them.
@@ -110,10 +111,12 @@ extension TrainingSnapshot {
         var view = AnalyticsView()
         try forEachRecord { exercise, entry in
             let kind = entry.kind.description
+            let value =
+                entry.kind == .estimatedOneRepMax ? entry.value.text(per: 1_000_000, digits: 6) : entry.valueText
             // Each kind's records come oldest first: the last is the current one.
-            view.records[exercise, default: [:]][kind] = entry.valueText
+            view.records[exercise, default: [:]][kind] = value
             let set = entry.setNumber.map { "\(entry.workoutId) set \($0)" } ?? entry.workoutId
-            view.recordHistory[exercise, default: [:]][kind, default: [:]][set] = entry.valueText
+            view.recordHistory[exercise, default: [:]][kind, default: [:]][set] = value
         }
         let streak = try streak(today: today)
         view.streak = [
