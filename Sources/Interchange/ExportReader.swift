@@ -187,7 +187,10 @@ struct ExportReader {
                 .flatMap { $0 == 0 ? nil : $0 }
             set.category = Self.text(field(.category))
         }
-        if let distance = try FieldParser.decimal(field(.distance), line: line, "distance"), distance.significand > 0 {
+        let distance = try FieldParser.decimal(field(.distance), line: line, "distance")
+        // A negative distance is no distance run: it does not parse, as a negative weight or time does not.
+        if let distance, distance.isNegative { throw FieldParser.malformed(line, "distance", field(.distance)) }
+        if let distance, distance.significand > 0 {
             set.distanceMeters = try metres(
                 distance, unit: field(.distanceUnit), mayBeNoise: FieldParser.decimalsWritten(field(.distance)) > 4,
                 line: line)

@@ -242,15 +242,17 @@ struct CalendarCommand: AsyncParsableCommand {
                     Terminal.write(CSV.line([LocalDate(dayNumber: day).description, String(days[day]!)]))
                 }
             } else {
+                // Weeks as the rules start them (week.start).
+                let weekStart = context.snapshot.rules.weekStart
                 var text = "\(label): \(counted(trained.count, "day")) trained\n"
-                text += " Mo Tu We Th Fr Sa Su\n"
-                text += String(repeating: "   ", count: first.weekdayIndex)
+                text += (0..<7).map { " " + LocalDate.weekdayNames[(weekStart + $0) % 7].prefix(2) }.joined() + "\n"
+                text += String(repeating: "   ", count: (first.weekdayIndex - weekStart + 7) % 7)
                 for offset in 0..<length {
                     let day = first.dayNumber + offset
                     let mark = days[day] != nil ? "*" : " "
                     let number = String(offset + 1)
                     text += (number.count == 1 ? " " : "") + number + mark
-                    if LocalDate(dayNumber: day).weekdayIndex == 6 { text += "\n" }
+                    if LocalDate(dayNumber: day).weekdayIndex == (weekStart + 6) % 7 { text += "\n" }
                 }
                 Terminal.write(text.hasSuffix("\n") ? text : text + "\n")
                 Terminal.write("* trained\n")

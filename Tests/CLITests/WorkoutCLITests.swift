@@ -252,6 +252,35 @@ struct WorkoutCLITests {
         #expect(try head() == finished + 2)
     }
 
+    /// The calendar's weeks start on the rules' week.start. November 2026 begins on a Sunday (the 25th is a Wednesday):
+    /// the 1st alone in Monday weeks, and heading a row in Sunday weeks; workouts on the 1st and the 25th.
+    @Test func theCalendarStartsItsWeeksOnTheRulesWeekStart() throws {
+        try ok(["profile", "set", "--time-zone", "UTC"])
+        let file = directory.child("two.csv")
+        try Data(
+            """
+            Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,RPE
+            2026-11-01 10:00:00,A,60m,Bench Press (Barbell),1,100,5,0,0,
+            2026-11-25 10:00:00,B,60m,Bench Press (Barbell),1,100,5,0,0,
+
+            """.utf8
+        ).write(to: URL(fileURLWithPath: file))
+        try ok(["import", file, "--unit", "kg"])
+        #expect(
+            try ok(["calendar", "2026-11"]).lines == [
+                "2026-11: 2 days trained", " Mo Tu We Th Fr Sa Su", "                   1*",
+                " 2  3  4  5  6  7  8 ", " 9 10 11 12 13 14 15 ", "16 17 18 19 20 21 22 ", "23 24 25*26 27 28 29 ",
+                "30 ",
+                "* trained",
+            ])
+        try ok(["rules", "set", "week.start", "sunday"])
+        #expect(
+            try ok(["calendar", "2026-11"]).lines == [
+                "2026-11: 2 days trained", " Su Mo Tu We Th Fr Sa", " 1* 2  3  4  5  6  7 ", " 8  9 10 11 12 13 14 ",
+                "15 16 17 18 19 20 21 ", "22 23 24 25*26 27 28 ", "29 30 ", "* trained",
+            ])
+    }
+
     /// A dry run compares estimates to the milligram, not to the two decimals `prs` gives: 0.4 kg × 8 is 0.4 × (1 +
     /// 8/30) = 0.506667 kg under Epley and 0.4 / 0.786 = 0.508906 kg under the RPE chart (78.6% for 8 reps at RPE
     /// 10), both 0.51 to two decimals. By hand.

@@ -414,6 +414,30 @@ struct ImportTests {
         #expect(report.workoutsAdded == 2 && report.sets == 2)
     }
 
+    /// A negative distance does not parse, as a negative weight or time does not (it was dropped without a word), and
+    /// nothing is written; a set's seconds are whole, 600.7 being 601.
+    @Test func aNegativeDistanceIsRefusedAndSecondsAreWhole() async throws {
+        let file = directory.child("run.csv")
+        func write(distance: String) throws {
+            try Data(
+                """
+                Date,Workout Name,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes
+                2024-01-01 10:00:00,Run,Running (Treadmill),1,,,\(distance),600.7,
+
+                """.utf8
+            ).write(to: URL(fileURLWithPath: file))
+        }
+        try write(distance: "-3")
+        let before = try snapshot(of: journal.path)
+        let error = await importError { _ = try await importing(file, unit: .kilograms) }
+        #expect(error?.code == .malformed && error?.message == "line 2: distance \"-3\" does not parse")
+        #expect(try snapshot(of: journal.path) == before)
+        try write(distance: "3")
+        _ = try await importing(file, unit: .kilograms)
+        let set = try #require(try sets("workout-1").first)
+        #expect(set.details.durationSeconds == 601 && set.details.distanceMeters == ExactDecimal(3_000))
+    }
+
     /// A workout of rest rows alone is passed over and counted as such: it would count as a day trained with no set,
     /// and an export, whose rows are sets, would leave it out.
     @Test func aWorkoutOfRestRowsAloneIsPassedOver() async throws {
