@@ -44,8 +44,11 @@ public struct Importer: Sendable {
 
     /// Imports the export at `path`; throws, having written nothing, when it cannot be read whole.
     public func importFile(at path: String, options: ImportOptions = ImportOptions()) async throws -> ImportReport {
-        // The header decides whether the file is an export at all, before the rest of it is read.
-        let start = try Self.read(path, upTo: Self.maximumHeaderBytes)
+        // The header decides whether the file is an export at all, before the rest of it is read. The file is read
+        // once, from one handle, so that a pipe (`import /dev/stdin`) reads as a file does.
+        let handle = try Self.open(path)
+        defer { try? handle.close() }
+        let start = try Self.read(handle, path, upTo: Self.maximumHeaderBytes)
         // Blank lines before the header are passed over, as blank lines anywhere are.
         let headerStart = start.drop { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }
         let delimiter = CSVReader.delimiter(ofHeader: headerStart)
@@ -60,7 +63,7 @@ public struct Importer: Sendable {
                 remedy: "export your workouts from the app as CSV and import that file, unchanged")
         }
         let layout = try ExportLayout(header: header.fields, format: options.format)
-        let bytes = try Self.read(path, upTo: Self.maximumFileBytes + 1)
+        let bytes = start + (try Self.read(handle, path, upTo: Self.maximumFileBytes + 1 - start.count))
         guard bytes.count <= Self.maximumFileBytes else {
             throw ImportError(
                 .file, "\(path) is over the \(Self.maximumFileBytes >> 20) MB an export can be",
@@ -120,8 +123,8 @@ public struct Importer: Sendable {
         throw TrainingError(.contention, "other writers kept changing the same data", remedy: "import again")
     }
 
-    /// At most `limit` bytes from the start of the file.
-    private static func read(_ path: String, upTo limit: Int) throws(ImportError) -> [UInt8] {
+    /// The file at `path`, opened for reading.
+    private static func open(_ path: String) throws(ImportError) -> FileHandle {
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
         if exists && isDirectory.boolValue {
@@ -130,12 +133,21 @@ public struct Importer: Sendable {
         guard exists, let handle = FileHandle(forReadingAtPath: path) else {
             throw ImportError(.file, "cannot read \(path)", remedy: "check the path and that you may read the file")
         }
-        defer { try? handle.close() }
+        return handle
+    }
+
+    /// At most `limit` bytes more from `handle`, fewer only at the end of the file.
+    private static func read(_ handle: FileHandle, _ path: String, upTo limit: Int) throws(ImportError) -> [UInt8] {
+        var bytes: [UInt8] = []
         do {
-            return [UInt8](try handle.read(upToCount: limit) ?? Data())
+            // A pipe gives what it has at each read: read on to the limit or the end.
+            while bytes.count < limit, let chunk = try handle.read(upToCount: limit - bytes.count), !chunk.isEmpty {
+                bytes += chunk
+            }
         } catch {
             throw ImportError(.file, "cannot read \(path): \(error)", remedy: "check that you may read the file")
         }
+        return bytes
     }
 
     /// Refuses a `--unit` the numbers contradict: weights written with binary noise that are plain values only if

@@ -75,6 +75,23 @@ struct ImportCLITests {
 
     /// An imported set's time and distance show in `show` and its JSON: a run of 5 km (Strong's comma layout in
     /// kilograms gives kilometres) in 1800 s.
+    /// An export read from a pipe imports as the file does: the importer reads it once (it read the header and then
+    /// the file again, and found a pipe empty the second time).
+    @Test func anExportImportsFromAPipe() throws {
+        let journal = directory.child("piped")
+        #expect(try liftledger(["init"], journal: journal).status == 0)
+        let file = repositoryRoot + "/Fixtures/exports/strong-2026.csv"
+        let piped = try run(
+            "/bin/sh",
+            [
+                "-c", "cat \"$0\" | \"$1\" import /dev/stdin --unit kg --journal \"$2\"", file,
+                BuiltProgram.liftledger, journal,
+            ])
+        #expect(piped.status == 0 && piped.lines.contains("  workouts: 37 (37 added, 0 already imported, 0 corrected)"))
+        let again = try liftledger(["import", file, "--unit", "kg"], journal: journal)
+        #expect(again.lines.contains("  workouts: 37 (0 added, 37 already imported, 0 corrected)"), "\(again.lines)")
+    }
+
     @Test func anImportedSetsTimeAndDistanceShow() throws {
         let journal = directory.child("run")
         #expect(try liftledger(["init"], journal: journal).status == 0)
