@@ -97,7 +97,7 @@ struct ProfileShowCommand: AsyncParsableCommand {
                     ("age", profile.age.map { .unsigned(UInt64($0)) } ?? .null),
                     ("heightCentimeters", profile.heightCentimeters.map { .verbatim($0.description) } ?? .null),
                     ("unit", .string(profile.unit.rawValue)),
-                    ("timeZone", .string(profile.timeZone.identifier)),
+                    ("timeZone", .string(profile.timeZoneIdentifier)),
                     ("bodyWeight", body),
                 ]).rendered + "\n")
             return
@@ -108,7 +108,7 @@ struct ProfileShowCommand: AsyncParsableCommand {
             age          \(profile.age.map(String.init) ?? "-")
             height       \(profile.heightCentimeters.map { "\($0) cm" } ?? "-")
             unit         \(profile.unit.rawValue)
-            time zone    \(profile.timeZone.identifier)
+            time zone    \(profile.timeZoneIdentifier)
             body weight  \(latest.map { "\($0.weight)" } ?? "-")
 
             """)

@@ -256,6 +256,8 @@ struct WorkoutCLITests {
     /// the 1st alone in Monday weeks, and heading a row in Sunday weeks; workouts on the 1st and the 25th.
     @Test func theCalendarStartsItsWeeksOnTheRulesWeekStart() throws {
         try ok(["profile", "set", "--time-zone", "UTC"])
+        // The zone as it was set, as `rules show` gives it (Foundation calls UTC GMT).
+        #expect(try jsonObject(try ok(["profile", "show", "--json"]).lines[0])["timeZone"] as? String == "UTC")
         let file = directory.child("two.csv")
         try Data(
             """

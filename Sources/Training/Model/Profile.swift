@@ -18,6 +18,10 @@ public struct Profile: Sendable {
         timeZoneName.flatMap(TimeZone.init(identifier:)) ?? .current
     }
 
+    /// The time zone's name as it was set (`UTC`, `GMT+2`; Foundation gives those as `GMT` and `GMT+0200`), else the
+    /// system's.
+    public var timeZoneIdentifier: String { timeZoneName ?? TimeZone.current.identifier }
+
     mutating func apply(_ event: TrainingEvent, at time: Timestamp) {
         switch event {
         case .profileUpdated(let update):
@@ -25,7 +29,8 @@ public struct Profile: Sendable {
             if let age = update.age { self.age = age }
             if let height = update.heightCentimeters { heightCentimeters = height }
             if let unit = update.unit { self.unit = unit }
-            if let zone = update.timeZone { timeZoneName = zone }
+            // A zone this machine does not know leaves the one before in force, as for the rules.
+            if let zone = update.timeZone, TimeZone(identifier: zone) != nil { timeZoneName = zone }
         case .bodyWeightRecorded(let recorded):
             bodyWeights.append((time, recorded.weight))
         default:
