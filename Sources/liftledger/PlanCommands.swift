@@ -129,7 +129,8 @@ struct ExerciseListCommand: AsyncParsableCommand {
     @Option(help: "Only exercises working this muscle (primary or secondary).")
     var muscle: String?
 
-    @Option(help: "Only exercises whose name contains these words.")
+    @Option(
+        help: "Only exercises with a word in their name starting with each of these words (run: Running, not Crunch).")
     var search: String?
 
     @Flag(help: "Print one JSON object per line.")
@@ -152,8 +153,8 @@ struct ExerciseListCommand: AsyncParsableCommand {
         if let search {
             let words = ExerciseCatalog.normalized(search).split(separator: " ")
             exercises = exercises.filter { exercise in
-                let name = ExerciseCatalog.normalized(exercise.name)
-                return words.allSatisfy { name.contains($0) }
+                let name = ExerciseCatalog.normalized(exercise.name).split(separator: " ")
+                return words.allSatisfy { word in name.contains { $0.hasPrefix(word) } }
             }
         }
         for exercise in exercises {

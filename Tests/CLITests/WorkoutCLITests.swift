@@ -283,6 +283,13 @@ struct WorkoutCLITests {
             ])
     }
 
+    /// A search word matches the start of a word of the name: run finds Running, Treadmill and not Crunches.
+    @Test func aSearchMatchesTheStartsOfWords() throws {
+        let names = try ok(["exercise", "list", "--search", "run"]).lines.map { $0.components(separatedBy: "  [")[0] }
+        #expect(names.contains("Running, Treadmill") && !names.contains("Crunches"), "\(names)")
+        #expect(try ok(["exercise", "list", "--search", "crunch"]).lines.contains { $0.hasPrefix("Crunches  [") })
+    }
+
     /// A dry run compares estimates to the milligram, not to the two decimals `prs` gives: 0.4 kg × 8 is 0.4 × (1 +
     /// 8/30) = 0.506667 kg under Epley and 0.4 / 0.786 = 0.508906 kg under the RPE chart (78.6% for 8 reps at RPE
     /// 10), both 0.51 to two decimals. By hand.
