@@ -208,8 +208,7 @@ struct ProgressCommand: AsyncParsableCommand {
             var text =
                 "\(exercise.name): \(counted(progress.sessions.count, "session"))\n"
             let unit = context.unit.rawValue
-            // Estimates to two decimals, as `prs` gives them; top weights and volumes to one, as `history` gives
-            // volumes.
+            // Estimates and top weights to two decimals, as `prs` gives them; volumes to one, as `history` gives them.
             func estimateText(_ session: SessionFact) -> String? {
                 session.bestEstimate.map { context.unit.text(milligrams: $0, digits: 2) }
             }
@@ -219,7 +218,7 @@ struct ProgressCommand: AsyncParsableCommand {
                 text +=
                     padded(context.date(session.startedAt).description, 12) + padded(session.workoutId, 12)
                     + padded(estimateText(session) ?? "-", 10)
-                    + padded(session.topWeight.map { context.mass($0) } ?? "-", 10)
+                    + padded(session.topWeight.map { context.mass($0, digits: 2) } ?? "-", 10)
                     + padded(context.mass(session.volume), 11) + String(session.workingSets) + "\n"
             }
             if let change = progress.estimateChange {

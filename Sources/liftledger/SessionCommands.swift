@@ -176,7 +176,7 @@ struct RestExtendCommand: AsyncParsableCommand {
                 message: "extending a rest by 0 s changes nothing", remedy: "give 30 to add, -15 to take off")
         }
         let left = try await location.trainingLog().extendRest(by: amount)
-        Terminal.write(left > 0 ? "rest: \(left) s left\n" : "rest over\n")
+        Terminal.write(left > 0 ? "rest: \(TrainingFormat.duration(seconds: Int64(left))) left\n" : "rest over\n")
     }
 }
 
