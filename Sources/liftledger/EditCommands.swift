@@ -36,8 +36,19 @@ struct CorrectCommand: AsyncParsableCommand {
     @Flag(help: "Accept a weight more than five times the previous one for the exercise.")
     var confirm = false
 
+    @Option(
+        name: .customLong("time"),
+        help: ArgumentHelp("How long the set lasted: 90, 1:30, 45s, 30m or 1h 5m.", valueName: "time"))
+    var time: String?
+
+    @Option(help: ArgumentHelp("How far the set went: 5km, 400m, 3.1mi, 100yd or 50ft.", valueName: "distance"))
+    var distance: String?
+
     func validate() throws {
-        try requireValues(["--workout": workout, "--weight": weight, "--reps": reps, "--rpe": rpe])
+        try requireValues([
+            "--workout": workout, "--weight": weight, "--reps": reps, "--rpe": rpe, "--time": time,
+            "--distance": distance,
+        ])
     }
 
     func run() async throws {
@@ -46,6 +57,8 @@ struct CorrectCommand: AsyncParsableCommand {
             kind: kind?.kind, rpe: try rpe.map(RPEArgument.parse), note: note, exercise: exercise, confirmed: confirm)
         if let weight { correction.weight = .some(try WeightArgument.parse(weight, log: log)) }
         if let reps { correction.reps = try SetEntry.reps(reps) }
+        correction.durationSeconds = try time.map(TimeAndDistance.seconds)
+        correction.distanceMeters = try distance.map(TimeAndDistance.metres)
         let workout = try await log.correctSet(set, in: workout, correction)
         Terminal.write("corrected set \(set) of \(workout)\n")
     }

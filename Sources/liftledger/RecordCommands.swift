@@ -88,6 +88,8 @@ struct RecordsCommand: AsyncParsableCommand {
     /// unit.
     static func line(_ record: RecordEntry, previous: RecordEntry?, _ context: QueryContext) -> String {
         func value(_ record: RecordEntry) -> String {
+            // A time as every other time is given: `1m 30s`, not `90 s`.
+            if record.kind == .longestDuration { return TrainingFormat.duration(seconds: record.value.numerator) }
             let unit = unit(record.kind, mass: context.unit)
             // `1 rep`, not `1 reps`.
             let one = record.kind == .mostReps && record.value.numerator == 1
@@ -97,11 +99,14 @@ struct RecordsCommand: AsyncParsableCommand {
             + (previous.map { " (was \(value($0)))" } ?? "")
     }
 
-    /// What made a record: `100 kg × 8, workout-12 set 3, 2026-11-20`, or the workout for a session record.
+    /// What made a record: `100 kg × 8, workout-12 set 3, 2026-11-20`, the set alone for one of no load and no reps
+    /// (a plank's time), or the workout for a session record.
     static func detail(_ record: RecordEntry, _ context: QueryContext) -> String {
+        let isUnloaded = (record.weight?.value.significand ?? 0) == 0 && record.reps == 0
         let made =
             record.setNumber.map {
-                "\(TrainingFormat.weight(record.weight)) × \(record.reps), \(record.workoutId) set \($0)"
+                (isUnloaded ? "" : "\(TrainingFormat.weight(record.weight)) × \(record.reps), ")
+                    + "\(record.workoutId) set \($0)"
             } ?? record.workoutId
         return made + ", \(context.date(record.startedAt))"
     }

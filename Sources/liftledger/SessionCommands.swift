@@ -39,17 +39,26 @@ struct AddCommand: AsyncParsableCommand {
 
 struct LogCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "log", abstract: "Log a set: EXERCISE WEIGHT x REPS.",
+        commandName: "log", abstract: "Log a set: EXERCISE WEIGHT x REPS, or EXERCISE --time/--distance.",
         discussion: """
             Forms people type are accepted: 'bench press 100kg x 5', 'squat 225lb x 5', 'deadlift 100 5' (in the \
             profile's unit), 'pull up bw x 12'. A weight more than five times the last one for the exercise needs \
-            --confirm.
+            --confirm. A timed or distance set names the exercise alone, or with a weight and reps: 'plank --time \
+            60s', 'running --distance 5km --time 25m', 'farmers walk 40kg x 1 --distance 50m'.
             """)
 
     @OptionGroup var location: JournalLocation
 
     @Argument(parsing: .allUnrecognized, help: "The exercise, the weight and the reps.")
     var words: [String] = []
+
+    @Option(
+        name: .customLong("time"),
+        help: ArgumentHelp("How long the set lasted: 90, 1:30, 45s, 30m or 1h 5m.", valueName: "time"))
+    var time: String?
+
+    @Option(help: ArgumentHelp("How far the set went: 5km, 400m, 3.1mi, 100yd or 50ft.", valueName: "distance"))
+    var distance: String?
 
     @Option(parsing: .unconditional, help: "Rate of perceived exertion, 1 to 10 in half steps.")
     var rpe: String?
@@ -68,22 +77,33 @@ struct LogCommand: AsyncParsableCommand {
         help: "Add the set to this finished workout (a late set) instead of the one in progress.")
     var workout: String?
 
-    func validate() throws { try requireValues(["--rpe": rpe, "--workout": workout]) }
+    func validate() throws {
+        try requireValues(["--rpe": rpe, "--workout": workout, "--time": time, "--distance": distance])
+    }
 
     func run() async throws {
         let log = try location.trainingLog()
         let unit = try log.query { try $0.profileFields().unit } ?? .kilograms
-        let entry = try SetEntry(words: words, defaultUnit: unit)
+        let seconds = try time.map(TimeAndDistance.seconds)
+        let metres = try distance.map(TimeAndDistance.metres)
+        // A timed or distance set of the exercise alone (no number among the words): no load, no reps.
+        let exerciseAlone =
+            (seconds != nil || metres != nil) && !words.isEmpty && !words.joined().contains(where: \.isNumber)
+        let entry =
+            exerciseAlone
+            ? SetEntry(exercise: words.joined(separator: " "), weight: nil, reps: 0)
+            : try SetEntry(words: words, defaultUnit: unit)
         let request = SetRequest(
             exercise: entry.exercise, weight: entry.weight, reps: entry.reps, kind: kind.kind,
-            rpe: try rpe.map(RPEArgument.parse), note: note, confirmed: confirm, workout: workout)
+            rpe: try rpe.map(RPEArgument.parse), note: note, confirmed: confirm, workout: workout,
+            durationSeconds: seconds, distanceMeters: metres)
         let number = try await log.logSet(request)
         // The exercise as the catalog names it, so that an alias or a near spelling shows what it was taken for.
         let name = try log.query { try $0.catalog() }.lookup(entry.exercise)?.name ?? entry.exercise
-        var echo = "set \(number): \(name) \(TrainingFormat.weight(entry.weight)) × \(entry.reps)"
-        if request.kind != .normal { echo += "  \(request.kind.rawValue)" }
-        if let rpe = request.rpe { echo += "  RPE \(rpe)" }
-        Terminal.write(echo + "\n")
+        let details = SetDetails(
+            exerciseId: "", weight: entry.weight, reps: entry.reps, kind: request.kind, rpe: request.rpe,
+            durationSeconds: seconds, distanceMeters: metres)
+        Terminal.write("set \(number): \(name) \(TrainingFormat.details(details))\n")
     }
 }
 

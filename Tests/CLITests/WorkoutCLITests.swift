@@ -285,6 +285,25 @@ struct WorkoutCLITests {
             ])
     }
 
+    /// A timed or distance set is logged live with --time and --distance, of the exercise alone or with a load, and
+    /// corrected so; it shows and makes its records with its time and distance (90 s is 1m 30s).
+    @Test func timedAndDistanceSetsAreLoggedLive() throws {
+        try ok(["start"])
+        #expect(try ok(["log", "plank", "--time", "60s"]).standardOutput == "set 1: Plank 1m 00s\n")
+        #expect(
+            try ok(["log", "farmers", "walk", "40kg", "x", "1", "--distance", "50m"]).standardOutput
+                == "set 2: Farmer's Walk 40 kg × 1  50 m\n")
+        try ok(["correct", "1", "--time", "1:30"])
+        let refused = try liftledger(["log", "plank", "bw", "x", "60s"], journal: journal)
+        #expect(refused.status == 1 && refused.standardError.hasSuffix("liftledger log plank --time 60s\n"))
+        let status = try jsonObject(try ok(["status", "--json"]).lines[0])
+        let plank = ((status["exercises"] as? [[String: Any]])?.first?["sets"] as? [[String: Any]])?.first
+        #expect(plank?["durationSeconds"] as? Int == 90 && plank?["reps"] as? Int == 0)
+        try ok(["finish"])
+        let prs = try ok(["prs", "plank"]).lines
+        #expect(prs.count == 2 && prs[1].hasPrefix("  duration       1m 30s        workout-1 set 1, "), "\(prs)")
+    }
+
     /// A search word matches the start of a word of the name: run finds Running, Treadmill and not Crunches.
     @Test func aSearchMatchesTheStartsOfWords() throws {
         let names = try ok(["exercise", "list", "--search", "run"]).lines.map { $0.components(separatedBy: "  [")[0] }

@@ -63,6 +63,28 @@ struct UnitsTests {
         #expect(Score(1, over: 3).subtracting(Score(1, over: 2)) == Score(-1, over: 6))
     }
 
+    /// A set's time and distance as people type them; by hand (a mile is 1609.344 m, a yard 0.9144 m, a foot 0.3048).
+    @Test func timesAndDistancesParseTheWaysPeopleTypeThem() throws {
+        for (text, seconds) in [
+            ("90", 90), ("1:30", 90), ("1:02:03", 3_723), ("45s", 45), ("30m", 1_800), ("1h 5m", 3_900), ("1m30s", 90),
+            ("2 min", 120), ("604800", 604_800),
+        ] as [(String, UInt32)] {
+            #expect(try TimeAndDistance.seconds(text) == seconds, "\(text)")
+        }
+        for bad in ["0", "0s", "1:75", "8d", "604801", "x", "", "5 5", "m", "1:", "-5"] {
+            #expect(throws: TrainingError.self, "\(bad)") { try TimeAndDistance.seconds(bad) }
+        }
+        for (text, metres) in [
+            ("5km", "5000"), ("400 m", "400"), ("3.1mi", "4988.9664"), ("100yd", "91.44"), ("50ft", "15.24"),
+            ("2 miles", "3218.688"), ("1000km", "1000000"),
+        ] {
+            #expect(try TimeAndDistance.metres(text) == ExactDecimal(metres)!, "\(text)")
+        }
+        for bad in ["5", "-3km", "1001km", "0m", "km", "5 furlongs", ""] {
+            #expect(throws: TrainingError.self, "\(bad)") { try TimeAndDistance.metres(bad) }
+        }
+    }
+
     private func parts(_ entry: SetEntry) -> String { parts(entry.exercise, entry.weight, entry.reps) }
 
     private func parts(_ exercise: String, _ weight: Weight?, _ reps: UInt32) -> String {

@@ -12,10 +12,15 @@ public struct SetCorrection: Sendable {
     public var exercise: String?
     /// Whether a new weight more than five times the exercise's previous one is meant (see ``SetRequest/confirmed``).
     public var confirmed: Bool
+    /// The set's new time, in seconds (see ``SetRequest/durationSeconds``).
+    public var durationSeconds: UInt32?
+    /// The set's new distance, in metres (see ``SetRequest/distanceMeters``).
+    public var distanceMeters: ExactDecimal?
 
     public init(
         weight: Weight?? = nil, reps: UInt32? = nil, kind: SetKind? = nil, rpe: RPE? = nil, note: String? = nil,
-        exercise: String? = nil, confirmed: Bool = false
+        exercise: String? = nil, confirmed: Bool = false, durationSeconds: UInt32? = nil,
+        distanceMeters: ExactDecimal? = nil
     ) {
         self.weight = weight
         self.reps = reps
@@ -24,10 +29,13 @@ public struct SetCorrection: Sendable {
         self.note = note
         self.exercise = exercise
         self.confirmed = confirmed
+        self.durationSeconds = durationSeconds
+        self.distanceMeters = distanceMeters
     }
 
     var isEmpty: Bool {
         weight == nil && reps == nil && kind == nil && rpe == nil && note == nil && exercise == nil
+            && durationSeconds == nil && distanceMeters == nil
     }
 }
 
@@ -44,6 +52,7 @@ extension TrainingLog {
             throw TrainingError(
                 .invalidValue, "nothing to correct", remedy: "give what changes, such as --reps 6 or --weight 100kg")
         }
+        try TimeAndDistance.check(seconds: correction.durationSeconds, metres: correction.distanceMeters)
         return try await execute { snapshot, _ in
             let workout = try targetWorkout(reference, in: snapshot)
             let set = try Self.set(number, of: workout)
@@ -54,6 +63,8 @@ extension TrainingLog {
             if let kind = correction.kind { details.kind = kind }
             if let rpe = correction.rpe { details.rpe = rpe }
             if let note = correction.note { details.note = note.isEmpty ? nil : note }
+            if let seconds = correction.durationSeconds { details.durationSeconds = seconds }
+            if let metres = correction.distanceMeters { details.distanceMeters = metres }
             // A new weight is checked as a logged one is, against the exercise's weight before the set (of a set logged
             // before it, else of an earlier workout) and the weight it replaces, whichever is heavier: a jump from both
             // is more often a typo than a fix of one.

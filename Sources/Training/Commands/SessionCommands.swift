@@ -12,10 +12,15 @@ public struct SetRequest: Sendable {
     public var confirmed: Bool
     /// A finished workout to add the set to, instead of the one in progress.
     public var workout: String?
+    /// How long the set lasted (a plank, a run), in seconds: 1 to a week.
+    public var durationSeconds: UInt32?
+    /// How far the set went, in metres: more than none, at most 1,000 km.
+    public var distanceMeters: ExactDecimal?
 
     public init(
         exercise: String, weight: Weight?, reps: UInt32, kind: SetKind = .normal, rpe: RPE? = nil,
-        note: String? = nil, confirmed: Bool = false, workout: String? = nil
+        note: String? = nil, confirmed: Bool = false, workout: String? = nil, durationSeconds: UInt32? = nil,
+        distanceMeters: ExactDecimal? = nil
     ) {
         self.exercise = exercise
         self.weight = weight
@@ -25,6 +30,8 @@ public struct SetRequest: Sendable {
         self.note = note
         self.confirmed = confirmed
         self.workout = workout
+        self.durationSeconds = durationSeconds
+        self.distanceMeters = distanceMeters
     }
 }
 
@@ -86,6 +93,7 @@ extension TrainingLog {
             _ = try SetEntry.weight(weight.value.description, unit: weight.unit)
         }
         _ = try SetEntry.reps(String(request.reps))
+        try TimeAndDistance.check(seconds: request.durationSeconds, metres: request.distanceMeters)
         return try await execute { snapshot, now in
             let workout: Workout
             if let reference = request.workout {
@@ -109,7 +117,8 @@ extension TrainingLog {
             let number = (workout.sets.map(\.number).max() ?? 0) + 1
             let details = SetDetails(
                 exerciseId: exercise.id, weight: request.weight, reps: request.reps, kind: request.kind,
-                rpe: request.rpe, note: request.note.flatMap { $0.isEmpty ? nil : $0 })
+                rpe: request.rpe, note: request.note.flatMap { $0.isEmpty ? nil : $0 },
+                durationSeconds: request.durationSeconds, distanceMeters: request.distanceMeters)
             events.append(SetLogged(setNumber: number, set: details))
             return Decision(
                 stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id), events: events,

@@ -10,6 +10,13 @@ public struct SetEntry: Sendable, Equatable {
     /// The heaviest weight accepted, in kilograms: more is a typo.
     public static let maximumKilograms = ExactDecimal(1_000)
 
+    /// A set of `exercise` with the weight and reps given (a timed set of the exercise alone: nil and 0).
+    public init(exercise: String, weight: Weight?, reps: UInt32) {
+        self.exercise = exercise
+        self.weight = weight
+        self.reps = reps
+    }
+
     /// Splits `words` into an exercise name and a trailing weight and reps. A weight without a unit is in
     /// `defaultUnit`. Throws a one-line error with the fix for anything that is not a valid set.
     public init(words: [String], defaultUnit: MassUnit) throws(TrainingError) {
@@ -28,9 +35,13 @@ public struct SetEntry: Sendable, Equatable {
         }
         // "100kg" last, or "kg" split from it: a weight and no reps.
         if repsText.last?.isLetter == true, repsText.first?.isNumber == true || MassUnit(parsing: repsText) != nil {
+            // "60s", "30m": a time where the reps go.
+            let isTime = (try? TimeAndDistance.seconds(repsText)) != nil
             throw TrainingError(
                 .invalidValue, "no reps after the weight in \(words.joined(separator: " ").debugDescription)",
-                remedy: "give the reps after it: liftledger log \"bench press\" 100kg x 5")
+                remedy: isTime
+                    ? "give a set's time with --time, such as: liftledger log plank --time \(repsText)"
+                    : "give the reps after it: liftledger log \"bench press\" 100kg x 5")
         }
         if tokens.last?.lowercased() == "x" { tokens.removeLast() }
         var unit: MassUnit?
