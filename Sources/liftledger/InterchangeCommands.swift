@@ -58,7 +58,13 @@ struct ImportCommand: AsyncParsableCommand {
             options.timeZone = zone
         }
         let log = try location.trainingLog()
-        let report = try await Importer(log: log).importFile(at: file, options: options)
+        let report: ImportReport
+        do {
+            report = try await Importer(log: log).importFile(at: file, options: options)
+        } catch let error as ImportError where !error.message.contains(file) {
+            // Named, so that a script importing several files says which one failed: `strong.csv: line 12: …`.
+            throw ImportError(error.code, "\(file): \(error.message)", remedy: error.remedy)
+        }
         if !dryRun {
             var bar = ProgressBar(label: "catching up")
             try log.readModels.catchUp { _, done, total in bar.update(done, of: total) }

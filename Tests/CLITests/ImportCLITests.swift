@@ -172,7 +172,7 @@ struct ImportCLITests {
         }
     }
 
-    /// A row cut short is refused with its line; an export to a file lands whole (no partial file beside it), with
+    /// A row cut short is refused with its file and line; an export to a file lands whole (no partial file beside it), with
     /// mode 0600, and restores into an empty journal with the same head.
     @Test func aFileCutShortIsRefusedAndAnExportFileLandsWhole() throws {
         let journal = directory.child("journal")
@@ -185,7 +185,8 @@ struct ImportCLITests {
         let cut = directory.child("cut.csv")
         try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: cut))
         let refused = try liftledger(["import", cut, "--unit", "lb"], journal: journal)
-        #expect(refused.status != 0 && refused.standardError.contains("line 3 has 4 fields"))
+        #expect(
+            refused.status != 0 && refused.standardError.hasPrefix("liftledger: error: \(cut): line 3 has 4 fields"))
         #expect(try liftledger(["import", source, "--unit", "lb"], journal: journal).status == 0)
         let dryRun = try liftledger(["import", source, "--unit", "lb", "--dry-run"], journal: journal)
         #expect(dryRun.status == 0 && dryRun.standardOutput.hasPrefix("would import "))
