@@ -13,8 +13,10 @@ extension WhyCommand {
     /// The error for `why balance WORDS` when the words name neither a muscle nor an exercise.
     func unknownMuscle() -> CLIError {
         CLIError(
-            message: "no muscle or exercise is named \"\(words.dropFirst().joined(separator: " "))\"",
-            remedy: "name one of: " + ExerciseCatalog.muscleNames.joined(separator: ", "))
+            message:
+                "\"\(words.dropFirst().joined(separator: " "))\" is no muscle, and \"\(words.joined(separator: " "))\" "
+                + "no exercise",
+            remedy: "why balance takes a muscle, one of: " + ExerciseCatalog.muscleNames.joined(separator: ", "))
     }
 
     func explainBalance(of muscle: String, _ context: QueryContext) throws {

@@ -150,6 +150,7 @@ struct WorkoutCLITests {
             (["routine", "add", "Push", "bench", "--rest", "-5"], "-5"),
             (["correct", "1", "--workout", "-1", "--reps", "5"], "no workout -1"),
             (["why", "balance"], "why balance needs a muscle; such as: liftledger why balance chest"),
+            (["why", "balance", "bench", "press"], "\"bench press\" is no muscle, and \"balance bench press\" no"),
             (["log", "squat", "100kg", "x", "5", "--workout", "-1"], "no workout -1"),
             (["edit", "1", "--name", " "], "a workout's name cannot be empty"),
             (["edit", "1", "--name", "Leg\nDay"], "a workout's name cannot hold a line break"),
