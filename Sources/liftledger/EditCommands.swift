@@ -123,8 +123,9 @@ struct RemoveExerciseCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let name = exercise.joined(separator: " ")
-        let removed = try await location.trainingLog().removeExercise(name, in: workout, withSets: withSets)
+        let log = try location.trainingLog()
+        let name = try log.catalogName(exercise.joined(separator: " "))
+        let removed = try await log.removeExercise(exercise.joined(separator: " "), in: workout, withSets: withSets)
         let sets = removed.sets == 0 ? "" : " and its \(counted(removed.sets, "set"))"
         Terminal.write("removed \(name)\(sets) from \(removed.workoutId)\n")
     }
@@ -150,9 +151,10 @@ struct MoveExerciseCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let exercise = words.dropLast().joined(separator: " ")
+        let log = try location.trainingLog()
         let position = Int(words.last!)!
-        let (id, moved) = try await location.trainingLog().moveExercise(exercise, to: position, in: workout)
+        let (id, moved) = try await log.moveExercise(words.dropLast().joined(separator: " "), to: position, in: workout)
+        let exercise = try log.catalogName(words.dropLast().joined(separator: " "))
         Terminal.write(
             moved
                 ? "moved \(exercise) to place \(position) of \(id)\n"

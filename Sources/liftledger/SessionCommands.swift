@@ -33,7 +33,7 @@ struct AddCommand: AsyncParsableCommand {
     func run() async throws {
         let log = try location.trainingLog()
         try await log.addExercise(exercise.joined(separator: " "))
-        Terminal.write("added \(exercise.joined(separator: " "))\n")
+        Terminal.write("added \(try log.catalogName(exercise.joined(separator: " ")))\n")
     }
 }
 
@@ -98,8 +98,7 @@ struct LogCommand: AsyncParsableCommand {
             rpe: try rpe.map(RPEArgument.parse), note: note, confirmed: confirm, workout: workout,
             durationSeconds: seconds, distanceMeters: metres)
         let number = try await log.logSet(request)
-        // The exercise as the catalog names it, so that an alias or a near spelling shows what it was taken for.
-        let name = try log.query { try $0.catalog() }.lookup(entry.exercise)?.name ?? entry.exercise
+        let name = try log.catalogName(entry.exercise)
         let details = SetDetails(
             exerciseId: "", weight: entry.weight, reps: entry.reps, kind: request.kind, rpe: request.rpe,
             durationSeconds: seconds, distanceMeters: metres)

@@ -116,3 +116,11 @@ extension JournalLocation {
 
 /// A count with its noun, in the plural unless the count is one: `1 set`, `3 sets`, `1 warm-up`.
 func counted(_ count: some BinaryInteger, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+
+extension TrainingLog {
+    /// The exercise as the catalog names it, so that an alias or a near spelling shows what it was taken for (`ohp`
+    /// is Standing Military Press); the text itself when the catalog does not know it.
+    func catalogName(_ typed: String) throws -> String {
+        try query { try $0.catalog() }.lookup(typed)?.name ?? typed
+    }
+}

@@ -305,6 +305,18 @@ struct WorkoutCLITests {
         #expect(prs.count == 2 && prs[1].hasPrefix("  duration       1m 30s        workout-1 set 1, "), "\(prs)")
     }
 
+    /// Commands that name an exercise echo it as the catalog names it, as `log` does: `ohp` is an alias.
+    @Test func exerciseCommandsEchoTheCatalogName() throws {
+        try ok(["start"])
+        #expect(try ok(["add", "ohp"]).standardOutput == "added Standing Military Press\n")
+        try ok(["log", "squat", "100", "x", "5"])
+        #expect(
+            try ok(["move-exercise", "ohp", "2"]).standardOutput
+                == "moved Standing Military Press to place 2 of workout-1\n")
+        #expect(
+            try ok(["remove-exercise", "ohp"]).standardOutput == "removed Standing Military Press from workout-1\n")
+    }
+
     /// A search word matches the start of a word of the name: run finds Running, Treadmill and not Crunches.
     @Test func aSearchMatchesTheStartsOfWords() throws {
         let names = try ok(["exercise", "list", "--search", "run"]).lines.map { $0.components(separatedBy: "  [")[0] }
