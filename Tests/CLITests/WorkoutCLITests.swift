@@ -143,6 +143,11 @@ struct WorkoutCLITests {
             ),
             (["routine", "add", "REST", "squat"], "a routine cannot be named \"REST\"; a schedule reads rest as a"),
             (["log", "squat", "100kg"], "no reps after the weight"),
+            (
+                ["log", "bench", "press", "100", "x", "5", "x", "3"],
+                "\"bench press 100 x 5 x 3\" gives sets as well as reps; log one set at a time: liftledger log bench press "
+                    + "100 x 5, once for each set"
+            ),
             (["log", "squat", "100", "kg"], "no reps after the weight"),
             // Negative numbers are read as the option's value, and refused for what they are.
             (["correct", "1", "--weight", "-10kg"], "not a number of 0 or more"),

@@ -27,6 +27,16 @@ public struct SetEntry: Sendable, Equatable {
                 "expected an exercise, a weight and reps, got \(words.joined(separator: " ").debugDescription)",
                 remedy: "write it as: liftledger log \"bench press\" 100kg x 5 (or 225lb x 5, 100 5, bw x 12)")
         }
+        // "100 x 5 x 3": sets as well as reps, as some apps write a session.
+        let count = tokens.count
+        if count >= 6, tokens[count - 2] == "x", tokens[count - 4] == "x", UInt32(tokens[count - 1]) != nil,
+            UInt32(tokens[count - 3]) != nil
+        {
+            let set = tokens[..<(count - 2)].joined(separator: " ")
+            throw TrainingError(
+                .invalidValue, "\(words.joined(separator: " ").debugDescription) gives sets as well as reps",
+                remedy: "log one set at a time: liftledger log \(set), once for each set")
+        }
         var repsText = tokens.removeLast()
         // "x5": the x written against the reps.
         if let first = repsText.first, "xX".contains(first), repsText.dropFirst().first?.isNumber == true {
