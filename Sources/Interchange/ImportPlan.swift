@@ -325,7 +325,11 @@ struct PlanReport {
         }
         if set.reps > 1_000 { implausible.append((set.line, "\(set.reps) reps, over 1,000")) }
         var entry = exercises[set.exercise] ?? (mapped.exerciseId, mapped.name, false, 0)
-        if case .custom = mapped { entry.isCustom = true }
+        // A custom exercise is one whether this import adds it or an earlier one did.
+        switch mapped {
+        case .custom: entry.isCustom = true
+        case .exercise(let exercise): entry.isCustom = entry.isCustom || exercise.isCustom
+        }
         entry.sets += 1
         exercises[set.exercise] = entry
     }

@@ -207,6 +207,16 @@ struct ImportTests {
         #expect(try journal.head() == head)
     }
 
+    /// An exercise that an earlier import added as custom is custom in the report of the next import too (it read as
+    /// mapped to the catalog).
+    @Test func aCustomExerciseIsCustomInEveryReport() async throws {
+        let first = try await importing(Self.exports + "strong-zh-2020-2023.csv", unit: .pounds)
+        let second = try await importing(Self.exports + "strong-zh-2020-2023.csv", unit: .pounds)
+        let custom = first.exercises.filter(\.isCustom).map(\.exerciseId)
+        #expect(custom.count == 1 && first.customExercisesAdded.count == 1)
+        #expect(second.exercises.filter(\.isCustom).map(\.exerciseId) == custom && second.customExercisesAdded.isEmpty)
+    }
+
     @Test func aBetterMappingCorrectsTheEarlierImportThroughEvents() async throws {
         _ = try await importing("fitnotes-old.csv")
         let swing = "custom-kettlebell-swing-thing"
