@@ -2,23 +2,19 @@ import Foundation
 
 extension ExerciseCatalog {
     /// `text` as the catalog compares it: lowercased, diacritics folded ("é" → "e"), every run of characters other
-    /// than letters, marks and digits made one space, and trimmed. Letters of every script are kept, and the marks
-    /// that follow them; a mark after no letter or digit (the variation selector after an emoji) is dropped.
+    /// than letters, marks and digits made one space, and trimmed. Letters of every script are kept.
     public static func normalized(_ text: String) -> String {
         let isASCII = text.utf8.allSatisfy { $0 < 0x80 }
         if isASCII { return normalized(ascii: text) }
         let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
         var result = String.UnicodeScalarView()
         var spaceDue = false
-        var afterWordScalar = false
         for var scalar in folded.unicodeScalars {
             if ("A"..."Z").contains(scalar) { scalar = Unicode.Scalar(scalar.value + 0x20)! }
-            guard isWordScalar(scalar), afterWordScalar || !isMark(scalar) else {
+            guard isWordScalar(scalar) else {
                 spaceDue = !result.isEmpty
-                afterWordScalar = false
                 continue
             }
-            afterWordScalar = true
             if spaceDue {
                 result.append(" ")
                 spaceDue = false
@@ -49,13 +45,6 @@ extension ExerciseCatalog {
             result.append(byte)
         }
         return String(decoding: result, as: UTF8.self)
-    }
-
-    private static func isMark(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.properties.generalCategory {
-        case .nonspacingMark, .spacingMark, .enclosingMark: true
-        default: false
-        }
     }
 
     private static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
