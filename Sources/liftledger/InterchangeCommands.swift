@@ -50,7 +50,7 @@ struct ImportCommand: AsyncParsableCommand {
             options.unit = parsed
         }
         if let timeZone {
-            guard let zone = TimeZone(identifier: timeZone) else {
+            guard let zone = TimeZone.usable(timeZone) else {
                 throw CLIError(
                     message: "unknown time zone \(timeZone.debugDescription)",
                     remedy: "give an IANA name such as Europe/Berlin")

@@ -164,6 +164,7 @@ struct WorkoutCLITests {
             (["import", "/tmp"], "/tmp is a directory"),
             (["profile", "set", "--name", ""], "a profile's name cannot be empty"),
             (["profile", "set", "--age", "-3"], "an age of -3; give an age from 5 to 120"),
+            (["profile", "set", "--time-zone", "GMT+15"], "unknown time zone \"GMT+15\""),
             (["profile", "set", "--age", "5000000000"], "an age of 5000000000; give an age from 5 to 120"),
             (["rest", "extend", "0"], "changes nothing"),
             (["rest", "-5"], "a rest of \"-5\" seconds; give 1 to 3600 seconds"),

@@ -5,7 +5,7 @@ extension TrainingLog {
     /// Records profile changes, and a body-weight entry if one is given.
     public func updateProfile(_ update: ProfileUpdated, bodyWeight: Weight? = nil) async throws {
         try Self.requireText(update.name, "a profile's name")
-        if let zone = update.timeZone, TimeZone(identifier: zone) == nil {
+        if let zone = update.timeZone, TimeZone.usable(zone) == nil {
             throw TrainingError(
                 .invalidValue, "unknown time zone \"\(zone)\"", remedy: "give an IANA name such as Europe/Berlin")
         }

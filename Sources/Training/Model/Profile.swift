@@ -15,7 +15,7 @@ public struct Profile: Sendable {
 
     /// The time zone local days are counted in.
     public var timeZone: TimeZone {
-        timeZoneName.flatMap(TimeZone.init(identifier:)) ?? .current
+        timeZoneName.flatMap(TimeZone.usable) ?? .current
     }
 
     /// The time zone's name as it was set (`UTC`, `GMT+2`; Foundation gives those as `GMT` and `GMT+0200`), else the
@@ -30,7 +30,7 @@ public struct Profile: Sendable {
             if let height = update.heightCentimeters { heightCentimeters = height }
             if let unit = update.unit { self.unit = unit }
             // A zone this machine does not know leaves the one before in force, as for the rules.
-            if let zone = update.timeZone, TimeZone(identifier: zone) != nil { timeZoneName = zone }
+            if let zone = update.timeZone, TimeZone.usable(zone) != nil { timeZoneName = zone }
         case .bodyWeightRecorded(let recorded):
             bodyWeights.append((time, recorded.weight))
         default:

@@ -110,7 +110,7 @@ extension ProfileUpdated {
         if let age = update.age { self.age = age }
         if let height = update.heightCentimeters { heightCentimeters = height }
         if let unit = update.unit { self.unit = unit }
-        if let zone = update.timeZone, TimeZone(identifier: zone) != nil { timeZone = zone }
+        if let zone = update.timeZone, TimeZone.usable(zone) != nil { timeZone = zone }
     }
 }
 

@@ -60,7 +60,7 @@ public final class TrainingReadModels: Sendable {
     private func storedRules() throws -> Rules {
         var rules = try Rules.recorded(in: journal)
         let zone = try read(rules: rules) { try $0.profileFields().timeZone }
-        if let zone, TimeZone(identifier: zone) != nil { rules.timeZoneIdentifier = zone }
+        if let zone, TimeZone.usable(zone) != nil { rules.timeZoneIdentifier = zone }
         return rules
     }
 
@@ -73,7 +73,7 @@ public final class TrainingReadModels: Sendable {
             for record in page {
                 guard record.position > position else { return nil }
                 if case .profileUpdated(let update)? = try? TrainingEvent.decode(record), let zone = update.timeZone,
-                    TimeZone(identifier: zone) != nil
+                    TimeZone.usable(zone) != nil
                 {
                     return zone
                 }

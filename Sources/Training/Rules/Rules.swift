@@ -50,7 +50,7 @@ public struct Rules: Sendable, Equatable {
     public init() {}
 
     /// The time zone local days are counted in.
-    public var timeZone: TimeZone { TimeZone(identifier: timeZoneIdentifier) ?? .current }
+    public var timeZone: TimeZone { TimeZone.usable(timeZoneIdentifier) ?? .current }
 
     /// Every rule key, in the order `rules show` lists them.
     public static let keys: [RuleKey] = [
@@ -204,7 +204,7 @@ public struct Rules: Sendable, Equatable {
         var rules = try recorded(in: journal, through: position, including: include)
         for record in try journal.readStream("profile") where record.position <= position && include(record) {
             guard case .profileUpdated(let update)? = try? TrainingEvent.decode(record), let zone = update.timeZone,
-                TimeZone(identifier: zone) != nil
+                TimeZone.usable(zone) != nil
             else { continue }
             rules.timeZoneIdentifier = zone
         }
@@ -256,4 +256,13 @@ public struct RuleKey: Sendable {
 
     /// The default value.
     public var defaultValue: String { text(Rules()) }
+}
+
+extension TimeZone {
+    /// The time zone `identifier` names, when this machine knows it and it lies within the offsets zones have (UTC−12
+    /// to UTC+14): Foundation makes `GMT+15` a zone that its date formatting then cannot handle.
+    public static func usable(_ identifier: String) -> TimeZone? {
+        guard let zone = TimeZone(identifier: identifier), abs(zone.secondsFromGMT()) <= 14 * 3_600 else { return nil }
+        return zone
+    }
 }
