@@ -39,6 +39,12 @@ struct ImportPlan {
         var heldByStart: [Int64: [WorkoutSummary]]?
         for workout in workouts {
             report.workouts += 1
+            // Rest rows alone are no workout: a live one cannot finish without a set, and an export would leave it out.
+            guard !workout.sets.isEmpty else {
+                report.withoutSets += 1
+                report.restRows += workout.items.count
+                continue
+            }
             if workout.start < Self.earliestPlausible || latest < workout.start {
                 report.implausible.append((workout.firstLine, "the workout is dated \(workout.start)"))
             }
@@ -52,11 +58,6 @@ struct ImportPlan {
                         note: set.note, durationSeconds: set.durationSeconds, distanceMeters: set.distanceMeters))
             }
             report.restRows += workout.items.count - workout.sets.count
-            // Rest rows alone are no workout: a live one cannot finish without a set, and an export would leave it out.
-            guard !workout.sets.isEmpty else {
-                report.withoutSets += 1
-                continue
-            }
             let identity = Self.identity(format, workout)
             guard let position = try journal.position(ofEvent: identity) else {
                 let held = try heldByStart ?? Dictionary(grouping: snapshot.history()) { Self.second($0.startedAt) }

@@ -36,12 +36,15 @@ struct CorrectCommand: AsyncParsableCommand {
     @Flag(help: "Accept a weight more than five times the previous one for the exercise.")
     var confirm = false
 
+    // Taken whatever they look like, so that a negative time or distance is refused for what it is.
     @Option(
-        name: .customLong("time"),
+        name: .customLong("time"), parsing: .unconditional,
         help: ArgumentHelp("How long the set lasted: 90, 1:30, 45s, 30m or 1h 5m.", valueName: "time"))
     var time: String?
 
-    @Option(help: ArgumentHelp("How far the set went: 5km, 400m, 3.1mi, 100yd or 50ft.", valueName: "distance"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("How far the set went: 5km, 400m, 3.1mi, 100yd or 50ft.", valueName: "distance"))
     var distance: String?
 
     func validate() throws {
@@ -59,8 +62,9 @@ struct CorrectCommand: AsyncParsableCommand {
         if let reps { correction.reps = try SetEntry.reps(reps) }
         correction.durationSeconds = try time.map(TimeAndDistance.seconds)
         correction.distanceMeters = try distance.map(TimeAndDistance.metres)
-        let workout = try await log.correctSet(set, in: workout, correction)
-        Terminal.write("corrected set \(set) of \(workout)\n")
+        let (id, changed) = try await log.correctSet(set, in: workout, correction)
+        Terminal.write(
+            changed ? "corrected set \(set) of \(id)\n" : "set \(set) of \(id) has that already; nothing was written\n")
     }
 }
 

@@ -61,7 +61,7 @@ struct ImportCommand: AsyncParsableCommand {
         let report: ImportReport
         do {
             report = try await Importer(log: log).importFile(at: file, options: options)
-        } catch let error as ImportError where !error.message.contains(file) {
+        } catch let error as ImportError where error.message.hasPrefix("line ") {
             // Named, so that a script importing several files says which one failed: `strong.csv: line 12: …`.
             throw ImportError(error.code, "\(file): \(error.message)", remedy: error.remedy)
         }

@@ -44,7 +44,7 @@ struct LogCommand: AsyncParsableCommand {
             Forms people type are accepted: 'bench press 100kg x 5', 'squat 225lb x 5', 'deadlift 100 5' (in the \
             profile's unit), 'pull up bw x 12'. A weight more than five times the last one for the exercise needs \
             --confirm. A timed or distance set names the exercise alone, or with a weight and reps: 'plank --time \
-            60s', 'running --distance 5km --time 25m', 'farmers walk 40kg x 1 --distance 50m'.
+            60s', 'running treadmill --distance 5km --time 25m', 'farmers walk 40kg x 1 --distance 50m'.
             """)
 
     @OptionGroup var location: JournalLocation
@@ -52,12 +52,15 @@ struct LogCommand: AsyncParsableCommand {
     @Argument(parsing: .allUnrecognized, help: "The exercise, the weight and the reps.")
     var words: [String] = []
 
+    // Taken whatever they look like, so that a negative time or distance is refused for what it is.
     @Option(
-        name: .customLong("time"),
+        name: .customLong("time"), parsing: .unconditional,
         help: ArgumentHelp("How long the set lasted: 90, 1:30, 45s, 30m or 1h 5m.", valueName: "time"))
     var time: String?
 
-    @Option(help: ArgumentHelp("How far the set went: 5km, 400m, 3.1mi, 100yd or 50ft.", valueName: "distance"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("How far the set went: 5km, 400m, 3.1mi, 100yd or 50ft.", valueName: "distance"))
     var distance: String?
 
     @Option(parsing: .unconditional, help: "Rate of perceived exertion, 1 to 10 in half steps.")
@@ -86,9 +89,11 @@ struct LogCommand: AsyncParsableCommand {
         let unit = try log.query { try $0.profileFields().unit } ?? .kilograms
         let seconds = try time.map(TimeAndDistance.seconds)
         let metres = try distance.map(TimeAndDistance.metres)
-        // A timed or distance set of the exercise alone (no number among the words): no load, no reps.
+        // A timed or distance set of the exercise alone (words the catalog knows, or with no number): no load, no reps.
+        let known = try log.query { try $0.catalog() }.lookup(words.joined(separator: " ")) != nil
         let exerciseAlone =
-            (seconds != nil || metres != nil) && !words.isEmpty && !words.joined().contains(where: \.isNumber)
+            (seconds != nil || metres != nil) && !words.isEmpty
+            && (known || !words.joined().contains(where: \.isNumber))
         let entry =
             exerciseAlone
             ? SetEntry(exercise: words.joined(separator: " "), weight: nil, reps: 0)

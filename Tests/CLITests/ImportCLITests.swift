@@ -73,8 +73,6 @@ struct ImportCLITests {
         #expect(withRecords.count > 10)
     }
 
-    /// An imported set's time and distance show in `show` and its JSON: a run of 5 km (Strong's comma layout in
-    /// kilograms gives kilometres) in 1800 s.
     /// An export read from a pipe imports as the file does: the importer reads it once (it read the header and then
     /// the file again, and found a pipe empty the second time).
     @Test func anExportImportsFromAPipe() throws {
@@ -92,6 +90,8 @@ struct ImportCLITests {
         #expect(again.lines.contains("  workouts: 37 (0 added, 37 already imported, 0 corrected)"), "\(again.lines)")
     }
 
+    /// An imported set's time and distance show in `show` and its JSON: a run of 5 km (Strong's comma layout in
+    /// kilograms gives kilometres) in 1800 s. The report counts one warm-up as one.
     @Test func anImportedSetsTimeAndDistanceShow() throws {
         let journal = directory.child("run")
         #expect(try liftledger(["init"], journal: journal).status == 0)

@@ -35,9 +35,9 @@ struct WorkoutCLITests {
         try ok(["log", "bench", "press", "60kg", "x", "10", "--type", "warmup"])
         try ok(["log", "bench press", "100kg", "x", "5", "--rpe", "8"])
         try ok(["rest", "90"])
-        // 90 + 30 s, less the moment since the rest began, as every other rest message gives times.
+        // 90 + 30 s, less the few seconds since the rest began, as every other rest message gives times.
         let extended = try ok(["rest", "extend", "30"]).standardOutput
-        #expect(["rest: 2m 00s left\n", "rest: 1m 59s left\n"].contains(extended), "\(extended)")
+        #expect(extended == "rest: 2m 00s left\n" || extended.hasPrefix("rest: 1m 5"), "\(extended)")
         try ok(["rest", "skip"])
         try ok(["log", "bench press", "100", "5", "--type", "failure", "--note", "last rep grinding"])
         try ok(["log", "squat", "225lb", "x", "5"])
@@ -250,6 +250,11 @@ struct WorkoutCLITests {
         try ok(["log", "squat", "100", "x", "5"])
         try ok(["finish"])
         let finished = try head()
+        // A correction to what the set has writes nothing either (it would name itself the set's last change).
+        #expect(
+            try ok(["correct", "1", "--workout", "2", "--reps", "5"]).standardOutput
+                == "set 1 of workout-2 has that already; nothing was written\n")
+        #expect(try head() == finished)
         #expect(
             try ok(["edit", "2", "--name", "Workout"]).standardOutput
                 == "workout-2 has that already; nothing was written\n")

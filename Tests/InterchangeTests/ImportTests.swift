@@ -337,6 +337,16 @@ struct ImportTests {
             at: file, options: ImportOptions(timeZone: TimeZone(identifier: "America/New_York")))
         let upper = try #require(try log.query { try $0.history() }.first { $0.name == "Upper A" })
         #expect(upper.startedAt == Timestamp(rfc3339: "2024-11-03T05:50:00Z") && upper.durationSeconds == 1_200)
+        // 00:45 comes once that night, before 01:30: an end before the start, outside the hour that comes twice.
+        try Data(
+            original.replacingOccurrences(of: "12 Jan 2025, 07:05", with: "3 Nov 2024, 01:30")
+                .replacingOccurrences(of: "12 Jan 2025, 08:10", with: "3 Nov 2024, 00:45").utf8
+        ).write(to: URL(fileURLWithPath: file))
+        let error = await importError {
+            _ = try await Importer(log: log).importFile(
+                at: file, options: ImportOptions(timeZone: TimeZone(identifier: "America/New_York")))
+        }
+        #expect(error?.message.hasSuffix("is before start_time") == true, "\(String(describing: error))")
     }
 
     /// A row's reps may be any 32-bit count (flagged past 1,000). With implausible sets counted, the sums of reps stop at

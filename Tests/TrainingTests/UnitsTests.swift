@@ -80,7 +80,7 @@ struct UnitsTests {
         ] {
             #expect(try TimeAndDistance.metres(text) == ExactDecimal(metres)!, "\(text)")
         }
-        for bad in ["5", "-3km", "1001km", "0m", "km", "5 furlongs", ""] {
+        for bad in ["5", "-3km", "1001km", "0m", "km", "5 furlongs", "", "0.0009m", "1234.12345m"] {
             #expect(throws: TrainingError.self, "\(bad)") { try TimeAndDistance.metres(bad) }
         }
     }

@@ -35,8 +35,11 @@ public struct Score: Sendable, Comparable, CustomStringConvertible {
         }
         let (quotient, remainder) = divisor.magnitude.dividingFullWidth(scaled)
         // Half or more of the divisor left over rounds the magnitude up.
-        let magnitude = remainder >= divisor.magnitude - remainder ? quotient + 1 : quotient
-        guard let significand = Int64(exactly: magnitude) else { return String(doubleValue / Double(unit)) }
+        let (up, overflowsUp) = quotient.addingReportingOverflow(1)
+        let roundsUp = remainder >= divisor.magnitude - remainder
+        guard !(roundsUp && overflowsUp), let significand = Int64(exactly: roundsUp ? up : quotient) else {
+            return String(doubleValue / Double(unit))
+        }
         return ExactDecimal(significand: numerator < 0 ? -significand : significand, scale: min(digits, 18))!
             .description
     }

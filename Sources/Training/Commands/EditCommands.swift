@@ -41,12 +41,12 @@ public struct SetCorrection: Sendable {
 
 extension TrainingLog {
     /// Corrects set `number` of `workout` (default: the one in progress, else the last finished one); returns the
-    /// workout's id.
+    /// workout's id, and whether the set changed: a correction to what it has writes nothing.
     @discardableResult
     public func correctSet(
         _ number: UInt32, in reference: String? = nil, _ correction: SetCorrection
     ) async throws
-        -> String
+        -> (workoutId: String, changed: Bool)
     {
         guard !correction.isEmpty else {
             throw TrainingError(
@@ -78,6 +78,12 @@ extension TrainingLog {
                     exercise: try self.exercise(details.exerciseId, in: snapshot),
                     previous: [other, replaced].compactMap { $0 }.max { $0.milligrams < $1.milligrams })
             }
+            // Written, it would name itself the event that made the set, and its session, what they are.
+            guard details != set.details else {
+                return Decision(
+                    stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id), events: [],
+                    result: (workout.id, false))
+            }
             var events: [any TrainingEventPayload] = []
             if !workout.exercises.contains(where: { $0.exerciseId == details.exerciseId }) {
                 let exercise = try self.exercise(details.exerciseId, in: snapshot)
@@ -86,7 +92,7 @@ extension TrainingLog {
             events.append(SetCorrected(setNumber: number, set: details))
             return Decision(
                 stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id), events: events,
-                result: workout.id)
+                result: (workout.id, true))
         }
     }
 

@@ -29,7 +29,8 @@ public struct SetEntry: Sendable, Equatable {
         }
         // "100 x 5 x 3": sets as well as reps, as some apps write a session.
         let count = tokens.count
-        if count >= 6, tokens[count - 2] == "x", tokens[count - 4] == "x", UInt32(tokens[count - 1]) != nil,
+        if count >= 6, tokens[count - 2].lowercased() == "x", tokens[count - 4].lowercased() == "x",
+            UInt32(tokens[count - 1]) != nil,
             UInt32(tokens[count - 3]) != nil
         {
             let set = tokens[..<(count - 2)].joined(separator: " ")
@@ -45,12 +46,16 @@ public struct SetEntry: Sendable, Equatable {
         }
         // "100kg" last, or "kg" split from it: a weight and no reps.
         if repsText.last?.isLetter == true, repsText.first?.isNumber == true || MassUnit(parsing: repsText) != nil {
-            // "60s", "30m": a time where the reps go.
+            // "60s", "30m": a time where the reps go; the exercise is the words before the load.
             let isTime = (try? TimeAndDistance.seconds(repsText)) != nil
+            var name = tokens
+            if name.last?.lowercased() == "x" { name.removeLast() }
+            if let last = name.last, MassUnit(parsing: last) != nil { name.removeLast() }
+            if !name.isEmpty { name.removeLast() }
             throw TrainingError(
                 .invalidValue, "no reps after the weight in \(words.joined(separator: " ").debugDescription)",
                 remedy: isTime
-                    ? "give a set's time with --time, such as: liftledger log plank --time \(repsText)"
+                    ? "give a set's time with --time: liftledger log \(name.joined(separator: " ")) --time \(repsText)"
                     : "give the reps after it: liftledger log \"bench press\" 100kg x 5")
         }
         if tokens.last?.lowercased() == "x" { tokens.removeLast() }

@@ -53,11 +53,14 @@ public enum TimeAndDistance {
     }
 
     /// Reads a distance with its unit (`5km`, `400 m`, `3.1mi`, `100yd`, `50ft`), in metres, exactly (a mile is
-    /// 1609.344 m); more than nothing and at most 1,000 km.
+    /// 1609.344 m); from a millimetre to 1,000 km, written with at most four decimals (an export in miles gives such a
+    /// distance back; more are a typo or noise).
     public static func metres(_ text: String) throws(TrainingError) -> ExactDecimal {
         let refused = TrainingError(
             .invalidValue, "cannot read the distance \(text.debugDescription)",
-            remedy: "give a number and its unit, such as 5km, 400m, 3.1mi, 100yd or 50ft, up to 1000 km")
+            remedy:
+                "give a number and its unit, such as 5km, 400m, 3.1mi, 100yd or 50ft, from 1 mm to 1000 km, with at most four decimals"
+        )
         let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
         let number = trimmed.prefix { $0.isNumber || $0 == "." }
         let unit = trimmed.dropFirst(number.count).trimmingCharacters(in: .whitespaces)
@@ -67,7 +70,9 @@ public enum TimeAndDistance {
         ]
         let names = ["meters": "m", "metres": "m", "mile": "mi", "miles": "mi", "yard": "yd", "yards": "yd"]
         guard let value = ExactDecimal(number), let factor = factors[names[unit] ?? unit],
-            let metres = value.multiplied(by: factor), ExactDecimal(0) < metres, !(maximumMetres < metres)
+            value.scale <= 4, let metres = value.multiplied(by: factor),
+            !(metres < ExactDecimal(significand: 1, scale: 3)!),
+            !(maximumMetres < metres)
         else { throw refused }
         return metres
     }
