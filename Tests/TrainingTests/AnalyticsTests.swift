@@ -444,7 +444,7 @@ struct AnalyticsTests {
         #expect(plateauInPounds.message.contains("above 282.93 lb in the last 4 sessions"))
         #expect(plateauInPounds.evidence.first?.value == "128.33")
         // 110 kg × 35/30 in milligrams, for the text to give in pounds.
-        #expect(plateauInPounds.evidence.first?.milligrams == Double(110_000_000) * 35 / 30)
+        #expect(plateauInPounds.evidence.first?.milligrams == Score(110_000_000 * 35, over: 30))
         let volumeInPounds = try #require(inPounds.first { $0.kind == .weeklyVolume })
         #expect(volumeInPounds.message.hasSuffix(", 3472 lb, 4602 lb"), "\(volumeInPounds.message)")
         #expect(volumeInPounds.evidence.suffix(2).map(\.value) == ["1575", "2087.5"])

@@ -42,8 +42,8 @@ public struct Insight: Sendable {
         public let label: String
         /// The value as JSON gives it: a mass in kilograms (an estimate to two decimals, a volume exactly).
         public let value: String
-        /// The value in milligrams when it is a mass, for people to read in their unit.
-        public let milligrams: Double?
+        /// The value in milligrams when it is a mass, exactly, for people to read in their unit.
+        public let milligrams: Score?
         /// The workout it comes from, if one.
         public let workoutId: String?
         /// The local date (or week start) it belongs to.
@@ -82,7 +82,7 @@ extension TrainingSnapshot {
         func estimate(_ label: String, _ session: SessionFact) -> Insight.Evidence {
             Insight.Evidence(
                 label: label, value: kilograms(session.bestEstimate),
-                milligrams: session.bestEstimate?.doubleValue, workoutId: session.workoutId, date: date(session))
+                milligrams: session.bestEstimate, workoutId: session.workoutId, date: date(session))
         }
         let recentCutoff = today.dayNumber - 56
         let gainCutoff = today.dayNumber - 84
@@ -145,7 +145,7 @@ extension TrainingSnapshot {
         func volumeEvidence(_ week: LocalDate) -> Insight.Evidence {
             Insight.Evidence(
                 label: "volume", value: ExactDecimal(significand: total(week).milliVolume, scale: 9)!.description,
-                milligrams: milligramsOfVolume(total(week)), workoutId: nil, date: week)
+                milligrams: Score(total(week).milliVolume, over: 1_000), workoutId: nil, date: week)
         }
         let recent = weeks.suffix(4)
         if recent.contains(where: { total($0).workouts > 0 }) {
