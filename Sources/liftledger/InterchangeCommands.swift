@@ -90,7 +90,7 @@ struct ImportCommand: AsyncParsableCommand {
             "  sets: \(report.sets) (\(counted(report.warmupSets, "warm-up"))), rest rows: \(report.restRows), "
                 + "volume with warm-ups: \(unit.text(milligrams: Double(report.volumeMilligrams), digits: 1)) "
                 + unit.rawValue,
-            "  exercises: \(report.exercises.count) names, \(mapped) mapped to the catalog, "
+            "  exercises: \(counted(report.exercises.count, "name")), \(mapped) mapped to the catalog, "
                 + "\(report.exercises.count - mapped) custom (\(report.customExercisesAdded.count) new)",
         ]
         for entry in report.exercises {

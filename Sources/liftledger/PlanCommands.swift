@@ -154,7 +154,9 @@ struct ExerciseListCommand: AsyncParsableCommand {
             let words = ExerciseCatalog.normalized(search).split(separator: " ")
             exercises = exercises.filter { exercise in
                 let name = ExerciseCatalog.normalized(exercise.name).split(separator: " ")
+                // Or the words run together, as names write them (`pull up` finds Pullups).
                 return words.allSatisfy { word in name.contains { $0.hasPrefix(word) } }
+                    || name.contains { $0.hasPrefix(words.joined()) }
             }
         }
         for exercise in exercises {

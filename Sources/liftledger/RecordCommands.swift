@@ -88,8 +88,8 @@ struct RecordsCommand: AsyncParsableCommand {
     /// unit.
     static func line(_ record: RecordEntry, previous: RecordEntry?, _ context: QueryContext) -> String {
         func value(_ record: RecordEntry) -> String {
-            // A time as every other time is given: `1m 30s`, not `90 s`.
-            if record.kind == .longestDuration { return TrainingFormat.duration(seconds: record.value.numerator) }
+            // A time carries its units: `1m 30s`.
+            if record.kind == .longestDuration { return displayValue(record, context.unit) }
             let unit = unit(record.kind, mass: context.unit)
             // `1 rep`, not `1 reps`.
             let one = record.kind == .mostReps && record.value.numerator == 1
@@ -113,7 +113,9 @@ struct RecordsCommand: AsyncParsableCommand {
 
     /// The value for people: a mass in `unit` to two decimals.
     static func displayValue(_ record: RecordEntry, _ unit: MassUnit) -> String {
-        record.kind.isMass ? unit.text(milligrams: record.value, digits: 2) : record.valueText
+        // A time as every other time is given: `1m 30s`, not `90 s`.
+        if record.kind == .longestDuration { return TrainingFormat.duration(seconds: record.value.numerator) }
+        return record.kind.isMass ? unit.text(milligrams: record.value, digits: 2) : record.valueText
     }
 
     /// The record as JSON, with the record before it under `previous` (itself without `previous`).
@@ -231,8 +233,9 @@ struct WhyCommand: AsyncParsableCommand {
             }
             var entries: [JSON] = []
             var lines = [
-                "\(exercise.name), \(chosen) (\(RecordsCommand.unit(chosen, mass: context.unit))): \(chain.count) "
-                    + "record\(chain.count == 1 ? "" : "s"), oldest first"
+                "\(exercise.name), \(chosen)"
+                    + (chosen == .longestDuration ? "" : " (\(RecordsCommand.unit(chosen, mass: context.unit)))")
+                    + ": \(counted(chain.count, "record")), oldest first"
             ]
             for (index, record) in chain.enumerated() {
                 let workout = try context.snapshot.workout(record.workoutId)

@@ -314,6 +314,8 @@ struct WorkoutCLITests {
         try ok(["finish"])
         let prs = try ok(["prs", "plank"]).lines
         #expect(prs.count == 2 && prs[1].hasPrefix("  duration       1m 30s        workout-1 set 1, "), "\(prs)")
+        let why = try ok(["why", "plank", "duration"]).lines
+        #expect(why[0] == "Plank, duration: 1 record, oldest first" && why[1].hasPrefix("#1 1m 30s: workout-1 set 1, "))
     }
 
     /// Commands that name an exercise echo it as the catalog names it, as `log` does: `ohp` is an alias.
@@ -333,6 +335,8 @@ struct WorkoutCLITests {
         let names = try ok(["exercise", "list", "--search", "run"]).lines.map { $0.components(separatedBy: "  [")[0] }
         #expect(names.contains("Running, Treadmill") && !names.contains("Crunches"), "\(names)")
         #expect(try ok(["exercise", "list", "--search", "crunch"]).lines.contains { $0.hasPrefix("Crunches  [") })
+        // Words run together as a name writes them: pull up finds Pullups.
+        #expect(try ok(["exercise", "list", "--search", "pull up"]).lines.contains { $0.hasPrefix("Pullups  [") })
     }
 
     /// A dry run compares estimates to the milligram, not to the two decimals `prs` gives: 0.4 kg × 8 is 0.4 × (1 +
