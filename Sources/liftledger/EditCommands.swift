@@ -38,7 +38,7 @@ struct CorrectCommand: AsyncParsableCommand {
 
     // Taken whatever they look like, so that a negative time or distance is refused for what it is.
     @Option(
-        name: .customLong("time"), parsing: .unconditional,
+        parsing: .unconditional,
         help: ArgumentHelp("How long the set lasted: 90, 1:30, 45s, 30m or 1h 5m.", valueName: "time"))
     var time: String?
 

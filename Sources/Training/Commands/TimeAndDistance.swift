@@ -82,8 +82,8 @@ public enum TimeAndDistance {
         if let seconds, seconds < 1 || seconds > maximumSeconds {
             throw TrainingError(.invalidValue, "a set of \(seconds) s", remedy: "give 1 s to a week")
         }
-        if let metres, !(ExactDecimal(0) < metres) || maximumMetres < metres {
-            throw TrainingError(.invalidValue, "a set of \(metres) m", remedy: "give more than 0 m, up to 1000 km")
+        if let metres, metres < ExactDecimal(significand: 1, scale: 3)! || maximumMetres < metres {
+            throw TrainingError(.invalidValue, "a set of \(metres) m", remedy: "give 1 mm to 1000 km")
         }
     }
 

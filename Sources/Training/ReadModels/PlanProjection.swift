@@ -33,7 +33,8 @@ public struct PlanProjection: Projection {
 
     public static let name = "plan"
     public var name: String { Self.name }
-    /// 1: the first version. 2: a time zone this machine does not know is passed over, as the rules pass it over.
+    /// 1: the first version. 2: a time zone this machine does not know, or cannot use (past UTC+14), is passed over, as
+    /// the rules pass it over.
     public let version: UInt32 = 2
     public let rulesDigest: [UInt8] = []
     public let tables = PlanTable.allCases.map(\.name)
