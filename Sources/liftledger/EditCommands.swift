@@ -36,22 +36,10 @@ struct CorrectCommand: AsyncParsableCommand {
     @Flag(help: "Accept a weight more than five times the previous one for the exercise.")
     var confirm = false
 
-    // Taken whatever they look like, so that a negative time or distance is refused for what it is.
-    @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp("How long the set lasted: 90, 1:30, 45s, 30m or 1h 5m.", valueName: "time"))
-    var time: String?
-
-    @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp("How far the set went: 5km, 400m, 3.1mi, 100yd or 50ft.", valueName: "distance"))
-    var distance: String?
+    @OptionGroup var timeAndDistance: SetTimeOptions
 
     func validate() throws {
-        try requireValues([
-            "--workout": workout, "--weight": weight, "--reps": reps, "--rpe": rpe, "--time": time,
-            "--distance": distance,
-        ])
+        try requireValues(["--workout": workout, "--weight": weight, "--reps": reps, "--rpe": rpe])
     }
 
     func run() async throws {
@@ -60,8 +48,8 @@ struct CorrectCommand: AsyncParsableCommand {
             kind: kind?.kind, rpe: try rpe.map(RPEArgument.parse), note: note, exercise: exercise, confirmed: confirm)
         if let weight { correction.weight = .some(try WeightArgument.parse(weight, log: log)) }
         if let reps { correction.reps = try SetEntry.reps(reps) }
-        correction.durationSeconds = try time.map(TimeAndDistance.seconds)
-        correction.distanceMeters = try distance.map(TimeAndDistance.metres)
+        correction.durationSeconds = try timeAndDistance.seconds()
+        correction.distanceMeters = try timeAndDistance.metres()
         let (id, changed) = try await log.correctSet(set, in: workout, correction)
         Terminal.write(
             changed ? "corrected set \(set) of \(id)\n" : "set \(set) of \(id) has that already; nothing was written\n")
@@ -194,7 +182,7 @@ struct EditCommand: AsyncParsableCommand {
             let (zone, current) = try log.query { snapshot in
                 (
                     snapshot.rules.timeZone,
-                    try snapshot.workout(UInt64(workout).map(Workout.streamID(number:)) ?? workout)
+                    try snapshot.workout(Workout.streamID(reference: workout))
                 )
             }
             if let day = LocalDate(date) {
@@ -226,7 +214,7 @@ struct EditCommand: AsyncParsableCommand {
                     remedy: "give YYYY-MM-DD, 'YYYY-MM-DD HH:MM' or an RFC 3339 time")
             }
         }
-        let id = UInt64(workout).map(Workout.streamID(number:)) ?? workout
+        let id = Workout.streamID(reference: workout)
         let changed = try await log.editWorkout(workout, startedAt: start, note: note, name: name)
         Terminal.write(changed ? "edited \(id)\n" : "\(id) has that already; nothing was written\n")
     }
@@ -246,6 +234,6 @@ struct DeleteCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await location.trainingLog().deleteWorkout(workout, reason: reason)
-        Terminal.write("deleted \(UInt64(workout).map(Workout.streamID(number:)) ?? workout)\n")
+        Terminal.write("deleted \(Workout.streamID(reference: workout))\n")
     }
 }

@@ -133,7 +133,7 @@ struct ShowCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let id = UInt64(workout).map(Workout.streamID(number:)) ?? workout
+        let id = Workout.streamID(reference: workout)
         try location.query(asOf: asOf) { context in
             guard let workout = try context.snapshot.workout(id) else {
                 throw TrainingError(

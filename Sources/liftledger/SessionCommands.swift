@@ -52,16 +52,7 @@ struct LogCommand: AsyncParsableCommand {
     @Argument(parsing: .allUnrecognized, help: "The exercise, the weight and the reps.")
     var words: [String] = []
 
-    // Taken whatever they look like, so that a negative time or distance is refused for what it is.
-    @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp("How long the set lasted: 90, 1:30, 45s, 30m or 1h 5m.", valueName: "time"))
-    var time: String?
-
-    @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp("How far the set went: 5km, 400m, 3.1mi, 100yd or 50ft.", valueName: "distance"))
-    var distance: String?
+    @OptionGroup var timeAndDistance: SetTimeOptions
 
     @Option(parsing: .unconditional, help: "Rate of perceived exertion, 1 to 10 in half steps.")
     var rpe: String?
@@ -81,16 +72,17 @@ struct LogCommand: AsyncParsableCommand {
     var workout: String?
 
     func validate() throws {
-        try requireValues(["--rpe": rpe, "--workout": workout, "--time": time, "--distance": distance])
+        try requireValues(["--rpe": rpe, "--workout": workout])
     }
 
     func run() async throws {
         let log = try location.trainingLog()
         let unit = try log.query { try $0.profileFields().unit } ?? .kilograms
-        let seconds = try time.map(TimeAndDistance.seconds)
-        let metres = try distance.map(TimeAndDistance.metres)
+        let seconds = try timeAndDistance.seconds()
+        let metres = try timeAndDistance.metres()
+        let catalog = try log.query { try $0.catalog() }
         // A timed or distance set of the exercise alone (words the catalog knows, or with no number): no load, no reps.
-        let known = try log.query { try $0.catalog() }.lookup(words.joined(separator: " ")) != nil
+        let known = catalog.lookup(words.joined(separator: " ")) != nil
         let exerciseAlone =
             (seconds != nil || metres != nil) && !words.isEmpty
             && (known || !words.joined().contains(where: \.isNumber))
@@ -103,7 +95,8 @@ struct LogCommand: AsyncParsableCommand {
             rpe: try rpe.map(RPEArgument.parse), note: note, confirmed: confirm, workout: workout,
             durationSeconds: seconds, distanceMeters: metres)
         let number = try await log.logSet(request)
-        let name = try log.catalogName(entry.exercise)
+        // The exercise as the catalog names it, so that an alias or a near spelling shows what it was taken for.
+        let name = catalog.lookup(entry.exercise)?.name ?? entry.exercise
         let details = SetDetails(
             exerciseId: "", weight: entry.weight, reps: entry.reps, kind: request.kind, rpe: request.rpe,
             durationSeconds: seconds, distanceMeters: metres)

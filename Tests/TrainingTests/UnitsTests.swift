@@ -59,7 +59,7 @@ struct UnitsTests {
         #expect(MassUnit.kilograms.text(milligrams: Score(10_005_000), digits: 2) == "10.01")
         // 115.2 − 106.875 = 8.325 exactly (Brzycki's 95 × 36/32 = 106.875 and 80 × 36/25 = 115.2), which rounded
         // through binary64 (8.3249999…) gave 8.32.
-        #expect(Score(115_200_000).subtracting(Score(106_875_000))?.text(per: 1_000_000, digits: 2) == "8.33")
+        #expect(Score(115_200_000).subtracting(Score(106_875_000)).text(per: 1_000_000, digits: 2) == "8.33")
         #expect(Score(1, over: 3).subtracting(Score(1, over: 2)) == Score(-1, over: 6))
     }
 

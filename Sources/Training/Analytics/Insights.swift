@@ -11,7 +11,7 @@ public struct Progress: Sendable {
     /// its fraction does not fit 64 bits, when it is the nearest whole milligram.
     public var estimateChange: Score? {
         guard let first = estimated.first?.bestEstimate, let last = estimated.last?.bestEstimate else { return nil }
-        return last.subtracting(first) ?? Score(Int64((last.doubleValue - first.doubleValue).rounded()))
+        return last.subtracting(first)
     }
 
     /// Whether the last `window` sessions with an estimate brought none above the best before them (there must be
@@ -112,7 +112,7 @@ extension TrainingSnapshot {
                         kind: .strengthGain, exerciseId: exerciseId,
                         message:
                             "\(names(exerciseId)): estimated 1RM up "
-                            + "\(mass(to.subtracting(from) ?? Score(Int64(change.rounded()))))"
+                            + "\(mass(to.subtracting(from)))"
                             + " (\(Int((change / from.doubleValue * 100).rounded()))%) from \(date(start)) to \(date(last))",
                         evidence: [start, last].map { estimate("session e1RM", $0) }))
             }

@@ -44,13 +44,15 @@ public struct Score: Sendable, Comparable, CustomStringConvertible {
             .description
     }
 
-    /// The exact difference, or nil when its fraction does not fit 64 bits.
-    public func subtracting(_ other: Score) -> Score? {
+    /// The difference: exact, unless its fraction does not fit 64 bits, when it is the nearest whole number.
+    public func subtracting(_ other: Score) -> Score {
         let (left, leftOverflow) = numerator.multipliedReportingOverflow(by: other.denominator)
         let (right, rightOverflow) = other.numerator.multipliedReportingOverflow(by: denominator)
         let (difference, differenceOverflow) = left.subtractingReportingOverflow(right)
         let (common, commonOverflow) = denominator.multipliedReportingOverflow(by: other.denominator)
-        guard !leftOverflow, !rightOverflow, !differenceOverflow, !commonOverflow else { return nil }
+        guard !leftOverflow, !rightOverflow, !differenceOverflow, !commonOverflow else {
+            return Score(Int64((doubleValue - other.doubleValue).rounded()))
+        }
         return Score(difference, over: common)
     }
 

@@ -92,7 +92,7 @@ public final class TrainingLog: Sendable {
 
     /// The workout a reference (`7`, `workout-7`) names.
     func workout(_ reference: String, in snapshot: TrainingSnapshot) throws -> Workout {
-        let id = UInt64(reference).map(Workout.streamID(number:)) ?? reference
+        let id = Workout.streamID(reference: reference)
         guard let workout = try snapshot.workout(id) else {
             throw TrainingError(
                 .notFound, "no workout \(reference)", remedy: "see the workouts' numbers with liftledger history")

@@ -87,6 +87,9 @@ public struct Workout: Sendable {
 
     public static func streamID(number: UInt64) -> String { "workout-\(number)" }
 
+    /// The stream id a reference names: a number (`7`) or an id (`workout-7`).
+    public static func streamID(reference: String) -> String { UInt64(reference).map(streamID(number:)) ?? reference }
+
     public static func number(inStreamID id: String) -> UInt64? {
         guard id.hasPrefix("workout-") else { return nil }
         return UInt64(id.dropFirst("workout-".count))
