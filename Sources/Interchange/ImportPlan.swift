@@ -325,6 +325,9 @@ struct PlanReport {
             }
         }
         if set.reps > 1_000 { implausible.append((set.line, "\(set.reps) reps, over 1,000")) }
+        if let distance = set.distanceMeters, TimeAndDistance.maximumMetres < distance {
+            implausible.append((set.line, "a distance of \(distance) m, over 1,000 km"))
+        }
         var entry = exercises[set.exercise] ?? (mapped.exerciseId, mapped.name, false, 0)
         // A custom exercise is one whether this import adds it or an earlier one did.
         switch mapped {

@@ -183,6 +183,26 @@ struct ImportTests {
         #expect(error?.code == .malformed && error?.message.hasSuffix("duration \"9000h\" is more than a year") == true)
     }
 
+    /// A live set covers at most 1,000 km; an imported one may cover more, and is flagged and kept out of records.
+    @Test func aDistanceOver1000KilometresIsFlaggedAndKeptOutOfRecords() async throws {
+        let file = directory.child("far.csv")
+        // Kilograms, so the distances are in kilometres: 1000.0005 km is half a metre over the limit, 1000 km is on it.
+        try Data(
+            """
+            Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,RPE
+            2024-05-01 10:00:00,A,30m,Running,1,0,0,1000.0005,1500,
+            2024-05-03 10:00:00,B,30m,Running,1,0,0,1000,1500,
+
+            """.utf8
+        ).write(to: URL(fileURLWithPath: file))
+        let report = try await importing(file, unit: .kilograms)
+        #expect(report.implausible.map(\.line) == [2])
+        #expect(report.implausible.first?.why == "a distance of 1000000.5 m, over 1,000 km")
+        let exercise = try #require(report.exercises.first).exerciseId
+        let records = try log.query { try $0.latestRecords(of: exercise) }
+        #expect(records[.longestDistance]?.current.valueText == "1000000", "workout B's 1000 km, in metres")
+    }
+
     /// A session left open and finished nine days later lasts 216 hours, and LiftLedger's export writes so: such a
     /// workout imports, as any up to a year long.
     @Test func aWorkoutOfNineDaysImports() async throws {

@@ -51,6 +51,7 @@ struct WorkoutContribution {
             let implausible =
                 workoutIsImplausible || set.details.reps > Self.maximumPlausibleReps
                 || (set.details.weight?.milligrams ?? 0) > Self.maximumPlausibleMilligrams
+                || set.details.distanceMeters.map { TimeAndDistance.maximumMetres < $0 } == true
             setsByExercise[exerciseOfSet[index]].append(
                 SetFact(
                     workoutId: workout.id, number: set.number, startedAt: startedAt, details: set.details,

@@ -83,8 +83,8 @@ public struct Rules: Sendable, Equatable {
             }),
         RuleKey(
             "records.exclude-implausible",
-            "keep implausible sets (over 1,000 reps or 1,000 kg, dated before 2000 or later than recorded) out of "
-                + "records and volume: on or off", accepts: "on or off", affects: .fold,
+            "keep implausible sets (over 1,000 reps, 1,000 kg or 1,000 km, dated before 2000 or later than recorded) "
+                + "out of records and volume: on or off", accepts: "on or off", affects: .fold,
             text: { $0.excludeImplausible ? "on" : "off" },
             parse: { rules, text in
                 guard text == "on" || text == "off" else { return false }
