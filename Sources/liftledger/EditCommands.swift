@@ -38,6 +38,9 @@ struct CorrectCommand: AsyncParsableCommand {
 
     @OptionGroup var timeAndDistance: SetTimeOptions
 
+    @Option(help: ArgumentHelp("Take a value off the set (repeat for more than one).", valueName: "value"))
+    var clear: [ClearableChoice] = []
+
     func validate() throws {
         try requireValues(["--workout": workout, "--weight": weight, "--reps": reps, "--rpe": rpe])
     }
@@ -50,10 +53,17 @@ struct CorrectCommand: AsyncParsableCommand {
         if let reps { correction.reps = try SetEntry.reps(reps) }
         correction.durationSeconds = try timeAndDistance.seconds()
         correction.distanceMeters = try timeAndDistance.metres()
+        correction.clearing = Set(clear.map(\.value))
         let (id, changed) = try await log.correctSet(set, in: workout, correction)
         Terminal.write(
             changed ? "corrected set \(set) of \(id)\n" : "set \(set) of \(id) has that already; nothing was written\n")
     }
+}
+
+enum ClearableChoice: String, ExpressibleByArgument, CaseIterable {
+    case rpe, time, distance
+
+    var value: ClearableSetValue { ClearableSetValue(rawValue: rawValue)! }
 }
 
 enum WeightArgument {

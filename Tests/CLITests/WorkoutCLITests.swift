@@ -318,6 +318,29 @@ struct WorkoutCLITests {
         #expect(why[0] == "Plank, duration: 1 record, oldest first" && why[1].hasPrefix("#1 1m 30s: workout-1 set 1, "))
     }
 
+    /// `correct --clear` takes a set's RPE, time or distance off; a value both given and cleared is refused, writing
+    /// nothing.
+    @Test func correctClearsASetsRPETimeAndDistance() throws {
+        try ok(["start"])
+        try ok(["log", "rowing", "stationary", "--distance", "500m", "--time", "2m", "--rpe", "8"])
+        let before = try ok(["events"]).standardOutput
+        let refused = try liftledger(["correct", "1", "--time", "3m", "--clear", "time"], journal: journal)
+        #expect(refused.status == 1 && refused.standardError.contains("the set's time is both given and cleared"))
+        #expect(try ok(["events"]).standardOutput == before)
+        try ok(["correct", "1", "--clear", "time", "--clear", "rpe"])
+        var set = try #require(try statusSets().first)
+        #expect(set["durationSeconds"] is NSNull && set["rpe"] is NSNull && set["distanceMeters"] as? String == "500")
+        try ok(["correct", "1", "--clear", "distance"])
+        set = try #require(try statusSets().first)
+        #expect(set["distanceMeters"] is NSNull && set["reps"] as? Int == 0)
+    }
+
+    /// The sets of the workout in progress, as `status --json` gives them.
+    private func statusSets() throws -> [[String: Any]] {
+        let status = try jsonObject(try ok(["status", "--json"]).lines[0])
+        return (status["exercises"] as? [[String: Any]])?.flatMap { ($0["sets"] as? [[String: Any]]) ?? [] } ?? []
+    }
+
     /// Commands that name an exercise echo it as the catalog names it, as `log` does: `ohp` is an alias.
     @Test func exerciseCommandsEchoTheCatalogName() throws {
         try ok(["start"])

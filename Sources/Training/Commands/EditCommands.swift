@@ -16,11 +16,13 @@ public struct SetCorrection: Sendable {
     public var durationSeconds: UInt32?
     /// The set's new distance, in metres (see ``SetRequest/distanceMeters``).
     public var distanceMeters: ExactDecimal?
+    /// What the set no longer has; none of it may be given a new value too.
+    public var clearing: Set<ClearableSetValue>
 
     public init(
         weight: Weight?? = nil, reps: UInt32? = nil, kind: SetKind? = nil, rpe: RPE? = nil, note: String? = nil,
         exercise: String? = nil, confirmed: Bool = false, durationSeconds: UInt32? = nil,
-        distanceMeters: ExactDecimal? = nil
+        distanceMeters: ExactDecimal? = nil, clearing: Set<ClearableSetValue> = []
     ) {
         self.weight = weight
         self.reps = reps
@@ -31,12 +33,29 @@ public struct SetCorrection: Sendable {
         self.confirmed = confirmed
         self.durationSeconds = durationSeconds
         self.distanceMeters = distanceMeters
+        self.clearing = clearing
     }
 
     var isEmpty: Bool {
         weight == nil && reps == nil && kind == nil && rpe == nil && note == nil && exercise == nil
-            && durationSeconds == nil && distanceMeters == nil
+            && durationSeconds == nil && distanceMeters == nil && clearing.isEmpty
     }
+
+    /// The values both given and cleared.
+    var contradictions: [ClearableSetValue] {
+        clearing.filter { value in
+            switch value {
+            case .rpe: rpe != nil
+            case .time: durationSeconds != nil
+            case .distance: distanceMeters != nil
+            }
+        }.sorted { $0.rawValue < $1.rawValue }
+    }
+}
+
+/// A value of a set that a correction can take away: its RPE, its time or its distance.
+public enum ClearableSetValue: String, Sendable, Hashable, CaseIterable {
+    case rpe, time, distance
 }
 
 extension TrainingLog {
@@ -52,6 +71,11 @@ extension TrainingLog {
             throw TrainingError(
                 .invalidValue, "nothing to correct", remedy: "give what changes, such as --reps 6 or --weight 100kg")
         }
+        if let value = correction.contradictions.first {
+            throw TrainingError(
+                .invalidValue, "the set's \(value.rawValue) is both given and cleared",
+                remedy: "give a new \(value.rawValue) or clear it, not both")
+        }
         try TimeAndDistance.check(seconds: correction.durationSeconds, metres: correction.distanceMeters)
         return try await execute { snapshot, _ in
             let workout = try targetWorkout(reference, in: snapshot)
@@ -65,6 +89,13 @@ extension TrainingLog {
             if let note = correction.note { details.note = note.isEmpty ? nil : note }
             if let seconds = correction.durationSeconds { details.durationSeconds = seconds }
             if let metres = correction.distanceMeters { details.distanceMeters = metres }
+            for value in correction.clearing {
+                switch value {
+                case .rpe: details.rpe = nil
+                case .time: details.durationSeconds = nil
+                case .distance: details.distanceMeters = nil
+                }
+            }
             // A new weight is checked as a logged one is, against the exercise's weight before the set (of a set logged
             // before it, else of an earlier workout) and the weight it replaces, whichever is heavier: a jump from both
             // is more often a typo than a fix of one.
