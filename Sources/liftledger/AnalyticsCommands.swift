@@ -144,7 +144,8 @@ struct BalanceCommand: AsyncParsableCommand {
 
 struct ProgressCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "progress", abstract: "Show an exercise's sessions: best estimated 1RM, top weight and volume.")
+        commandName: "progress",
+        abstract: "Show an exercise's sessions: best estimated 1RM, top weight, volume, and time and distance.")
 
     @OptionGroup var location: JournalLocation
     @OptionGroup var asOf: AsOfOption
@@ -160,6 +161,10 @@ struct ProgressCommand: AsyncParsableCommand {
             let plateau = progress.plateau(window: Int(context.snapshot.rules.plateauSessions))
             func estimate(_ session: SessionFact) -> String? {
                 session.bestEstimate?.text(per: 1_000_000, digits: 2)
+            }
+            func seconds(_ session: SessionFact) -> Int64 { Int64(clamping: session.seconds) }
+            func metres(_ session: SessionFact) -> String {
+                ExactDecimal(significand: session.distanceMillimetres, scale: 3)!.description
             }
             if output.json {
                 Terminal.write(
@@ -180,6 +185,8 @@ struct ProgressCommand: AsyncParsableCommand {
                                         ("volumeKilograms", .string(kilograms(session.volume))),
                                         ("workingSets", .unsigned(UInt64(session.workingSets))),
                                         ("reps", .unsigned(UInt64(session.reps))),
+                                        ("seconds", .unsigned(session.seconds)),
+                                        ("distanceMeters", .string(metres(session))),
                                     ])
                                 })
                         ),
@@ -194,13 +201,17 @@ struct ProgressCommand: AsyncParsableCommand {
             }
             if output.csv {
                 Terminal.write(
-                    CSV.line(["date", "workout", "e1rm_kg", "top_weight_kg", "volume_kg", "working_sets", "reps"]))
+                    CSV.line([
+                        "date", "workout", "e1rm_kg", "top_weight_kg", "volume_kg", "working_sets", "reps", "seconds",
+                        "distance_m",
+                    ]))
                 for session in progress.sessions {
                     Terminal.write(
                         CSV.line([
                             context.date(session.startedAt).description, session.workoutId, estimate(session) ?? "",
                             session.topWeight.map(kilograms) ?? "", kilograms(session.volume),
-                            String(session.workingSets), String(session.reps),
+                            String(session.workingSets), String(session.reps), String(session.seconds),
+                            metres(session),
                         ]))
                 }
                 return
@@ -213,13 +224,22 @@ struct ProgressCommand: AsyncParsableCommand {
                 session.bestEstimate.map { context.unit.text(milligrams: $0, digits: 2) }
             }
             text += padded("date", 12) + padded("workout", 12) + padded("e1RM \(unit)", 10) + padded("top \(unit)", 10)
-            text += padded("volume \(unit)", 11) + "sets\n"
+            // Time and distance only for an exercise that has them: a run's or a plank's.
+            let timed = progress.sessions.contains { $0.seconds > 0 }
+            let distance = progress.sessions.contains { $0.distanceMillimetres > 0 }
+            text += padded("volume \(unit)", 11) + (timed ? padded("time", 12) : "")
+            text += (distance ? padded("distance m", 12) : "") + "sets\n"
             for session in progress.sessions {
                 text +=
                     padded(context.date(session.startedAt).description, 12) + padded(session.workoutId, 12)
                     + padded(estimateText(session) ?? "-", 10)
                     + padded(session.topWeight.map { context.mass($0, digits: 2) } ?? "-", 10)
-                    + padded(context.mass(session.volume), 11) + String(session.workingSets) + "\n"
+                    + padded(context.mass(session.volume), 11)
+                    + (timed
+                        ? padded(session.seconds > 0 ? TrainingFormat.duration(seconds: seconds(session)) : "-", 12)
+                        : "")
+                    + (distance ? padded(session.distanceMillimetres > 0 ? metres(session) : "-", 12) : "")
+                    + String(session.workingSets) + "\n"
             }
             if let change = progress.estimateChange {
                 text += "estimated 1RM change: \(context.unit.text(milligrams: change, digits: 2)) \(unit)\n"

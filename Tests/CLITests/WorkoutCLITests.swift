@@ -316,6 +316,12 @@ struct WorkoutCLITests {
         #expect(prs.count == 2 && prs[1].hasPrefix("  duration       1m 30s        workout-1 set 1, "), "\(prs)")
         let why = try ok(["why", "plank", "duration"]).lines
         #expect(why[0] == "Plank, duration: 1 record, oldest first" && why[1].hasPrefix("#1 1m 30s: workout-1 set 1, "))
+        // The plank's session has a time column and no distance one; the walk's a distance and no time.
+        let plankProgress = try ok(["progress", "plank"]).lines
+        #expect(plankProgress[1].contains("time") && !plankProgress[1].contains("distance"))
+        #expect(plankProgress[2].contains(" 1m 30s "), "\(plankProgress)")
+        let walk = try ok(["progress", "farmers", "walk"]).lines
+        #expect(walk[1].contains("distance m") && !walk[1].contains("time") && walk[2].contains(" 50 "), "\(walk)")
     }
 
     /// `correct --clear` takes a set's RPE, time or distance off; a value both given and cleared is refused, writing

@@ -404,6 +404,30 @@ struct AnalyticsTests {
         #expect(plateau?.bestBefore.workoutId == "w2" && plateau?.sessions.map(\.workoutId) == ["w4", "w5"])
     }
 
+    /// A session adds up its working sets' time and distance; a warm-up's count for neither.
+    @Test func aSessionAddsUpItsWorkingSetsTimeAndDistance() async throws {
+        clock.set("2026-01-05T18:00:00Z")
+        try await log.start()
+        func timed(_ seconds: UInt32?, _ metres: String?, _ kind: SetKind = .normal) async throws {
+            clock.advance(seconds: 60)
+            try await log.logSet(
+                SetRequest(
+                    exercise: "running treadmill", weight: nil, reps: 0, kind: kind, durationSeconds: seconds,
+                    distanceMeters: metres.flatMap { ExactDecimal($0) }))
+        }
+        // By hand: 600 s + 45 s = 645 s (the 300 s warm-up left out); 1234.5 m + 800 m = 2034.5 m, and a set of time
+        // alone adds no distance.
+        try await timed(300, "1000", .warmup)
+        try await timed(600, "1234.5")
+        try await timed(45, nil)
+        try await timed(nil, "800")
+        clock.advance(seconds: 60)
+        try await log.finish()
+        let running = try log.query { try $0.catalog().lookup("running treadmill")!.id }
+        let session = try #require(try log.query { try $0.progress(of: running) }.sessions.first)
+        #expect(session.seconds == 645 && session.distanceMillimetres == 2_034_500 && session.workingSets == 3)
+    }
+
     @Test func aPlateauAfterFourFlatSessions() async throws {
         try await log.updateProfile(ProfileUpdated(timeZone: "UTC"))
         // e1RM (Epley): 100×5 = 116.67, 110×5 = 128.33, then 105×5 = 122.5 four times.

@@ -121,6 +121,10 @@ public struct SessionFact: Sendable, Equatable {
     public var bestEstimateSet: UInt32?
     /// The heaviest weight of a set that may make records, in milligrams.
     public var topWeight: Int64?
+    /// The time and the distance (in millimetres, each set's rounded as its record is) of the working sets that are
+    /// not excluded.
+    public var seconds: UInt64
+    public var distanceMillimetres: Int64
     /// The position of the last event that changed the session: the workout's `WorkoutFinished`, or a later one
     /// (see ``Workout/changesAfterFinish``). As of it, the session's figures stand.
     public var position: UInt64
@@ -139,12 +143,14 @@ public struct SessionFact: Sendable, Equatable {
         writer.unsigned(10, bestEstimateSet.map(UInt64.init))
         writer.signed(11, topWeight)
         writer.unsigned(12, position)
+        if seconds > 0 { writer.unsigned(13, seconds) }
+        if distanceMillimetres > 0 { writer.signed(14, distanceMillimetres) }
     }
 
     init(
         workoutId: String, workoutName: String, startedAt: Timestamp, workingSets: UInt32 = 0, reps: UInt32 = 0,
         volume: Int64 = 0, recordVolume: Int64 = 0, bestEstimate: Score? = nil, bestEstimateSet: UInt32? = nil,
-        topWeight: Int64? = nil, position: UInt64
+        topWeight: Int64? = nil, seconds: UInt64 = 0, distanceMillimetres: Int64 = 0, position: UInt64
     ) {
         self.workoutId = workoutId
         self.workoutName = workoutName
@@ -156,6 +162,8 @@ public struct SessionFact: Sendable, Equatable {
         self.bestEstimate = bestEstimate
         self.bestEstimateSet = bestEstimateSet
         self.topWeight = topWeight
+        self.seconds = seconds
+        self.distanceMillimetres = distanceMillimetres
         self.position = position
     }
 
@@ -180,6 +188,8 @@ public struct SessionFact: Sendable, Equatable {
             case 10: bestEstimateSet = try field.integer()
             case 11: topWeight = try field.signed()
             case 12: position = try field.unsigned()
+            case 13: seconds = try field.unsigned()
+            case 14: distanceMillimetres = try field.signed()
             default: continue
             }
         }

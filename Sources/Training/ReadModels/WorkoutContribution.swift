@@ -107,6 +107,12 @@ struct WorkoutContribution {
                 guard !fact.isExcluded else { continue }
                 session.workingSets += 1
                 session.reps = session.reps.addingClamped(fact.details.reps)
+                if let seconds = fact.details.durationSeconds {
+                    session.seconds = session.seconds.addingClamped(UInt64(seconds))
+                }
+                if let millimetres = fact.details.distanceMeters?.scaled(toDigits: 3), millimetres > 0 {
+                    session.distanceMillimetres = session.distanceMillimetres.addingClamped(millimetres)
+                }
                 total.milliSets += 1_000
                 countsForMuscles = true
                 muscleShare.primary.add(
