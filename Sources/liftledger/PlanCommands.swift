@@ -130,7 +130,9 @@ struct ExerciseListCommand: AsyncParsableCommand {
     var muscle: String?
 
     @Option(
-        help: "Only exercises with a word in their name starting with each of these words (run: Running, not Crunch).")
+        help: ArgumentHelp(
+            "Only exercises with a word in their name or an alias starting with each of these words (run: Running, "
+                + "not Crunch)."))
     var search: String?
 
     @Flag(help: "Print one JSON object per line.")
@@ -146,18 +148,14 @@ struct ExerciseListCommand: AsyncParsableCommand {
 
     func run() async throws {
         let log = try location.trainingLog()
-        var exercises = try log.query { try $0.catalog() }.exercises
+        let catalog = try log.query { try $0.catalog() }
+        var exercises = catalog.exercises
         if let muscle {
             exercises = exercises.filter { ($0.primaryMuscles + $0.secondaryMuscles).contains(muscle.lowercased()) }
         }
         if let search {
-            let words = ExerciseCatalog.normalized(search).split(separator: " ")
-            exercises = exercises.filter { exercise in
-                let name = ExerciseCatalog.normalized(exercise.name).split(separator: " ")
-                // Or the words run together, as names write them (`pull up` finds Pullups).
-                return words.allSatisfy { word in name.contains { $0.hasPrefix(word) } }
-                    || name.contains { $0.hasPrefix(words.joined()) }
-            }
+            let found = Set(catalog.search(search).map(\.id))
+            exercises = exercises.filter { found.contains($0.id) }
         }
         for exercise in exercises {
             if json {

@@ -366,6 +366,11 @@ struct WorkoutCLITests {
         #expect(try ok(["exercise", "list", "--search", "crunch"]).lines.contains { $0.hasPrefix("Crunches  [") })
         // Words run together as a name writes them: pull up finds Pullups.
         #expect(try ok(["exercise", "list", "--search", "pull up"]).lines.contains { $0.hasPrefix("Pullups  [") })
+        // An alias finds its exercise: the alias table maps ohp to the Standing Military Press, whose name has no ohp.
+        #expect(
+            try ok(["exercise", "list", "--search", "ohp"]).lines == [
+                "Standing Military Press  [Standing_Military_Press]  shoulders"
+            ])
     }
 
     /// A dry run compares estimates to the milligram, not to the two decimals `prs` gives: 0.4 kg × 8 is 0.4 × (1 +
