@@ -56,8 +56,12 @@ struct RulesSetCommand: AsyncParsableCommand {
     @Argument(help: "The rule, such as e1rm.formula (see liftledger rules show).")
     var key: String
 
-    @Argument(help: "Its new value, such as brzycki.")
-    var value: String
+    // Taken whatever it looks like, so that a negative value (-0.1) is refused by the rule, not taken for an option.
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Its new value, such as brzycki.", valueName: "value"))
+    var values: [String] = []
+
+    /// The one value given.
+    var value: String { values[0] }
 
     @Flag(help: "Print what the change would do, and write nothing.")
     var dryRun = false
@@ -66,6 +70,12 @@ struct RulesSetCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
+        guard values.count == 1 else {
+            throw ValidationError(
+                values.isEmpty
+                    ? "give the rule's new value, such as liftledger rules set \(key) VALUE (see liftledger rules show)"
+                    : "give one value after the rule, not \(values.count): \(values.joined(separator: " "))")
+        }
         if json && !dryRun { throw ValidationError("--json prints the differences of a --dry-run; add --dry-run") }
     }
 

@@ -206,6 +206,10 @@ struct WorkoutCLITests {
                 1
             ),
             (["rules", "set", "volume.warmups", "include", "--json"], "add --dry-run", 64),
+            // A negative value is the rule's to refuse, not taken for an option.
+            (["rules", "set", "balance.secondary", "-0.1"], "\"-0.1\" for balance.secondary; give a number from 0", 1),
+            (["rules", "set", "balance.secondary"], "give the rule's new value", 64),
+            (["rules", "set", "balance.secondary", "0.3", "0.4"], "give one value after the rule, not 2: 0.3 0.4", 64),
             (["why", "squat", "heaviestt"], "unknown record kind \"heaviestt\"; the kinds are: heaviest, e1rm, ", 1),
             (["exercise", "list", "--muscle", "chst"], "unknown muscle \"chst\"; name one of: abdominals, ", 64),
             (["prs", "--as-of", "-1"], "cannot read --as-of \"-1\"", 1),
