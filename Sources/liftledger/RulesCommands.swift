@@ -208,11 +208,14 @@ struct ProjectionsCommand: AsyncParsableCommand {
         let status = try TrainingReadModels(journal: try location.open()).status()
         for entry in status {
             let digest = entry.rulesDigest.hexString
+            let built = entry.checkpoint
             if json {
                 Terminal.write(
                     JSON.object([
                         ("name", .string(entry.name)), ("version", .unsigned(UInt64(entry.codeVersion))),
                         ("rulesDigest", .string(digest)),
+                        ("builtVersion", built.map { .unsigned(UInt64($0.version)) } ?? .null),
+                        ("builtRulesDigest", built.map { .string($0.rulesDigest.hexString) } ?? .null),
                         ("position", entry.checkpoint.map { .unsigned($0.position) } ?? .null),
                         ("head", .unsigned(entry.head)), ("lag", .unsigned(entry.lag)),
                         ("slot", entry.checkpoint.map { .unsigned(UInt64($0.slot)) } ?? .null),
@@ -220,13 +223,23 @@ struct ProjectionsCommand: AsyncParsableCommand {
                         ("rebuildPosition", entry.rebuildPosition.map(JSON.unsigned) ?? .null),
                     ]).rendered + "\n")
             } else {
+                func short(_ digest: String) -> String { digest.isEmpty ? "none" : String(digest.prefix(12)) }
+                // A stale read model's version and rules are what built it, beside those it will be rebuilt by.
+                var version = "version \(entry.codeVersion)"
+                var rules = "rules \(short(digest))"
+                if let built, !entry.isCurrent {
+                    if built.version != entry.codeVersion {
+                        version = "version \(built.version) (code \(entry.codeVersion))"
+                    }
+                    let builtDigest = built.rulesDigest.hexString
+                    if builtDigest != digest { rules = "rules \(short(builtDigest)) (in force \(short(digest)))" }
+                }
                 let state =
-                    entry.checkpoint == nil
+                    built == nil
                     ? "never built" : entry.isCurrent ? "current" : "built under other rules or code: rebuilt next"
                 Terminal.write(
-                    padded(entry.name, 10) + "version \(entry.codeVersion), position "
-                        + "\(entry.checkpoint?.position ?? 0) of \(entry.head) (lag \(entry.lag)), rules "
-                        + "\(digest.isEmpty ? "none" : String(digest.prefix(12))), \(state)"
+                    padded(entry.name, 10) + "\(version), position "
+                        + "\(built?.position ?? 0) of \(entry.head) (lag \(entry.lag)), \(rules), \(state)"
                         + (entry.rebuildPosition.map {
                             entry.isRebuilding
                                 ? ", rebuilding (at \($0))" : ", a rebuild cut short at \($0) (resumed next)"

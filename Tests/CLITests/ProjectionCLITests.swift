@@ -178,8 +178,19 @@ struct ProjectionCLITests {
         }
         _ = try ok(["history"], journal: journal)
         #expect(try training()["current"] as? Bool == true)
+        let built = try training()["builtRulesDigest"] as? String
+        let digestInForce = try training()["rulesDigest"] as? String
+        #expect(built != nil && built == digestInForce)
         _ = try ok(["profile", "set", "--time-zone", "America/New_York"], journal: journal)
         #expect(try training()["current"] as? Bool == false)
+        // Stale: built under the old zone's rules, which differ from those in force; the text gives both.
+        #expect(try training()["builtRulesDigest"] as? String == built)
+        let inForce = try #require(try training()["rulesDigest"] as? String)
+        #expect(inForce != built)
+        let text = try #require(try ok(["projections"], journal: journal).lines.first { $0.hasPrefix("training") })
+        #expect(
+            text.contains("rules \(built!.prefix(12)) (in force \(inForce.prefix(12))), built under other rules"),
+            "\(text)")
         // The profile's records are read from the newest back, 64 at a time: 70 more after the time zone (appended as
         // they are, which no command catches up for), of a type no build knows.
         for _ in 1...70 {
