@@ -13,6 +13,8 @@ struct ImportPlan {
     let format: ExportFormat
     let digest: String
     let source: String
+    /// The profile's time zone: the calendar on which a workout dated before 2000 is implausible.
+    let timeZone: TimeZone
 
     /// The streams and events to append, all at once, and what they amount to.
     func appends(
@@ -45,7 +47,9 @@ struct ImportPlan {
                 report.restRows += workout.items.count
                 continue
             }
-            if workout.start < Self.earliestPlausible || latest < workout.start {
+            if LocalDate.dayNumber(of: workout.start, in: timeZone) < Self.earliestPlausibleDay
+                || latest < workout.start
+            {
                 report.implausible.append((workout.firstLine, "the workout is dated \(workout.start)"))
             }
             var details: [SetDetails] = []
@@ -175,8 +179,8 @@ struct ImportPlan {
         return set == other
     }
 
-    /// The first instant a workout is plausible at: 2000-01-01T00:00:00Z.
-    static let earliestPlausible = Timestamp(microsecondsSinceEpoch: 946_684_800_000_000)
+    /// The first local day a workout is plausible on: 2000-01-01, as a day number.
+    static let earliestPlausibleDay = LocalDate("2000-01-01")!.dayNumber
 
     /// The id of a workout's start: the same for the same workout in any export of its app.
     static func identity(_ format: ExportFormat, _ workout: ImportedWorkout) -> UUID {

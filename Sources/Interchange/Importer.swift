@@ -86,7 +86,8 @@ public struct Importer: Sendable {
         if options.unit != nil { try Self.checkUnit(options.unit!, exportReader.noisyWeights) }
         let plan = ImportPlan(
             workouts: workouts, format: layout.format, digest: digest,
-            source: "\(ImportPlan.sourcePrefix)\(layout.format.rawValue):\(digest.prefix(16))")
+            source: "\(ImportPlan.sourcePrefix)\(layout.format.rawValue):\(digest.prefix(16))", timeZone: rules.timeZone
+        )
         for _ in 0..<8 {
             let headBefore = try log.journal.head().position
             let planned = try log.query { snapshot -> ([StreamAppend], PlanReport)? in

@@ -183,6 +183,23 @@ struct ImportTests {
         #expect(error?.code == .malformed && error?.message.hasSuffix("duration \"9000h\" is more than a year") == true)
     }
 
+    /// A workout dated before 2000 on the profile's calendar is flagged: in Tokyo (UTC+9), a Strong row at 1999-12-31
+    /// 23:00 is, one at 2000-01-01 05:00 (1999-12-31T20:00Z) is not.
+    @Test func aWorkoutBefore2000IsFlaggedByItsLocalDate() async throws {
+        try await log.updateProfile(ProfileUpdated(timeZone: "Asia/Tokyo"))
+        let file = directory.child("y2k.csv")
+        try Data(
+            """
+            Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,RPE
+            1999-12-31 23:00:00,A,30m,Squat (Barbell),1,100,5,0,0,
+            2000-01-01 05:00:00,B,30m,Squat (Barbell),1,90,5,0,0,
+
+            """.utf8
+        ).write(to: URL(fileURLWithPath: file))
+        let report = try await importing(file, unit: .kilograms)
+        #expect(report.implausible.map(\.line) == [2])
+    }
+
     /// A live set covers at most 1,000 km; an imported one may cover more, and is flagged and kept out of records.
     @Test func aDistanceOver1000KilometresIsFlaggedAndKeptOutOfRecords() async throws {
         let file = directory.child("far.csv")

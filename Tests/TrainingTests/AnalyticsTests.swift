@@ -404,6 +404,20 @@ struct AnalyticsTests {
         #expect(plateau?.bestBefore.workoutId == "w2" && plateau?.sessions.map(\.workoutId) == ["w4", "w5"])
     }
 
+    /// "Before 2000" is read on the calendar the history shows, in the profile's time zone: in Tokyo (UTC+9, no
+    /// daylight saving), 1999-12-31T20:00Z is 05:00 on 2000-01-01 and counts; 1999-12-31T14:00Z is 23:00 on 1999-12-31,
+    /// and its sets are implausible.
+    @Test func before2000IsTheLocalDate() async throws {
+        try await log.updateProfile(ProfileUpdated(timeZone: "Asia/Tokyo"))
+        let late = try await workout(at: "1999-12-31T14:00:00Z", [set("squat", "100", 5)])
+        let early = try await workout(at: "1999-12-31T20:00:00Z", [set("squat", "90", 5)])
+        let history = try log.query { try $0.history() }
+        #expect(history.first { $0.workoutId == late }?.implausibleSets == 1)
+        #expect(history.first { $0.workoutId == early }?.implausibleSets == 0)
+        // The 100 kg set is kept out of records: the heaviest is the 90 kg one.
+        #expect(try chain("squat", .heaviestWeight) == ["90"])
+    }
+
     /// A session adds up its working sets' time and distance; a warm-up's count for neither.
     @Test func aSessionAddsUpItsWorkingSetsTimeAndDistance() async throws {
         clock.set("2026-01-05T18:00:00Z")

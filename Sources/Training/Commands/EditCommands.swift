@@ -241,7 +241,8 @@ extension TrainingLog {
             }
             if let startedAt {
                 // The whole workout moves: it must still start when a workout counts, and end by now.
-                guard WorkoutContribution.earliestPlausible <= startedAt else {
+                let day = LocalDate.dayNumber(of: startedAt, in: snapshot.rules.timeZone)
+                guard WorkoutContribution.earliestPlausibleDay <= day else {
                     throw TrainingError(
                         .invalidValue, "the new start \(startedAt) is before 2000, when no workout counts",
                         remedy: "give a date from 2000-01-01 on")

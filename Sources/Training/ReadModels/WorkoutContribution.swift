@@ -16,8 +16,8 @@ struct WorkoutContribution {
     /// keys.
     var workoutKey: [UInt8]
 
-    /// The first instant that is plausible for a workout: 2000-01-01T00:00:00Z.
-    static let earliestPlausible = Timestamp(microsecondsSinceEpoch: 946_684_800_000_000)
+    /// The first local day that is plausible for a workout: 2000-01-01, as a day number.
+    static let earliestPlausibleDay = LocalDate("2000-01-01")!.dayNumber
     /// How far after its recording a workout may be dated and still be plausible (clocks differ).
     static let futureTolerance: Int64 = 86_400_000_000
     static let maximumPlausibleReps: UInt32 = 1_000
@@ -26,11 +26,12 @@ struct WorkoutContribution {
     /// What `workout` contributes; `exercises` holds the facts of its exercises, in the order the workout lists them.
     init(_ workout: Workout, rules: Rules, exercises: [ExerciseFacts]) {
         let startedAt = workout.startedAt
-        let workoutIsImplausible =
-            startedAt < Self.earliestPlausible
-            || startedAt.microsecondsSinceEpoch > workout.startRecordedAt.microsecondsSinceEpoch + Self.futureTolerance
         workoutKey = Key().instant(startedAt).text(workout.id).bytes
         day = LocalDate.dayNumber(of: startedAt, in: rules.timeZone)
+        // Dated before 2000 on the calendar the history shows, or later than recorded.
+        let workoutIsImplausible =
+            day < Self.earliestPlausibleDay
+            || startedAt.microsecondsSinceEpoch > workout.startRecordedAt.microsecondsSinceEpoch + Self.futureTolerance
         let week = Int32(LocalDate(dayNumber: day).weekStart(rules.weekStart).dayNumber)
 
         // Each exercise's counted sets, in the order they were logged: counted first, so that each list is made with
