@@ -694,9 +694,11 @@ struct WorkoutCLITests {
         let previous = try #require(heaviest["previous"] as? [String: Any])
         #expect(heaviest["value"] as? String == "110" && previous["value"] as? String == "100")
         #expect(previous.keys.contains("previous") == false)
-        // progress --csv gives each session's working sets and reps, as --json does: workout 1's one working set of 5.
+        // progress --csv gives each session's working sets, reps, time and distance, as --json does: workout 1's one
+        // working set of 5, of no time or distance.
         let csv = try ok(["progress", "squat", "--csv"]).lines
-        #expect(csv.first?.hasSuffix(",working_sets,reps") == true && csv.dropFirst().first?.hasSuffix(",1,5") == true)
+        #expect(csv.first?.hasSuffix(",working_sets,reps,seconds,distance_m") == true)
+        #expect(csv.dropFirst().first?.hasSuffix(",1,5,0,0") == true)
     }
 
     @Test func customExercisesProfileAndEdits() throws {
