@@ -204,6 +204,21 @@ struct ImportCLITests {
         let heads = try [journal, restored].map { try liftledger(["verify", "--json"], journal: $0).standardOutput }
         #expect(heads[0] == heads[1] && !heads[0].isEmpty)
 
+        // Through a link, the file it names gets the export and the link stays; a link to nothing yet makes the file it
+        // names; /dev/stdout (no regular file here, the test reads a pipe) is written through, not replaced.
+        let expected = try Data(contentsOf: URL(fileURLWithPath: exported))
+        let target = directory.child("target.jsonl")
+        let link = directory.child("link.jsonl")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "target.jsonl")
+        #expect(try liftledger(["export", "--format", "jsonl", "--output", link], journal: journal).status == 0)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "target.jsonl")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == expected)
+        #expect(FileManager.default.createFile(atPath: target, contents: Data("old".utf8)))
+        #expect(try liftledger(["export", "--format", "jsonl", "--output", link], journal: journal).status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == expected)
+        let piped = try liftledger(["export", "--format", "jsonl", "--output", "/dev/stdout"], journal: journal)
+        #expect(piped.status == 0 && Data(piped.standardOutput.utf8) == expected)
+
         // Refused exports and restores leave nothing behind: no partial file, no journal made for a failed restore.
         for (output, hint) in [(directory.path, "is a directory"), (directory.child("none/all.jsonl"), "no directory")]
         {

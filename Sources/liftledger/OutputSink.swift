@@ -1,0 +1,139 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Where an export goes: standard output, written in blocks; or a file, personal data, written beside it (mode 0600)
+/// and renamed into place when complete, so that a failed export leaves no partial file and an earlier export stays as
+/// it was. A link to a file is followed, and the file it names replaced; a path that is no regular file (a pipe, a
+/// terminal, `/dev/stdout`) is written through, as it is, since it cannot be replaced.
+final class OutputSink {
+    private let handle: FileHandle
+    /// How the output reaches its path.
+    private let target: Target
+    private var finished = false
+    private var buffer: [UInt8] = []
+
+    private enum Target {
+        case standardOutput
+        /// The file being written and the path it is renamed to.
+        case file(partial: String, final: String)
+        /// A pipe, a device or a file through `/proc`, written as it is.
+        case stream
+    }
+
+    init(path: String?) throws {
+        guard let path else {
+            handle = FileHandle.standardOutput
+            target = .standardOutput
+            return
+        }
+        var status = stat()
+        if stat(path, &status) == 0 {
+            switch status.st_mode & S_IFMT {
+            case S_IFDIR:
+                throw CLIError(
+                    message: "\(path) is a directory", remedy: "give the path of a file to write, in it or elsewhere")
+            case S_IFREG:
+                // A regular file, or a link to one: replaced where it is, unless only `/proc` knows where that is.
+                let final = Self.resolved(path)
+                if !final.hasPrefix("/proc/") {
+                    (handle, target) = try Self.partial(beside: final)
+                    return
+                }
+            default: break
+            }
+            let descriptor = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                throw CLIError(
+                    message: "cannot open \(path): \(String(cString: strerror(errno)))",
+                    remedy: "check the path and that you may write there")
+            }
+            handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+            target = .stream
+            return
+        }
+        (handle, target) = try Self.partial(beside: try Self.linkedNewFile(path))
+    }
+
+    deinit {
+        if case .file(let partial, _) = target, !finished {
+            try? handle.close()
+            unlink(partial)
+        }
+    }
+
+    func write(_ text: String) throws {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= 1 << 20 { try flush() }
+    }
+
+    func finish() throws {
+        try flush()
+        guard case .file(let partial, let final) = target else { return }
+        try handle.synchronize()
+        try handle.close()
+        finished = true
+        guard rename(partial, final) == 0 else {
+            throw CLIError(
+                message: "cannot move the export to \(final): \(String(cString: strerror(errno)))",
+                remedy: "check that you may write there; the export is in \(partial)")
+        }
+    }
+
+    private func flush() throws {
+        do {
+            try handle.write(contentsOf: buffer)
+        } catch {
+            throw CLIError(
+                message: "cannot write the export: \(error)",
+                remedy: "check the free space and the path, then export again")
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// The file a path names once its links are followed (the path itself when that fails).
+    private static func resolved(_ path: String) -> String {
+        guard let real = realpath(path, nil) else { return path }
+        defer { free(real) }
+        return String(cString: real)
+    }
+
+    /// The path of the file to create for `path`, which names nothing: itself, or what the links it is lead to.
+    private static func linkedNewFile(_ path: String) throws -> String {
+        var current = path
+        var status = stat()
+        // As many links as the system follows before it gives up (ELOOP).
+        for _ in 0..<40 {
+            guard lstat(current, &status) == 0, status.st_mode & S_IFMT == S_IFLNK,
+                let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current)
+            else { return current }
+            current =
+                destination.hasPrefix("/")
+                ? destination
+                : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(destination)
+        }
+        throw CLIError(message: "\(path) is a loop of links", remedy: "give the path of a file to write")
+    }
+
+    /// A new file beside `final`, to be renamed to it.
+    private static func partial(beside final: String) throws -> (FileHandle, Target) {
+        let parent = (final as NSString).deletingLastPathComponent
+        var isDirectory: ObjCBool = false
+        guard parent.isEmpty || FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory),
+            parent.isEmpty || isDirectory.boolValue
+        else {
+            throw CLIError(message: "there is no directory \(parent)", remedy: "create it first, or give another path")
+        }
+        let partial = final + ".partial-\(getpid())"
+        guard FileManager.default.createFile(atPath: partial, contents: nil, attributes: [.posixPermissions: 0o600]),
+            let opened = FileHandle(forWritingAtPath: partial)
+        else {
+            throw CLIError(message: "cannot create \(partial)", remedy: "check the path and that you may write there")
+        }
+        return (opened, .file(partial: partial, final: final))
+    }
+}
