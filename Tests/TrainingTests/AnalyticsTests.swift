@@ -404,6 +404,29 @@ struct AnalyticsTests {
         #expect(plateau?.bestBefore.workoutId == "w2" && plateau?.sessions.map(\.workoutId) == ["w4", "w5"])
     }
 
+    /// Estimates equal in pounds tie. By hand, under Epley: 30 lb × (1 + 12/30) = 42 lb and 35 lb × (1 + 6/30) = 42 lb;
+    /// from whole milligrams (13.607771 kg and 15.875733 kg) they would be 19.0508794 and 19.0508796 kg, and the second
+    /// a record. Checked in the records and in the session's best.
+    @Test func estimatesEqualInPoundsTie() async throws {
+        clock.set("2026-01-05T18:00:00Z")
+        try await log.start()
+        for (pounds, reps) in [("30", UInt32(12)), ("35", 6)] {
+            clock.advance(seconds: 60)
+            try await log.logSet(
+                SetRequest(exercise: "side lateral raise", weight: weight(pounds, .pounds), reps: reps, confirmed: true)
+            )
+        }
+        clock.advance(seconds: 60)
+        try await log.finish()
+        let chain = try chain("side lateral raise", .estimatedOneRepMax)
+        #expect(chain.count == 1, "\(chain)")
+        let raise = try log.query { try $0.catalog().lookup("side lateral raise")!.id }
+        let session = try #require(try log.query { try $0.progress(of: raise) }.sessions.first)
+        // 42 lb is 19.05087954 kg, 1,905,087,954 / 100 mg: the first set's estimate, exactly.
+        #expect(session.bestEstimateSet == 1)
+        #expect(session.bestEstimate.map { $0 == Score(1_905_087_954, over: 100) } == true)
+    }
+
     /// "Before 2000" is read on the calendar the history shows, in the profile's time zone: in Tokyo (UTC+9, no
     /// daylight saving), 1999-12-31T20:00Z is 05:00 on 2000-01-01 and counts; 1999-12-31T14:00Z is 23:00 on 1999-12-31,
     /// and its sets are implausible.

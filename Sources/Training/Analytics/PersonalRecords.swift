@@ -316,8 +316,9 @@ struct RecordTracker {
                 offer(.heaviestWeight, Score(weight))
                 if details.reps <= 12 { offer(.repMaximum(details.reps), Score(weight)) }
                 if !isAssisted {
-                    if let estimate = OneRepMaximum.estimate(
-                        weight: weight, reps: details.reps, rpe: details.rpe, rules: rules)
+                    if let exact = details.weight?.exactMilligrams,
+                        let estimate = OneRepMaximum.estimate(
+                            weight: exact, reps: details.reps, rpe: details.rpe, rules: rules)
                     {
                         offer(.estimatedOneRepMax, estimate)
                     }

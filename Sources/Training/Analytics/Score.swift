@@ -75,28 +75,31 @@ public enum OneRepMaximum {
         return chart
     }()
 
-    /// The estimate, in the unit of `weight` (milligrams, say), or nil when the set gives none: no reps, more reps
-    /// than the rule allows, or (for the chart) an effort beyond it. One rep gives the weight itself.
-    public static func estimate(weight: Int64, reps: UInt32, rpe: RPE?, rules: Rules) -> Score? {
-        guard weight > 0, reps >= 1, reps <= rules.estimateMaxReps else { return nil }
+    /// The estimate, exactly, in the unit of `weight` (milligrams, say: ``Weight/exactMilligrams``), or nil when the
+    /// set gives none (no reps, more reps than the rule allows, or for the chart an effort beyond it) or it does not
+    /// fit 64 bits. One rep gives the weight itself.
+    public static func estimate(weight: Score, reps: UInt32, rpe: RPE?, rules: Rules) -> Score? {
+        guard weight.numerator > 0, reps >= 1, reps <= rules.estimateMaxReps else { return nil }
         let r = Int64(reps)
         switch rules.estimateFormula {
         case .epley:
-            guard reps > 1 else { return Score(weight) }
-            return product(weight, 30 + r).map { Score($0, over: 30) }
+            guard reps > 1 else { return weight }
+            return scaled(weight, by: 30 + r, over: 30)
         case .brzycki:
-            guard reps > 1 else { return Score(weight) }
+            guard reps > 1 else { return weight }
             guard r < 37 else { return nil }
-            return product(weight, 36).map { Score($0, over: 37 - r) }
+            return scaled(weight, by: 36, over: 37 - r)
         case .rpe:
             let effort = UInt32(rpe?.halfSteps ?? 20)
             guard let percent = chart[2 * reps + 20 - effort] else { return nil }
-            return product(weight, 1_000).map { Score($0, over: percent) }
+            return scaled(weight, by: 1_000, over: percent)
         }
     }
 
-    private static func product(_ left: Int64, _ right: Int64) -> Int64? {
-        let (value, overflow) = left.multipliedReportingOverflow(by: right)
-        return overflow ? nil : value
+    /// `value × factor / divisor`, exactly; nil when it does not fit.
+    private static func scaled(_ value: Score, by factor: Int64, over divisor: Int64) -> Score? {
+        let (numerator, numeratorOverflow) = value.numerator.multipliedReportingOverflow(by: factor)
+        let (denominator, denominatorOverflow) = value.denominator.multipliedReportingOverflow(by: divisor)
+        return numeratorOverflow || denominatorOverflow ? nil : Score(numerator, over: denominator)
     }
 }

@@ -58,7 +58,8 @@ public struct TrainingProjection: Projection {
     /// session's position (and so a session record's) is the last event that changed it, not its workout's finish;
     /// a set of no reps is no session's top weight. 10: an exercise is assisted when its name has the word assisted,
     /// not merely the letters (an Unassisted Dip is not). 11: a set over 1,000 km is implausible, and a workout is
-    /// dated before 2000 by its local date; a session keeps its sets' time and distance.
+    /// dated before 2000 by its local date; a session keeps its sets' time and distance; an estimate is worked out
+    /// from the exact weight, not whole milligrams.
     public let version: UInt32 = 11
     public let rules: Rules
     public var rulesDigest: [UInt8] { rules.foldDigest }

@@ -70,6 +70,17 @@ public struct Weight: Sendable, Hashable, CustomStringConvertible {
     /// Whole milligrams, rounded half to even: the unit the analytics compare and add weights in, exactly.
     public var milligrams: Int64 { kilograms.scaled(toDigits: 6) ?? .max }
 
+    /// The milligrams as an exact fraction, not rounded: what an estimate is worked out from, so that estimates equal
+    /// in pounds tie (30 lb × 12 and 35 lb × 6 are both 42 lb under Epley; from whole milligrams they differ). Nil
+    /// when it does not fit 64 bits.
+    public var exactMilligrams: Score? {
+        let exact = kilograms
+        guard exact.scale > 6 else { return exact.scaled(toDigits: 6).map { Score($0) } }
+        var divisor: Int64 = 1
+        for _ in 6..<exact.scale { divisor *= 10 }
+        return Score(exact.significand, over: divisor)
+    }
+
     /// The weight times `count` (a set's reps) in whole milligrams, worked out exactly and rounded half to even once:
     /// 60 lb × 15 and 75 lb × 12 are both 900 lb, 408,233,133 mg (rounding each weight first would make them differ).
     /// Nil when the milligrams do not fit 64 bits.
