@@ -404,6 +404,17 @@ struct AnalyticsTests {
         #expect(plateau?.bestBefore.workoutId == "w2" && plateau?.sessions.map(\.workoutId) == ["w4", "w5"])
     }
 
+    /// A workout moved to a later date, in the past, stays plausible: it was recorded on 2026-05-04 and dated
+    /// 2026-05-06 on 2026-05-20, when the new date was recorded. Its 100 kg × 5 keeps its volume and its record.
+    @Test func aWorkoutMovedLaterStaysPlausible() async throws {
+        let id = try await workout(at: "2026-05-04T18:00:00Z", [set("squat", "100", 5)])
+        clock.set("2026-05-20T12:00:00Z")
+        try await log.editWorkout(id, startedAt: Timestamp(rfc3339: "2026-05-06T18:00:00Z"), note: nil, name: nil)
+        let summary = try #require(try log.query { try $0.history() }.first)
+        #expect(summary.implausibleSets == 0 && summary.volume == 500_000_000)
+        #expect(try chain("squat", .heaviestWeight) == ["100"])
+    }
+
     /// Estimates equal in pounds tie. By hand, under Epley: 30 lb × (1 + 12/30) = 42 lb and 35 lb × (1 + 6/30) = 42 lb;
     /// from whole milligrams (13.607771 kg and 15.875733 kg) they would be 19.0508794 and 19.0508796 kg, and the second
     /// a record. Checked in the records and in the session's best.

@@ -27,7 +27,7 @@ public struct Workout: Sendable {
     public internal(set) var rest: RestTimer?
     /// The time of the stream's last event.
     public internal(set) var lastActivityAt: Timestamp
-    /// When the journal recorded the start (an imported workout started long before).
+    /// When the journal recorded the start (an imported workout started long before), or a new date for it.
     public internal(set) var startRecordedAt: Timestamp
     /// The position of the `WorkoutFinished` event, once finished.
     public internal(set) var finishedPosition: UInt64?
@@ -116,6 +116,8 @@ public struct Workout: Sendable {
             if let start = edit.startedAt {
                 let shift = start.microsecondsSinceEpoch - startedAt.microsecondsSinceEpoch
                 startedAt = start
+                // The new date is recorded now: a workout moved later is dated after its first recording, not ahead.
+                startRecordedAt = max(startRecordedAt, time)
                 if case .finished(let end) = status {
                     status = .finished(at: Timestamp(microsecondsSinceEpoch: end.microsecondsSinceEpoch + shift))
                 }
