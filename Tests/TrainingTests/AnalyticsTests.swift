@@ -476,6 +476,57 @@ struct AnalyticsTests {
         #expect(session.seconds == 645 && session.distanceMillimetres == 2_034_500 && session.workingSets == 3)
     }
 
+    /// Weeks start on Monday. Today, Wednesday 2026-03-18, the last 8 complete weeks run from 2026-01-19 to the week of
+    /// 2026-03-09, the last 4 before that one from 2026-02-09. A workout on 2026-01-05 (before them all) and one on
+    /// 2026-03-10, 100 kg × 5 each: 1 of 8 weeks had a workout, and the week of 2026-03-09 had 500 kg after 4 weeks
+    /// with none: a spike. On 2026-06-03, long after, 0 of 8 weeks had one, and nothing else is said.
+    @Test func consistencyAfterALapseAndAVolumeSpikeAfterABreak() async throws {
+        try await log.updateProfile(ProfileUpdated(timeZone: "UTC"))
+        func insights(_ today: String) throws -> [Insight] {
+            try log.query { try $0.insights(today: LocalDate(today)!, names: { $0 }, unit: .kilograms) }
+        }
+        #expect(try insights("2026-01-01").isEmpty, "no workout yet: nothing to say")
+        try await workout(at: "2026-01-05T18:00:00Z", [set("squat", "100", 5)])
+        try await workout(at: "2026-03-10T18:00:00Z", [set("squat", "100", 5)])
+        let march = try insights("2026-03-18")
+        #expect(
+            march.first { $0.kind == .consistency }?.message
+                == "1 of the last 8 weeks had at least 1 workout (1 in all)")
+        #expect(
+            march.first { $0.kind == .volumeSpike }?.message
+                == "the week of 2026-03-09 had 500 kg of volume, after 4 weeks with none")
+        let june = try insights("2026-06-03")
+        #expect(june.map(\.kind) == [.consistency])
+        #expect(june.first?.message == "0 of the last 8 weeks had at least 1 workout (0 in all)")
+    }
+
+    /// Weekly volumes of 500 kg (100 kg × 5) for 4 weeks from 2026-02-09, then 1,500 kg (three such sets) in the week
+    /// of 2026-03-09: 1,500 > 1.5 × 500, 300% of the 4 weeks before.
+    @Test func aVolumeSpikeOverTheFourWeeksBefore() async throws {
+        try await log.updateProfile(ProfileUpdated(timeZone: "UTC"))
+        for day in ["02-10", "02-17", "02-24", "03-03"] {
+            try await workout(at: "2026-\(day)T18:00:00Z", [set("squat", "100", 5)])
+        }
+        try await workout(at: "2026-03-10T18:00:00Z", Array(repeating: set("squat", "100", 5), count: 3))
+        let insights = try log.query {
+            try $0.insights(today: LocalDate("2026-03-18")!, names: { $0 }, unit: .kilograms)
+        }
+        #expect(
+            insights.first { $0.kind == .volumeSpike }?.message
+                == "the week of 2026-03-09 had 1500 kg of volume, 300% of the 4 weeks before (500 kg a week)")
+    }
+
+    /// A workout every set of which is implausible (dated 1999, before 2000) makes no day of training: none for the
+    /// calendar or a streak, though the history lists it.
+    @Test func aWorkoutOfImplausibleSetsAloneMakesNoTrainingDay() async throws {
+        try await log.updateProfile(ProfileUpdated(timeZone: "UTC"))
+        try await workout(at: "1999-06-01T18:00:00Z", [set("squat", "100", 5)])
+        #expect(try log.query { try $0.history() }.count == 1)
+        #expect(try log.query { try $0.trainingDays() }.isEmpty)
+        let days = try log.query { try $0.streakDays(today: LocalDate("1999-06-02")!) }
+        #expect(days.streak.current == 0 && days.entries.isEmpty && days.breaker == nil)
+    }
+
     @Test func aPlateauAfterFourFlatSessions() async throws {
         try await log.updateProfile(ProfileUpdated(timeZone: "UTC"))
         // e1RM (Epley): 100×5 = 116.67, 110×5 = 128.33, then 105×5 = 122.5 four times.

@@ -123,7 +123,10 @@ extension TrainingSnapshot {
         func total(_ week: LocalDate) -> WeekCounter { counters[week.dayNumber]?[""] ?? WeekCounter() }
         let met = weeks.filter { total($0).workouts >= Int64(rules.weeklyTarget) }.count
         let workouts = weeks.reduce(0) { $0 + total($1).workouts }
-        if workouts > 0 {
+        // The first day trained, if any: one who trained before these weeks and not in them has stopped, and is told
+        // so, where one who never trained has nothing to be told.
+        let firstDay = try trainingDays().keys.min()
+        if let firstDay, firstDay < thisWeek.dayNumber {
             insights.append(
                 Insight(
                     kind: .consistency, exerciseId: nil,
@@ -168,6 +171,13 @@ extension TrainingSnapshot {
                         "the week of \(lastWeek) had \(volume(latest)) of volume, "
                         + "\(Int((latest / average * 100).rounded()))% of the 4 weeks before "
                         + "(\(volume(average)) a week)",
+                    evidence: (baseline + [lastWeek]).map(volumeEvidence)))
+        } else if average == 0, latest > 0, let firstDay, let start = baseline.first, firstDay < start.dayNumber {
+            // Back after four weeks of no volume, having trained before them: any volume is a jump from nothing.
+            insights.append(
+                Insight(
+                    kind: .volumeSpike, exerciseId: nil,
+                    message: "the week of \(lastWeek) had \(volume(latest)) of volume, after 4 weeks with none",
                     evidence: (baseline + [lastWeek]).map(volumeEvidence)))
         }
         return insights

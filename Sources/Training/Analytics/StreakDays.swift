@@ -38,7 +38,8 @@ extension TrainingSnapshot {
         }
         let last = weekly ? today.weekStart(rules.weekStart).dayNumber : today.dayNumber
         var workouts: [Int: [WorkoutSummary]] = [:]
-        for workout in try history(HistoryFilter(to: LocalDate(dayNumber: last + step - 1))) {
+        for workout in try history(HistoryFilter(to: LocalDate(dayNumber: last + step - 1)))
+        where workout.isTrained(under: rules) {
             workouts[unit(workout), default: []].append(workout)
         }
         func entry(_ unit: Int) -> StreakDays.Entry {

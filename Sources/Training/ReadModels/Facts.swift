@@ -226,6 +226,12 @@ public struct WorkoutSummary: Sendable, Equatable {
     public var exercises: [ExerciseLine]
     public var finishedPosition: UInt64
 
+    /// Whether it makes a day of training under `rules`: not when every set is kept out as implausible (the fold's
+    /// `days` and weekly workout counts leave it out too).
+    public func isTrained(under rules: Rules) -> Bool {
+        !(rules.excludeImplausible && sets > 0 && implausibleSets == sets)
+    }
+
     /// Writes the `history` row.
     func writeRow(to writer: inout PayloadWriter) {
         writer.string(1, workoutId)

@@ -329,9 +329,9 @@ struct TrainingFold {
         if let new, new.history != old?.history || new.workoutKey != old?.workoutKey {
             try put(.history, new.workoutKey) { new.history.writeRow(to: &$0) }
         }
-        if old?.day != new?.day {
-            if let old { try addToDay(old.day, -1) }
-            if let new { try addToDay(new.day, 1) }
+        if old?.trainedDay != new?.trainedDay {
+            if let day = old?.trainedDay { try addToDay(day, -1) }
+            if let day = new?.trainedDay { try addToDay(day, 1) }
         }
         for (key, counter) in old?.weeks ?? [:] { try addToWeek(key, counter, sign: -1) }
         for (key, counter) in new?.weeks ?? [:] { try addToWeek(key, counter, sign: 1) }

@@ -8,7 +8,9 @@ import Projections
 /// folded like any other event, and the result is the same as folding the final state once.
 struct WorkoutContribution {
     var history: WorkoutSummary
-    var day: Int
+    /// The local day it trained on; nil when every set is kept out as implausible, so that it makes no day of a
+    /// streak, of the calendar or of a week's workouts.
+    var trainedDay: Int?
     /// Each exercise's session in the workout, sorted by key.
     var sessions: [ExerciseSession]
     var weeks: [WeekKey: WeekCounter]
@@ -27,7 +29,7 @@ struct WorkoutContribution {
     init(_ workout: Workout, rules: Rules, exercises: [ExerciseFacts]) {
         let startedAt = workout.startedAt
         workoutKey = Key().instant(startedAt).text(workout.id).bytes
-        day = LocalDate.dayNumber(of: startedAt, in: rules.timeZone)
+        let day = LocalDate.dayNumber(of: startedAt, in: rules.timeZone)
         // Dated before 2000 on the calendar the history shows, or later than recorded.
         let workoutIsImplausible =
             day < Self.earliestPlausibleDay
@@ -65,8 +67,11 @@ struct WorkoutContribution {
         sessions.reserveCapacity(workout.exercises.count)
         var weeks: [WeekKey: WeekCounter] = [:]
         weeks.reserveCapacity(16)
+        let everySetExcluded =
+            !setsByExercise.allSatisfy(\.isEmpty) && setsByExercise.allSatisfy { $0.allSatisfy(\.isExcluded) }
+        trainedDay = everySetExcluded ? nil : day
         var total = WeekCounter()
-        total.workouts = 1
+        total.workouts = everySetExcluded ? 0 : 1
         var workingSets: UInt32 = 0
         var implausibleSets: UInt32 = 0
         let primary = rules.primaryMilliWeight
