@@ -1,5 +1,5 @@
 /// Reads delimiter-separated text as RFC 4180 describes it: a field in double quotes may hold the delimiter, line
-/// breaks and doubled quotes; rows end with LF or CRLF. Each row comes with the line it starts on, for messages.
+/// breaks and doubled quotes; rows end with LF, CRLF or CR alone. Each row comes with the line it starts on, for messages.
 struct CSVReader {
     private let bytes: [UInt8]
     private let delimiter: UInt8
@@ -26,7 +26,8 @@ struct CSVReader {
             case UInt8(ascii: "\""): quoted.toggle()
             case UInt8(ascii: ",") where !quoted: commas += 1
             case UInt8(ascii: ";") where !quoted: semicolons += 1
-            case UInt8(ascii: "\n") where !quoted: return semicolons > commas ? UInt8(ascii: ";") : UInt8(ascii: ",")
+            case UInt8(ascii: "\n") where !quoted, UInt8(ascii: "\r") where !quoted:
+                return semicolons > commas ? UInt8(ascii: ";") : UInt8(ascii: ",")
             default: break
             }
         }
@@ -89,6 +90,10 @@ struct CSVReader {
                     break rowLoop
                 case UInt8(ascii: "\r") where index < bytes.count && bytes[index] == UInt8(ascii: "\n"):
                     continue
+                case UInt8(ascii: "\r"):
+                    // A carriage return alone ends a line too, as old Mac files and some editors end them.
+                    line += 1
+                    break rowLoop
                 default:
                     field.append(byte)
                 }

@@ -534,6 +534,26 @@ struct ImportTests {
         #expect(try sets("workout-1").first?.details.note == "left shoulder\ntight")
     }
 
+    /// A carriage return alone ends a line, outside quotes: a FitNotes row after one is a row of its own, not text of
+    /// the note before it (which swallowed a set, with status 0), and a file of such lines has rows.
+    @Test func aCarriageReturnAloneEndsALine() async throws {
+        let header = "Date,Exercise,Category,Weight,Weight Unit,Reps,Distance,Distance Unit,Time,Comment"
+        let mixed = directory.child("mixed.csv")
+        try Data(
+            (header
+                + "\r\n2023-01-05,Deadlift,Back,200.0,kgs,3,,,,\"\"\r2023-01-06,Deadlift,Back,200.0,kgs,3,,,,\"\"\r\n")
+                .utf8
+        ).write(to: URL(fileURLWithPath: mixed))
+        let report = try await importing(mixed)
+        #expect(report.sets == 2 && report.workoutsAdded == 2)
+        let old = directory.child("old-mac.csv")
+        try Data((header + "\r2023-02-05,Deadlift,Back,210.0,kgs,3,,,,\"a\rb\"\r").utf8).write(
+            to: URL(fileURLWithPath: old))
+        #expect(try await importing(old).workoutsAdded == 1)
+        // Inside quotes, it is the note's.
+        #expect(try sets("workout-3").first?.details.note == "a\rb")
+    }
+
     @Test func filesThatAreNoExportAreRefusedAndWriteNothing() async throws {
         let random = directory.child("random.bin")
         #expect(FileManager.default.createFile(atPath: random, contents: nil))
