@@ -63,7 +63,7 @@ struct ExerciseMapper {
                 if let exercise = catalog.lookup(candidate) { return .exercise(exercise) }
             }
         }
-        let id = "custom-" + key.replacingOccurrences(of: " ", with: "-")
+        let id = "custom-" + ExerciseCatalog.key(name).replacingOccurrences(of: " ", with: "-")
         if let existing = catalog.exercise(id: id) { return .exercise(existing) }
         let muscles = category.flatMap { Self.categoryMuscles[$0.lowercased()] } ?? ([], [])
         return .custom(

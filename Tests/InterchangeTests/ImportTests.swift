@@ -534,6 +534,29 @@ struct ImportTests {
         #expect(try sets("workout-1").first?.details.note == "left shoulder\ntight")
     }
 
+    /// Names with no letter or digit stay apart: each was `custom-` (💪 and ??? normalize to nothing, 🏋️ to its
+    /// variation selector alone), so their sets and records merged. Their ids are their scalars in hex, and each is
+    /// found by its name.
+    @Test func namesWithoutLettersStayApart() async throws {
+        let file = directory.child("symbols.csv")
+        try Data(
+            """
+            Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,RPE
+            2024-01-01 10:00:00,A,1h,💪,1,100,5,,,
+            2024-01-01 10:00:00,A,1h,???,1,200,5,,,
+            2024-01-01 10:00:00,A,1h,🏋️,1,50,5,,,
+
+            """.utf8
+        ).write(to: URL(fileURLWithPath: file))
+        let report = try await importing(file, unit: .kilograms)
+        #expect(report.customExercisesAdded.count == 3)
+        let ids = try sets("workout-1").map(\.details.exerciseId)
+        #expect(ids == ["custom-u1f4aa", "custom-u3f-u3f-u3f", "custom-u1f3cb-ufe0f"])
+        let catalog = try log.query { try $0.catalog() }
+        #expect(catalog.lookup("💪")?.id == "custom-u1f4aa" && catalog.lookup("🏋️")?.id == "custom-u1f3cb-ufe0f")
+        #expect(try await importing(file, unit: .kilograms).workoutsAlreadyImported == 1)
+    }
+
     /// A carriage return alone ends a line, outside quotes: a FitNotes row after one is a row of its own, not text of
     /// the note before it (which swallowed a set, with status 0), and a file of such lines has rows.
     @Test func aCarriageReturnAloneEndsALine() async throws {

@@ -43,18 +43,18 @@ public struct ExerciseCatalog: Sendable {
         positionsByID[id].map { exercises[$0] }
     }
 
-    /// The exercise `text` names: the one with exactly that id, else, compared normalized (see ``normalized(_:)``),
-    /// one with that id or name (a custom exercise before a catalog one), else the one an alias names.
+    /// The exercise `text` names: the one with exactly that id, else, compared normalized (see ``key(_:)``), one
+    /// with that id or name (a custom exercise before a catalog one), else the one an alias names.
     public func lookup(_ text: String) -> Exercise? {
         if let exercise = exercise(id: text) { return exercise }
-        let key = Self.normalized(text)
+        let key = Self.key(text)
         if let position = positionsByKey[key] { return exercises[position] }
         return aliases[key].flatMap { exercise(id: $0) }
     }
 
     private mutating func insert(_ new: [Exercise]) {
         for exercise in new {
-            let keys = (name: Self.normalized(exercise.name), id: Self.normalized(exercise.id))
+            let keys = (name: Self.key(exercise.name), id: Self.key(exercise.id))
             if let position = positionsByID[exercise.id] {
                 exercises[position] = exercise
                 self.keys[position] = keys

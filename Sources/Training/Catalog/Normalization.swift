@@ -47,6 +47,23 @@ extension ExerciseCatalog {
         return String(decoding: result, as: UTF8.self)
     }
 
+    /// What a name is found by and its id made from: ``normalized(_:)``, or for a name with no letter or digit (an
+    /// emoji, `???`), which normalizes to nothing or to marks alone, its scalars in hex (`💪` is `u1f4aa`), so that
+    /// such names stay apart.
+    public static func key(_ name: String) -> String {
+        let normalized = normalized(name)
+        if normalized.unicodeScalars.contains(where: { isWordScalar($0) && !isMark($0) }) { return normalized }
+        return name.trimmingCharacters(in: .whitespaces).unicodeScalars
+            .map { "u" + String($0.value, radix: 16) }.joined(separator: " ")
+    }
+
+    private static func isMark(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: true
+        default: false
+        }
+    }
+
     private static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
         if scalar.isASCII { return ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) }
         switch scalar.properties.generalCategory {

@@ -33,7 +33,7 @@ extension TrainingLog {
     @discardableResult
     public func addCustomExercise(_ proposal: CustomExerciseAdded) async throws -> Exercise {
         let name = proposal.name.trimmingCharacters(in: .whitespaces)
-        guard !ExerciseCatalog.normalized(name).isEmpty else {
+        guard !ExerciseCatalog.key(name).isEmpty else {
             throw TrainingError(
                 .invalidValue, "an exercise needs a name", remedy: "give one, such as \"Zercher Squat\"")
         }
@@ -73,7 +73,7 @@ extension TrainingLog {
             }
             var added = proposal
             added.name = name
-            added.exerciseId = "custom-" + ExerciseCatalog.normalized(name).replacingOccurrences(of: " ", with: "-")
+            added.exerciseId = "custom-" + ExerciseCatalog.key(name).replacingOccurrences(of: " ", with: "-")
             return Decision(
                 stream: "catalog", expectedVersion: try snapshot.expectedVersion(of: "catalog"), events: [added],
                 result: added.exercise)
