@@ -44,7 +44,8 @@ struct LogCommand: AsyncParsableCommand {
             Forms people type are accepted: 'bench press 100kg x 5', 'squat 225lb x 5', 'deadlift 100 5' (in the \
             profile's unit), 'pull up bw x 12'. A weight more than five times the last one for the exercise needs \
             --confirm. A timed or distance set names the exercise alone, or with a weight and reps: 'plank --time \
-            60s', 'running treadmill --distance 5km --time 25m', 'farmers walk 40kg x 1 --distance 50m'.
+            60s', 'running treadmill --distance 5km --time 25m', 'farmers walk 40kg x 1 --distance 50m'. A set \
+            logged while the workout is paused resumes its clock.
             """)
 
     @OptionGroup var location: JournalLocation
@@ -77,10 +78,12 @@ struct LogCommand: AsyncParsableCommand {
 
     func run() async throws {
         let log = try location.trainingLog()
-        let unit = try log.query { try $0.profileFields().unit } ?? .kilograms
+        let (unit, catalog, paused) = try log.query { snapshot in
+            let active = workout == nil ? try snapshot.activeWorkout() : nil
+            return (try snapshot.profileFields().unit ?? .kilograms, try snapshot.catalog(), active?.pausedAt != nil)
+        }
         let seconds = try timeAndDistance.seconds()
         let metres = try timeAndDistance.metres()
-        let catalog = try log.query { try $0.catalog() }
         // A timed or distance set of the exercise alone (words the catalog knows, or with no number): no load, no reps.
         let known = catalog.lookup(words.joined(separator: " ")) != nil
         let exerciseAlone =
@@ -101,6 +104,7 @@ struct LogCommand: AsyncParsableCommand {
             exerciseId: "", weight: entry.weight, reps: entry.reps, kind: request.kind, rpe: request.rpe,
             durationSeconds: seconds, distanceMeters: metres)
         Terminal.write("set \(number): \(name) \(TrainingFormat.details(details))\n")
+        if paused { Terminal.write("the workout was paused: its clock runs again\n") }
     }
 }
 

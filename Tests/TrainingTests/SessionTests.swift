@@ -61,6 +61,24 @@ struct SessionTests {
         #expect(try log.activeSession()?.elapsedSeconds == 720, "600 + 120.9, rounded down")
     }
 
+    /// A set logged while paused resumes the clock: 60 s trained, paused 540 s, a set, 60 s more: 120 s. Without the
+    /// resume the workout would stand at 60 s, the time after the pause lost.
+    @Test func aSetLoggedWhilePausedResumesTheClock() async throws {
+        let test = try TestJournal()
+        let clock = ManualClock("2026-11-22T18:00:00Z")
+        let log = try TrainingLog(journal: test.journal, clock: clock.function)
+        try await log.start()
+        clock.advance(seconds: 60)
+        try await log.pause()
+        clock.advance(seconds: 540)
+        try await log.logSet(SetRequest(exercise: "squat", weight: nil, reps: 5))
+        #expect(try log.activeSession()?.isPaused == false)
+        clock.advance(seconds: 60)
+        #expect(try log.activeSession()?.elapsedSeconds == 120)
+        try await log.finish()
+        #expect(try log.query { try $0.history() }.first?.durationSeconds == 120)
+    }
+
     @Test func restTimerExtendAndSkip() async throws {
         let test = try TestJournal()
         let clock = ManualClock()

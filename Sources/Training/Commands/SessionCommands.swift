@@ -110,6 +110,8 @@ extension TrainingLog {
                 request.weight, confirmed: request.confirmed, exercise: exercise,
                 previous: snapshot.previousWeight(of: exercise.id, in: workout))
             var events: [any TrainingEventPayload] = []
+            // A set logged is training: a paused clock runs again, or the time the set took would not count.
+            if workout.isActive, workout.pausedAt != nil { events.append(WorkoutResumed()) }
             if workout.isActive { events += Self.closingRest(of: workout, at: now) }
             if !workout.exercises.contains(where: { $0.exerciseId == exercise.id }) {
                 events.append(ExerciseAdded(exerciseId: exercise.id, exerciseName: exercise.name))
