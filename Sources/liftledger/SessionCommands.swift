@@ -238,15 +238,39 @@ struct ResumeCommand: AsyncParsableCommand {
 struct FinishCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "finish", abstract: "Finish the workout in progress; it joins the history.",
-        discussion: "A workout with no sets is not finished: log a set, or discard it.")
+        discussion: """
+            A workout with no sets is not finished: log a set, or discard it. One left running finishes as of its last \
+            activity with --at last, so that the time it stood idle does not count.
+            """)
 
     @OptionGroup var location: JournalLocation
 
     @Option(help: "A note on the workout.")
     var note: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "When it ended: last (its last activity), 'YYYY-MM-DD HH:MM' in the profile's time zone, or an RFC 3339 "
+                + "time; from its last activity to now (default: now).", valueName: "time"))
+    var at: String?
+
     func run() async throws {
-        let id = try await location.trainingLog().finish(note: note)
+        let log = try location.trainingLog()
+        var time = TrainingLog.FinishTime.now
+        if let at {
+            if at == "last" {
+                time = .lastActivity
+            } else {
+                let zone = try log.query { $0.rules.timeZone }
+                guard let instant = Timestamp.parse(at, in: zone) else {
+                    throw CLIError(
+                        message: "cannot read --at \(at.debugDescription)",
+                        remedy: "give last, 'YYYY-MM-DD HH:MM' or an RFC 3339 time")
+                }
+                time = .at(instant)
+            }
+        }
+        let id = try await log.finish(note: note, at: time)
         Terminal.write("finished \(id)\n")
     }
 }

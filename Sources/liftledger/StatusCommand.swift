@@ -136,7 +136,8 @@ struct StatusCommand: AsyncParsableCommand {
             lines.append(
                 "stale: nothing logged for \(TrainingFormat.duration(seconds: idle)); "
                     + (Self.choices(session).contains("finish")
-                        ? "finish it (liftledger finish) or discard it (liftledger discard)"
+                        ? "finish it as of its last activity (liftledger finish --at last) or discard it "
+                            + "(liftledger discard)"
                         : "it has no sets: discard it (liftledger discard)"))
         }
         if let rest = session.rest {

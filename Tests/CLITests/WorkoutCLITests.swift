@@ -214,6 +214,7 @@ struct WorkoutCLITests {
             (["exercise", "list", "--muscle", "chst"], "unknown muscle \"chst\"; name one of: abdominals, ", 64),
             (["prs", "--as-of", "-1"], "cannot read --as-of \"-1\"", 1),
             (["status", "--now", "yesterday"], "cannot read --now \"yesterday\"; give an RFC 3339 time", 1),
+            (["finish", "--at", "yesterday"], "cannot read --at \"yesterday\"; give last, ", 1),
             (["prs", "--bogus"], "Unknown option '--bogus'; see liftledger prs --help", 64),
             (["prs", "--as-of", "--json"], "missing value for '--as-of': --json is an option", 64),
             (["history", "--routine", "Nope"], "no routine \"Nope\"; there are no routines yet", 1),

@@ -79,6 +79,29 @@ struct SessionTests {
         #expect(try log.query { try $0.history() }.first?.durationSeconds == 120)
     }
 
+    /// A workout left running overnight finishes as of its last activity: a set at 60 s, then 14 h idle, is 60 s
+    /// long. A finish before the last activity, or after now, is refused, writing nothing.
+    @Test func aWorkoutLeftRunningFinishesAtItsLastActivity() async throws {
+        let test = try TestJournal()
+        let clock = ManualClock("2026-11-22T18:00:00Z")
+        let log = try TrainingLog(journal: test.journal, clock: clock.function)
+        try await log.start()
+        clock.advance(seconds: 60)
+        try await log.logSet(SetRequest(exercise: "squat", weight: nil, reps: 5))
+        clock.advance(seconds: 14 * 3_600)
+        let head = try test.journal.head()
+        for refused in ["2026-11-22T18:00:30Z", "2026-11-23T09:00:00Z"] {
+            let error = await #expect(throws: TrainingError.self) {
+                try await log.finish(at: .at(Timestamp(rfc3339: refused)!))
+            }
+            #expect(error?.code == .invalidValue)
+        }
+        #expect(try test.journal.head() == head)
+        try await log.finish(at: .lastActivity)
+        let summary = try #require(try log.query { try $0.history() }.first)
+        #expect(summary.durationSeconds == 60 && summary.finishedAt == Timestamp(rfc3339: "2026-11-22T18:01:00Z"))
+    }
+
     @Test func restTimerExtendAndSkip() async throws {
         let test = try TestJournal()
         let clock = ManualClock()

@@ -225,9 +225,16 @@ extension TrainingLog {
         }
     }
 
-    /// Ends the workout in progress; it joins the history. Returns its id.
+    /// When a workout is finished: now, at its last activity (one left running), or at an instant between the two.
+    public enum FinishTime: Sendable, Equatable {
+        case now
+        case lastActivity
+        case at(Timestamp)
+    }
+
+    /// Ends the workout in progress, `at` now or earlier; it joins the history. Returns its id.
     @discardableResult
-    public func finish(note: String? = nil) async throws -> String {
+    public func finish(note: String? = nil, at time: FinishTime = .now) async throws -> String {
         try await execute { snapshot, now in
             let workout = try activeWorkout(snapshot)
             // A workout of no sets is no training: finished, it would count as a day trained and in the streaks.
@@ -236,10 +243,23 @@ extension TrainingLog {
                     .notAllowed, "\(workout.id) has no sets",
                     remedy: "log a set first, or discard it (liftledger discard)")
             }
-            let events = Self.closingRest(of: workout, at: now) + [WorkoutFinished(note: note)]
+            let end: Timestamp
+            switch time {
+            case .now: end = now
+            case .lastActivity: end = min(workout.lastActivityAt, now)
+            case .at(let instant):
+                guard workout.lastActivityAt <= instant, instant <= now else {
+                    throw TrainingError(
+                        .invalidValue,
+                        "a finish at \(instant) is \(instant > now ? "in the future" : "before the workout's last activity")",
+                        remedy: "give a time from \(workout.lastActivityAt) to now, or --at last")
+                }
+                end = instant
+            }
+            let events = Self.closingRest(of: workout, at: end) + [WorkoutFinished(note: note)]
             return Decision(
                 stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id), events: events,
-                result: workout.id)
+                result: workout.id, occurredAt: end == now ? nil : end)
         }
     }
 

@@ -32,6 +32,8 @@ public final class TrainingLog: Sendable {
         var expectedVersion: ExpectedVersion
         var events: [any TrainingEventPayload]
         var result: Result
+        /// When the events happened, if not now (a workout finished as of its last activity).
+        var occurredAt: Timestamp?
     }
 
     /// Refuses a name given as nothing but blanks (it would print as nothing), or on more than one line.
@@ -65,7 +67,9 @@ public final class TrainingLog: Sendable {
             guard let decision = decided else { continue }
             guard !decision.events.isEmpty else { return decision.result }
             let metadata = EventMetadata(correlationID: UUID.timeOrdered().uuidString.lowercased(), source: source)
-            let events = decision.events.map { $0.proposed(occurredAt: now, metadata: metadata) }
+            let events = decision.events.map {
+                $0.proposed(occurredAt: decision.occurredAt ?? now, metadata: metadata)
+            }
             do {
                 _ = try await journal.append(events, to: decision.stream, expectedVersion: decision.expectedVersion)
                 return decision.result
