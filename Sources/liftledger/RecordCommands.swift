@@ -103,9 +103,11 @@ struct RecordsCommand: AsyncParsableCommand {
     /// (a plank's time), or the workout for a session record.
     static func detail(_ record: RecordEntry, _ context: QueryContext) -> String {
         let isUnloaded = (record.weight?.value.significand ?? 0) == 0 && record.reps == 0
+        // An estimate names the RPE it was read at, which the RPE chart turns into effective reps.
+        let effort = record.kind == .estimatedOneRepMax ? record.rpe.map { " at RPE \($0)" } ?? "" : ""
         let made =
             record.setNumber.map {
-                (isUnloaded ? "" : "\(TrainingFormat.weight(record.weight)) × \(record.reps), ")
+                (isUnloaded ? "" : "\(TrainingFormat.weight(record.weight)) × \(record.reps)\(effort), ")
                     + "\(record.workoutId) set \($0)"
             } ?? record.workoutId
         return made + ", \(context.date(record.startedAt))"
@@ -234,7 +236,10 @@ struct WhyCommand: AsyncParsableCommand {
             var entries: [JSON] = []
             var lines = [
                 "\(exercise.name), \(chosen)"
-                    + (chosen == .longestDuration ? "" : " (\(RecordsCommand.unit(chosen, mass: context.unit)))")
+                    + (chosen == .longestDuration ? "" : " (\(RecordsCommand.unit(chosen, mass: context.unit))")
+                    // The formula in force made every estimate of the chain: a rule change rebuilds them all.
+                    + (chosen == .estimatedOneRepMax ? ", by \(context.snapshot.rules.estimateFormula.rawValue)" : "")
+                    + (chosen == .longestDuration ? "" : ")")
                     + ": \(counted(chain.count, "record")), oldest first"
             ]
             for (index, record) in chain.enumerated() {

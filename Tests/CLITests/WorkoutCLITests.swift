@@ -352,6 +352,18 @@ struct WorkoutCLITests {
         return (status["exercises"] as? [[String: Any]])?.flatMap { ($0["sets"] as? [[String: Any]]) ?? [] } ?? []
     }
 
+    /// An estimate says what made it: the formula in force and the set's RPE. By hand, under the RPE chart, 5 reps at
+    /// RPE 8 are 7 effective reps, 81.1% of a one-rep max: 100 / 0.811 = 123.30 kg.
+    @Test func anEstimateNamesItsFormulaAndRPE() throws {
+        try ok(["rules", "set", "e1rm.formula", "rpe"])
+        try ok(["start"])
+        try ok(["log", "bench", "press", "100kg", "x", "5", "--rpe", "8"])
+        try ok(["finish"])
+        let why = try ok(["why", "bench", "press", "e1rm"]).lines
+        #expect(why[0].hasSuffix(", e1rm (kg, by rpe): 1 record, oldest first"), "\(why)")
+        #expect(why[1].hasPrefix("#1 123.3: 100 kg × 5 at RPE 8, workout-1 set 1, "), "\(why)")
+    }
+
     /// Commands that name an exercise echo it as the catalog names it, as `log` does: `ohp` is an alias.
     @Test func exerciseCommandsEchoTheCatalogName() throws {
         try ok(["start"])
@@ -578,7 +590,7 @@ struct WorkoutCLITests {
         #expect(balance.contains { $0.hasPrefix("chest") && $0.split(separator: " ").last == "2550" }, "\(balance)")
         #expect(balance.contains { $0.hasPrefix("triceps") && $0.split(separator: " ").last == "1275" })
         #expect(try text(["show", "1"])[1].hasSuffix("3 sets, 2550 lb volume"))
-        #expect(try text(["why", "bench press", "e1rm"])[0].hasSuffix("e1rm (lb): 2 records, oldest first"))
+        #expect(try text(["why", "bench press", "e1rm"])[0].hasSuffix("e1rm (lb, by epley): 2 records, oldest first"))
         // Every text output so far gives masses in pounds: no kilograms anywhere (every set was logged in pounds).
         #expect(!outputs.contains { $0.contains(" kg") }, "\(outputs)")
         // A rule's dry run compares exact figures, in kilograms, labelled so, estimates to the milligram: Brzycki's ×
