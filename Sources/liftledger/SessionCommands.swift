@@ -89,6 +89,7 @@ struct LogCommand: AsyncParsableCommand {
         let exerciseAlone =
             (seconds != nil || metres != nil) && !words.isEmpty
             && (known || !words.joined().contains(where: \.isNumber))
+        try Self.checkForgottenParts(words, catalog: catalog, timed: seconds != nil || metres != nil)
         let entry =
             exerciseAlone
             ? SetEntry(exercise: words.joined(separator: " "), weight: nil, reps: 0)
@@ -105,6 +106,25 @@ struct LogCommand: AsyncParsableCommand {
             durationSeconds: seconds, distanceMeters: metres)
         Terminal.write("set \(number): \(name) \(TrainingFormat.details(details))\n")
         if paused { Terminal.write("the workout was paused: its clock runs again\n") }
+    }
+
+    /// Refuses, saying what is missing, a set whose words are an exercise the catalog knows and one number (the
+    /// weight, without its reps), or with --time or --distance, an exercise and what looks like the rest of a time
+    /// given in words (`--time 1h 5m`, unquoted).
+    static func checkForgottenParts(_ words: [String], catalog: ExerciseCatalog, timed: Bool) throws {
+        guard words.count >= 2, let last = words.last, catalog.lookup(words.dropLast().joined(separator: " ")) != nil
+        else { return }
+        let typed = words.joined(separator: " ").debugDescription
+        if timed, (try? TimeAndDistance.seconds(last)) != nil, ExactDecimal(last) == nil {
+            throw CLIError(
+                message: "\(last.debugDescription) follows the exercise in \(typed)",
+                remedy: "quote a time of more than one word: --time \"1h 5m\"")
+        }
+        if !timed, ExactDecimal(last) != nil {
+            throw CLIError(
+                message: "no reps after the weight in \(typed)",
+                remedy: "give the reps after it: liftledger log \(words.joined(separator: " ")) x 5")
+        }
     }
 }
 

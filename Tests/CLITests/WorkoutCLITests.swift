@@ -215,6 +215,10 @@ struct WorkoutCLITests {
             (["prs", "--as-of", "-1"], "cannot read --as-of \"-1\"", 1),
             (["status", "--now", "yesterday"], "cannot read --now \"yesterday\"; give an RFC 3339 time", 1),
             (["finish", "--at", "yesterday"], "cannot read --at \"yesterday\"; give last, ", 1),
+            // What a set lacks: the reps after a weight; quotes around a time of two words.
+            (["log", "bench", "press", "100"], "no reps after the weight in \"bench press 100\"", 1),
+            (["log", "plank", "--time", "1h", "5m"], "quote a time of more than one word: --time \"1h 5m\"", 1),
+            (["log", "plank"], "a timed or distance set as liftledger log plank --time 60s", 1),
             (["prs", "--bogus"], "Unknown option '--bogus'; see liftledger prs --help", 64),
             (["prs", "--as-of", "--json"], "missing value for '--as-of': --json is an option", 64),
             (["history", "--routine", "Nope"], "no routine \"Nope\"; there are no routines yet", 1),

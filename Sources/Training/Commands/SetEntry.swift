@@ -25,7 +25,9 @@ public struct SetEntry: Sendable, Equatable {
             throw TrainingError(
                 .invalidValue,
                 "expected an exercise, a weight and reps, got \(words.joined(separator: " ").debugDescription)",
-                remedy: "write it as: liftledger log \"bench press\" 100kg x 5 (or 225lb x 5, 100 5, bw x 12)")
+                remedy:
+                    "write it as: liftledger log \"bench press\" 100kg x 5 (or 225lb x 5, 100 5, bw x 12; a timed or "
+                    + "distance set as liftledger log plank --time 60s)")
         }
         // "100 x 5 x 3": sets as well as reps, as some apps write a session.
         let count = tokens.count
