@@ -179,7 +179,7 @@ struct EditCommand: AsyncParsableCommand {
                 + "RFC 3339. The whole workout moves with it."))
     var date: String?
 
-    @Option(help: "A new note.")
+    @Option(help: "A new note; --note \"\" clears it.")
     var note: String?
 
     @Option(help: "A new name.")

@@ -233,6 +233,13 @@ struct CommandTests {
         #expect(workout.countedSets.first?.details.rpe == RPE(9))
         #expect(workout.name == "Early" && workout.note == "ok")
         #expect(workout.startedAt == Timestamp(rfc3339: "2026-11-19T07:00:00Z"))
+        // An empty note clears it; cleared, an empty note again changes nothing and writes nothing.
+        try await log.editWorkout(id, startedAt: nil, note: "", name: nil)
+        #expect(try log.query { try $0.workout(id) }?.note == nil)
+        #expect(try log.query { try $0.history() }.first?.note == nil)
+        let cleared = try test.journal.head().position
+        #expect(try await log.editWorkout(id, startedAt: nil, note: "", name: nil) == false)
+        #expect(try test.journal.head().position == cleared)
         try await log.deleteWorkout("1")
         workout = try #require(try log.query { try $0.workout(id) })
         #expect(workout.isDeleted)

@@ -256,7 +256,8 @@ extension TrainingLog {
                 }
             }
             let edit = WorkoutEdited(
-                startedAt: startedAt == workout.startedAt ? nil : startedAt, note: note == workout.note ? nil : note,
+                startedAt: startedAt == workout.startedAt ? nil : startedAt,
+                note: note.map { $0.isEmpty ? nil : $0 } == workout.note ? nil : note,
                 name: name == workout.name ? nil : name)
             return Decision(
                 stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id),

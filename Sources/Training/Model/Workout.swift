@@ -105,7 +105,7 @@ public struct Workout: Sendable {
             endPause(at: time)
         case .workoutFinished(let finished):
             endPause(at: time)
-            if let note = finished.note { self.note = note }
+            if let note = finished.note, !note.isEmpty { self.note = note }
             status = .finished(at: time)
             finishedPosition = position
             rest?.close(at: time)
@@ -127,7 +127,8 @@ public struct Workout: Sendable {
                     for exercise in exercises { noteChangeAfterFinish(of: exercise.exerciseId, at: position) }
                 }
             }
-            if let note = edit.note { self.note = note }
+            // An empty note clears it.
+            if let note = edit.note { self.note = note.isEmpty ? nil : note }
             if let name = edit.name { self.name = name }
         case .workoutDeleted:
             isDeleted = true
