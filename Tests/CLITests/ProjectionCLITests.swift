@@ -101,6 +101,36 @@ struct ProjectionCLITests {
         }
     }
 
+    /// A set logged while another process rebuilds the read models after a rule change waits for the rebuild, and
+    /// is logged: it was refused as contention (`other writers kept changing the same data`), its read models not at
+    /// the head while the rebuild ran.
+    @Test func aSetLoggedDuringAnotherProcesssRebuildWaitsForIt() throws {
+        let journal = directory.child("busy")
+        _ = try harness(["generate", "--journal", journal, "--events", "60000", "--seed", "3"])
+        _ = try ok(["rebuild"], journal: journal)
+        if try jsonObject(try ok(["status", "--json"], journal: journal).lines[0])["active"] as? Bool != true {
+            _ = try ok(["start"], journal: journal)
+        }
+        // A formula other than the one the generated journal's rule changes left.
+        let rules = try ok(["rules", "show", "--json"], journal: journal).lines.map(jsonObject)
+        let formula = rules.first { $0["key"] as? String == "e1rm.formula" }?["value"] as? String
+        let change = try ProgramHandle(
+            BuiltProgram.liftledger,
+            ["rules", "set", "e1rm.formula", formula == "epley" ? "brzycki" : "epley", "--journal", journal])
+        // Logged once the other process is seen rebuilding.
+        var rebuilding = false
+        let deadline = ContinuousClock.now + .seconds(120)
+        while !rebuilding, ContinuousClock.now < deadline {
+            let status = try ok(["projections", "--json"], journal: journal).lines.map(jsonObject)
+            rebuilding = status.contains { $0["name"] as? String == "training" && $0["rebuilding"] as? Bool == true }
+            if !rebuilding { usleep(5_000) }
+        }
+        #expect(rebuilding, "the rule change's rebuild was seen under way")
+        let logged = try liftledger(["log", "squat", "100kg", "x", "5"], journal: journal)
+        #expect(logged.status == 0, "\(logged.standardError)")
+        #expect(change.wait().status == 0)
+    }
+
     /// `rules set --dry-run` reports exactly the differences a real change then shows, writes nothing, and a query
     /// `--as-of` a position before the change answers under the old rules.
     @Test func aDryRunShowsExactlyWhatTheChangeDoes() throws {

@@ -56,15 +56,28 @@ public final class TrainingLog: Sendable {
 
     /// Decides on a snapshot of read models that have folded every record, and appends; when another writer changed
     /// the stream in between, decides again on a new snapshot, so that the rules are checked against what is there.
+    /// Read models that another process is rebuilding (after a rule change) are waited for, up to half a minute.
     func execute<Result>(_ decide: (TrainingSnapshot, Timestamp) throws -> Decision<Result>) async throws -> Result {
-        for _ in 0..<8 {
+        var conflicts = 0
+        var waits = 0
+        var waitedMilliseconds = 0
+        while conflicts < 8 {
             let rules = try readModels.catchUp()
             let now = clock()
             let decided = try readModels.read(rules: rules) { snapshot -> Decision<Result>? in
-                guard try snapshot.isCaughtUp else { return nil }  // another writer appended since the catch-up
+                // Another writer appended since the catch-up, or another process rebuilds the read models.
+                guard try snapshot.isCaughtUp else { return nil }
                 return try decide(snapshot, now)
             }
-            guard let decision = decided else { continue }
+            guard let decision = decided else {
+                guard waitedMilliseconds < 30_000 else { break }
+                // 1, 2, 4 ... ms, then a tenth of a second at a time.
+                let pause = min(100, 1 << min(waits, 7))
+                try await Task.sleep(nanoseconds: UInt64(pause) * 1_000_000)
+                waits += 1
+                waitedMilliseconds += pause
+                continue
+            }
             guard !decision.events.isEmpty else { return decision.result }
             let metadata = EventMetadata(correlationID: UUID.timeOrdered().uuidString.lowercased(), source: source)
             let events = decision.events.map {
@@ -74,6 +87,7 @@ public final class TrainingLog: Sendable {
                 _ = try await journal.append(events, to: decision.stream, expectedVersion: decision.expectedVersion)
                 return decision.result
             } catch let error as JournalError where error.code == .wrongExpectedVersion {
+                conflicts += 1
                 continue
             }
         }
