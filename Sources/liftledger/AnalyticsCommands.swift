@@ -29,7 +29,7 @@ struct StreakCommand: AsyncParsableCommand {
             let unit = streak.kind == .weekly ? "week" : "day"
             func describe(_ count: Int, _ span: ClosedRange<LocalDate>?) -> String {
                 "\(count) \(unit)\(count == 1 ? "" : "s")"
-                    + (span.map { " (\($0.lowerBound) to \($0.upperBound))" } ?? "")
+                    + (span.map { " (\(Self.spanText($0, weekly: streak.kind == .weekly)))" } ?? "")
             }
             var text = "current: \(describe(streak.current, streak.currentSpan))\n"
             text += "longest: \(describe(streak.longest, streak.longestSpan))\n"
@@ -39,6 +39,16 @@ struct StreakCommand: AsyncParsableCommand {
             }
             Terminal.write(text)
         }
+    }
+
+    /// A streak's days or weeks for people: `2026-03-02 to 2026-03-05`, `2026-03-02`; weeks by their first days,
+    /// `weeks of 2026-03-02 to 2026-03-09`, `the week of 2026-03-02`.
+    static func spanText(_ span: ClosedRange<LocalDate>, weekly: Bool) -> String {
+        let single = span.lowerBound == span.upperBound
+        if weekly {
+            return single ? "the week of \(span.lowerBound)" : "weeks of \(span.lowerBound) to \(span.upperBound)"
+        }
+        return single ? span.lowerBound.description : "\(span.lowerBound) to \(span.upperBound)"
     }
 
     static func json(_ streak: Streak, today: LocalDate) -> JSON {

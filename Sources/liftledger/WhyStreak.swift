@@ -24,7 +24,7 @@ extension WhyCommand {
         let unit = weekly ? "week" : "day"
         var lines = [
             "\(streak.kind) streak: \(streak.current) \(unit)\(streak.current == 1 ? "" : "s")"
-                + (streak.currentSpan.map { " (\($0.lowerBound) to \($0.upperBound))" } ?? "")
+                + (streak.currentSpan.map { " (\(StreakCommand.spanText($0, weekly: weekly)))" } ?? "")
                 + (weekly
                     ? "; a week counts with \(counted(streak.weeklyTarget, "workout")) or more"
                     : "; a day counts when trained, and a scheduled rest day does not break it")

@@ -356,6 +356,25 @@ struct WorkoutCLITests {
         return (status["exercises"] as? [[String: Any]])?.flatMap { ($0["sets"] as? [[String: Any]]) ?? [] } ?? []
     }
 
+    /// A weekly streak names its weeks by their first days, as weeks: one workout today makes this week's streak,
+    /// `the week of` this week's Monday (the default week start, in UTC, the default zone), worked out with Foundation's
+    /// calendar.
+    @Test func aWeeklyStreakNamesItsWeeks() throws {
+        try ok(["start"])
+        try ok(["log", "squat", "100kg", "x", "5"])
+        try ok(["finish"])
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        calendar.firstWeekday = 2
+        let monday = calendar.dateInterval(of: .weekOfYear, for: Date())!.start
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = calendar.timeZone
+        formatter.dateFormat = "yyyy-MM-dd"
+        let lines = try ok(["streak"]).lines
+        #expect(lines.first == "current: 1 week (the week of \(formatter.string(from: monday)))", "\(lines)")
+    }
+
     /// An estimate says what made it: the formula in force and the set's RPE. By hand, under the RPE chart, 5 reps at
     /// RPE 8 are 7 effective reps, 81.1% of a one-rep max: 100 / 0.811 = 123.30 kg.
     @Test func anEstimateNamesItsFormulaAndRPE() throws {
