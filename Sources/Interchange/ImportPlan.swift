@@ -75,22 +75,31 @@ struct ImportPlan {
             }
             guard let stream = try journal.record(at: position)?.streamID else { throw SnapshotBehind() }
             // As the imports left it, the workout reads as the file does: whatever changed since was changed in
-            // LiftLedger (a set corrected or removed, the workout deleted), and stays. Only a workout that reads
-            // otherwise is worked out as it stands, to be corrected.
-            if Self.sameSets(try Self.importedSets(of: stream, in: journal), details) {
+            // LiftLedger (a set corrected or removed, the workout deleted, a new date), and stays. Only a workout that
+            // reads otherwise is worked out as it stands, to be corrected.
+            let imported = try Self.importedWorkout(of: stream, in: journal)
+            let setsAsImported = Self.sameSets(imported?.liveSetDetails ?? [], details)
+            let changedStart = imported.map { $0.startedAt != workout.start } ?? false
+            let changedNote = imported.map { Self.asRead($0.note) != Self.asRead(workout.note) } ?? false
+            if setsAsImported && !changedStart && !changedNote {
                 report.alreadyImported += 1
                 continue
             }
             guard let stored = try snapshot.workout(stream) else { throw SnapshotBehind() }
             // As it stands, the workout may read as the file does already (LiftLedger's own export of it, after
-            // changes made in LiftLedger): nothing to correct.
-            if Self.sameSets(stored.liveSetDetails, details) {
-                report.alreadyImported += 1
-                continue
+            // changes made in LiftLedger): nothing to correct. A start or a note the file gives otherwise (read in
+            // another time zone, a note written since in the app) is the file's.
+            var corrections: [any TrainingEventPayload] = []
+            let start = changedStart && stored.startedAt != workout.start ? workout.start : nil
+            let note = changedNote && Self.asRead(stored.note) != Self.asRead(workout.note) ? workout.note ?? "" : nil
+            if !stored.isDeleted, start != nil || note != nil {
+                corrections.append(WorkoutEdited(startedAt: start, note: note))
             }
-            let names = Dictionary(
-                outcomes.values.map { ($0.exerciseId, $0.name) }, uniquingKeysWith: { first, _ in first })
-            let corrections = Self.corrections(of: stored, to: details, names: { names[$0] ?? $0 })
+            if !setsAsImported, !Self.sameSets(stored.liveSetDetails, details) {
+                let names = Dictionary(
+                    outcomes.values.map { ($0.exerciseId, $0.name) }, uniquingKeysWith: { first, _ in first })
+                corrections += Self.corrections(of: stored, to: details, names: { names[$0] ?? $0 })
+            }
             if corrections.isEmpty {
                 report.alreadyImported += 1
             } else {
@@ -147,12 +156,12 @@ struct ImportPlan {
     /// Where the events an import writes come from: their metadata's source begins so.
     static let sourcePrefix = "import:"
 
-    /// The sets of `stream`'s workout as the events imports wrote leave them, in number order.
-    static func importedSets(of stream: String, in journal: Journal) throws -> [SetDetails] {
+    /// `stream`'s workout as the events imports wrote leave it: its start, note and sets as the files gave them.
+    static func importedWorkout(of stream: String, in journal: Journal) throws -> Workout? {
         let events = try journal.readStream(stream).filter { $0.metadata.source.hasPrefix(sourcePrefix) }.compactMap {
             try $0.withView { try RecordedTrainingEvent($0) }
         }
-        return Workout.replaying(stream, events)?.liveSetDetails ?? []
+        return Workout.replaying(stream, events)
     }
 
     /// Whether two lists of sets are one workout's: each exercise's sets alike and in the same order, whichever
@@ -172,11 +181,13 @@ struct ImportPlan {
         var (set, other) = (set, other)
         guard set.weight?.milligrams == other.weight?.milligrams else { return false }
         (set.weight, other.weight) = (nil, nil)
-        func asRead(_ note: String?) -> String? {
-            note.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
-        }
         (set.note, other.note) = (asRead(set.note), asRead(other.note))
         return set == other
+    }
+
+    /// A note as a file gives it back: the spaces around it dropped, and one of spaces alone none.
+    static func asRead(_ note: String?) -> String? {
+        note.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// The first local day a workout is plausible on: 2000-01-01, as a day number.

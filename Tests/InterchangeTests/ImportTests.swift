@@ -534,6 +534,42 @@ struct ImportTests {
         #expect(try sets("workout-1").first?.details.note == "left shoulder\ntight")
     }
 
+    /// A workout imported again reads its start and note from the file too: read in another time zone, its start moves
+    /// (10:00 in New York on 2024-01-15, UTC−5, is 15:00Z, five hours after the 10:00Z read in UTC); a note written
+    /// since in the app replaces the one imported. A new date given in LiftLedger stays while the file reads as it did.
+    @Test func aReimportCorrectsTheStartAndTheNote() async throws {
+        let file = directory.child("zone.csv")
+        func write(note: String) throws {
+            try Data(
+                """
+                Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE
+                2024-01-15 10:00:00,A,1h,Bench Press (Barbell),1,100,5,,,,\(note),
+                2024-01-17 10:00:00,B,1h,Bench Press (Barbell),1,100,5,,,,,
+
+                """.utf8
+            ).write(to: URL(fileURLWithPath: file))
+        }
+        try write(note: "")
+        func start(_ id: String) throws -> Timestamp? { try log.query { try $0.workout(id) }?.startedAt }
+        _ = try await Importer(log: log).importFile(
+            at: file, options: ImportOptions(unit: .kilograms, timeZone: TimeZone(identifier: "UTC")))
+        #expect(try start("workout-1") == Timestamp(rfc3339: "2024-01-15T10:00:00Z"))
+        let newYork = ImportOptions(unit: .kilograms, timeZone: TimeZone(identifier: "America/New_York"))
+        var report = try await Importer(log: log).importFile(at: file, options: newYork)
+        #expect(report.workoutsCorrected == 2)
+        #expect(try start("workout-1") == Timestamp(rfc3339: "2024-01-15T15:00:00Z"))
+        #expect(try log.query { try $0.workout("workout-1") }?.finishedAt == Timestamp(rfc3339: "2024-01-15T16:00:00Z"))
+        // Moved in LiftLedger, and the file read as before: the new date stays.
+        try await log.editWorkout("2", startedAt: Timestamp(rfc3339: "2024-01-18T15:00:00Z"), note: nil, name: nil)
+        report = try await Importer(log: log).importFile(at: file, options: newYork)
+        #expect(report.workoutsAlreadyImported == 2 && report.workoutsCorrected == 0)
+        #expect(try start("workout-2") == Timestamp(rfc3339: "2024-01-18T15:00:00Z"))
+        try write(note: "felt strong")
+        report = try await Importer(log: log).importFile(at: file, options: newYork)
+        #expect(report.workoutsCorrected == 1)
+        #expect(try log.query { try $0.workout("workout-1") }?.note == "felt strong")
+    }
+
     /// Names with no letter or digit stay apart: each was `custom-` (💪 and ??? normalize to nothing, 🏋️ to its
     /// variation selector alone), so their sets and records merged. Their ids are their scalars in hex, and each is
     /// found by its name.
