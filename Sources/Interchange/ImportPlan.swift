@@ -226,10 +226,15 @@ struct ImportPlan {
         let count = Int64(workout.items.count)
         var number: UInt32 = 0
         var last = workout.start
-        for (index, item) in workout.items.enumerated() {
-            let time = Timestamp(
+        /// The time of item `index`, the items spread evenly over the workout; the finish after the last.
+        func timeOfItem(_ index: Int) -> Timestamp {
+            guard index < workout.items.count else { return workout.end }
+            return Timestamp(
                 microsecondsSinceEpoch: workout.start.microsecondsSinceEpoch
                     + Int64(Double(span) * Double(index + 1) / Double(count + 1)))
+        }
+        for (index, item) in workout.items.enumerated() {
+            let time = timeOfItem(index)
             switch item {
             case .set(let set):
                 number += 1
@@ -248,7 +253,10 @@ struct ImportPlan {
                 add(
                     RestTimerStarted(durationSeconds: seconds, endsAt: end, afterSet: number == 0 ? nil : number),
                     at: last)
-                add(RestTimerFinished(endedAt: end), at: max(last, min(end, workout.end)))
+                // A rest longer than the time to what comes next (the file's rests need not fit the workout's length)
+                // ends there, so that the events stay in the order of their times.
+                let ended = max(last, min(end, timeOfItem(index + 1)))
+                add(RestTimerFinished(endedAt: ended), at: ended)
             }
         }
         add(WorkoutFinished(note: workout.note), at: workout.end)
