@@ -44,7 +44,7 @@ struct ExerciseMapper {
                             + "which is no exercise",
                         remedy: "use a catalog name or id (see liftledger exercise list)")
                 }
-                overrides[ExerciseCatalog.normalized(name)] = exercise
+                overrides[ExerciseCatalog.key(name)] = exercise
             }
         }
         self.overrides = overrides
@@ -52,7 +52,7 @@ struct ExerciseMapper {
 
     /// What `name` maps to; `category` (FitNotes') gives a custom exercise its muscles.
     func map(_ name: String, category: String?) -> Outcome {
-        let key = ExerciseCatalog.normalized(name)
+        let key = ExerciseCatalog.key(name)
         if let exercise = overrides[key] { return .exercise(exercise) }
         if let id = table[key], let exercise = catalog.exercise(id: id) { return .exercise(exercise) }
         if let exercise = catalog.lookup(name) { return .exercise(exercise) }
@@ -63,7 +63,7 @@ struct ExerciseMapper {
                 if let exercise = catalog.lookup(candidate) { return .exercise(exercise) }
             }
         }
-        let id = "custom-" + ExerciseCatalog.key(name).replacingOccurrences(of: " ", with: "-")
+        let id = "custom-" + key.replacingOccurrences(of: " ", with: "-")
         if let existing = catalog.exercise(id: id) { return .exercise(existing) }
         let muscles = category.flatMap { Self.categoryMuscles[$0.lowercased()] } ?? ([], [])
         return .custom(
@@ -94,7 +94,7 @@ struct ExerciseMapper {
                     remedy: "reinstall liftledger, or build it again with tools/liftledger"))
         }
         return .success(
-            Dictionary(table.map { (ExerciseCatalog.normalized($0.key), $0.value) }, uniquingKeysWith: min))
+            Dictionary(table.map { (ExerciseCatalog.key($0.key), $0.value) }, uniquingKeysWith: min))
     }()
 
     /// A mapping file: a JSON object from app names to exercise names or ids.

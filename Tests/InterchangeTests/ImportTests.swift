@@ -571,8 +571,9 @@ struct ImportTests {
     }
 
     /// Names with no letter or digit stay apart: each was `custom-` (💪 and ??? normalize to nothing, 🏋️ to its
-    /// variation selector alone), so their sets and records merged. Their ids are their scalars in hex, and each is
-    /// found by its name.
+    /// variation selector alone), so their sets and records merged. Their ids are their visible characters in hex
+    /// (🏋️ without its variation selector, so that 🏋 finds it too), each is found by its name, and a --map entry
+    /// for one maps it alone.
     @Test func namesWithoutLettersStayApart() async throws {
         let file = directory.child("symbols.csv")
         try Data(
@@ -587,10 +588,28 @@ struct ImportTests {
         let report = try await importing(file, unit: .kilograms)
         #expect(report.customExercisesAdded.count == 3)
         let ids = try sets("workout-1").map(\.details.exerciseId)
-        #expect(ids == ["custom-u1f4aa", "custom-u3f-u3f-u3f", "custom-u1f3cb-ufe0f"])
+        #expect(ids == ["custom-_1f4aa", "custom-_3f_3f_3f", "custom-_1f3cb"])
         let catalog = try log.query { try $0.catalog() }
-        #expect(catalog.lookup("💪")?.id == "custom-u1f4aa" && catalog.lookup("🏋️")?.id == "custom-u1f3cb-ufe0f")
+        #expect(catalog.lookup("💪")?.id == "custom-_1f4aa" && catalog.lookup("\u{1F3CB}")?.id == "custom-_1f3cb")
+        #expect(catalog.search("💪").map(\.id) == ["custom-_1f4aa"])
         #expect(try await importing(file, unit: .kilograms).workoutsAlreadyImported == 1)
+        // A map for 💪 alone: the other two stay as they are.
+        let map = directory.child("symbols-map.json")
+        try Data(#"{"💪": "Barbell Curl"}"#.utf8).write(to: URL(fileURLWithPath: map))
+        let remapped = try await importing(file, unit: .kilograms, map: map)
+        #expect(remapped.workoutsCorrected == 1)
+        #expect(
+            try sets("workout-1").map(\.details.exerciseId) == ["Barbell_Curl", "custom-_3f_3f_3f", "custom-_1f3cb"])
+    }
+
+    /// A name of more than eight symbols has a key of its first eight and a hash of them all, short enough for an
+    /// LMDB key (at most 511 bytes), however long the name: 100 × 🔥 in hex alone would be 700 bytes.
+    @Test func aLongSymbolNameHasAShortKey() {
+        let long = String(repeating: "🔥", count: 100)
+        let key = ExerciseCatalog.key(long)
+        #expect(key.hasPrefix(String(repeating: "_1f525", count: 8) + "_") && key.utf8.count <= 8 * 6 + 17)
+        #expect(key != ExerciseCatalog.key(String(repeating: "🔥", count: 99)))
+        #expect(ExerciseCatalog.key("\u{200B} ").isEmpty, "blanks and invisible characters alone are no name")
     }
 
     /// A carriage return alone ends a line, outside quotes: a FitNotes row after one is a row of its own, not text of

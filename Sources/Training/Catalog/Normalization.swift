@@ -48,13 +48,26 @@ extension ExerciseCatalog {
     }
 
     /// What a name is found by and its id made from: ``normalized(_:)``, or for a name with no letter or digit (an
-    /// emoji, `???`), which normalizes to nothing or to marks alone, its scalars in hex (`💪` is `u1f4aa`), so that
-    /// such names stay apart.
+    /// emoji, `???`), which normalizes to nothing or to marks alone, its visible characters in hex after an
+    /// underscore, which no normalized name has (`💪` is `_1f4aa`; `🏋️` is `_1f3cb`, its variation selector left
+    /// out), so that such names stay apart; past eight of them, the first eight and a hash of them all, so that the
+    /// key stays short. Nothing for a name of blanks and invisible characters alone.
     public static func key(_ name: String) -> String {
         let normalized = normalized(name)
         if normalized.unicodeScalars.contains(where: { isWordScalar($0) && !isMark($0) }) { return normalized }
-        return name.trimmingCharacters(in: .whitespaces).unicodeScalars
-            .map { "u" + String($0.value, radix: 16) }.joined(separator: " ")
+        let visible = name.unicodeScalars.filter {
+            !$0.properties.isWhitespace && !$0.properties.isDefaultIgnorableCodePoint
+        }
+        var parts = visible.prefix(8).map { String($0.value, radix: 16) }
+        if visible.count > 8 {
+            // FNV-1a, 64 bits, over the scalars' values: the same in every process, unlike Hasher.
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for scalar in visible {
+                hash = (hash ^ UInt64(scalar.value)) &* 0x100_0000_01b3
+            }
+            parts.append(String(hash, radix: 16))
+        }
+        return parts.map { "_" + $0 }.joined()
     }
 
     private static func isMark(_ scalar: Unicode.Scalar) -> Bool {

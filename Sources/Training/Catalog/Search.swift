@@ -1,10 +1,10 @@
 extension ExerciseCatalog {
     /// The exercises, in catalog order, with a name or an alias that has a word starting with each word of `text`,
     /// or a word starting with `text`'s words run together, as names write them: `run` finds Running, not Crunches;
-    /// `pull up` finds Pullups; `ohp` finds the Standing Military Press through its alias. Compared normalized (see
-    /// ``normalized(_:)``).
+    /// `pull up` finds Pullups; `ohp` finds the Standing Military Press through its alias. Compared as names are
+    /// found (see ``key(_:)``): `💪` finds an exercise named with it.
     public func search(_ text: String) -> [Exercise] {
-        let words = Self.normalized(text).split(separator: " ")
+        let words = Self.key(text).split(separator: " ")
         let joined = words.joined()
         func matches(_ key: String) -> Bool {
             let name = key.split(separator: " ")
