@@ -31,32 +31,31 @@ final class OutputSink {
             target = .standardOutput
             return
         }
+        let chain = try Self.links(from: path)
         var status = stat()
-        if stat(path, &status) == 0 {
-            switch status.st_mode & S_IFMT {
-            case S_IFDIR:
-                throw CLIError(
-                    message: "\(path) is a directory", remedy: "give the path of a file to write, in it or elsewhere")
-            case S_IFREG:
-                // A regular file, or a link to one: replaced where it is, unless only `/proc` knows where that is.
-                let final = Self.resolved(path)
-                if !final.hasPrefix("/proc/") {
-                    (handle, target) = try Self.partial(beside: final)
-                    return
-                }
-            default: break
-            }
-            let descriptor = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
-            guard descriptor >= 0 else {
-                throw CLIError(
-                    message: "cannot open \(path): \(String(cString: strerror(errno)))",
-                    remedy: "check the path and that you may write there")
-            }
-            handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-            target = .stream
+        let exists = stat(path, &status) == 0
+        if exists, status.st_mode & S_IFMT == S_IFDIR {
+            throw CLIError(
+                message: "\(path) is a directory", remedy: "give the path of a file to write, in it or elsewhere")
+        }
+        // A regular file, or a link to one, is replaced where it is; anything else (a pipe, a terminal), and
+        // whatever a path through /dev or /proc names (`/dev/stdout` is the shell's redirection, to a file or not,
+        // perhaps one appended to or deleted), is written through.
+        let isStream =
+            (exists && status.st_mode & S_IFMT != S_IFREG)
+            || chain.contains { $0.hasPrefix("/dev/") || $0.hasPrefix("/proc/") }
+        guard isStream else {
+            (handle, target) = try Self.partial(beside: chain.last!)
             return
         }
-        (handle, target) = try Self.partial(beside: try Self.linkedNewFile(path))
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw CLIError(
+                message: "cannot open \(path): \(String(cString: strerror(errno)))",
+                remedy: "check the path and that you may write there")
+        }
+        handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        target = .stream
     }
 
     deinit {
@@ -95,26 +94,21 @@ final class OutputSink {
         buffer.removeAll(keepingCapacity: true)
     }
 
-    /// The file a path names once its links are followed (the path itself when that fails).
-    private static func resolved(_ path: String) -> String {
-        guard let real = realpath(path, nil) else { return path }
-        defer { free(real) }
-        return String(cString: real)
-    }
-
-    /// The path of the file to create for `path`, which names nothing: itself, or what the links it is lead to.
-    private static func linkedNewFile(_ path: String) throws -> String {
-        var current = path
+    /// `path`, then each path the links it is lead to, in order: the last is the file they name, which may not
+    /// exist yet.
+    private static func links(from path: String) throws -> [String] {
+        var chain = [path]
         var status = stat()
         // As many links as the system follows before it gives up (ELOOP).
         for _ in 0..<40 {
+            let current = chain.last!
             guard lstat(current, &status) == 0, status.st_mode & S_IFMT == S_IFLNK,
                 let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current)
-            else { return current }
-            current =
+            else { return chain }
+            chain.append(
                 destination.hasPrefix("/")
-                ? destination
-                : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(destination)
+                    ? destination
+                    : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(destination))
         }
         throw CLIError(message: "\(path) is a loop of links", remedy: "give the path of a file to write")
     }

@@ -218,6 +218,17 @@ struct ImportCLITests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == expected)
         let piped = try liftledger(["export", "--format", "jsonl", "--output", "/dev/stdout"], journal: journal)
         #expect(piped.status == 0 && Data(piped.standardOutput.utf8) == expected)
+        // /dev/stdout appended to a file by the shell: the file keeps what it had, the export after it.
+        let appended = directory.child("appended.jsonl")
+        #expect(FileManager.default.createFile(atPath: appended, contents: Data("kept\n".utf8)))
+        let shell = try run(
+            "/bin/sh",
+            [
+                "-c", "\"$0\" export --format jsonl --journal \"$1\" --output /dev/stdout >> \"$2\"",
+                BuiltProgram.liftledger, journal, appended,
+            ])
+        #expect(shell.status == 0, "\(shell.standardError)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: appended)) == Data("kept\n".utf8) + expected)
 
         // Refused exports and restores leave nothing behind: no partial file, no journal made for a failed restore.
         for (output, hint) in [(directory.path, "is a directory"), (directory.child("none/all.jsonl"), "no directory")]
