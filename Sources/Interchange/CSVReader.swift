@@ -67,6 +67,9 @@ struct CSVReader {
                     } else if byte == UInt8(ascii: "\r") && index < bytes.count && bytes[index] == UInt8(ascii: "\n") {
                         // A line break inside a field is one, however the file ends its lines.
                         continue
+                    } else if byte == UInt8(ascii: "\r") {
+                        line += 1
+                        field.append(UInt8(ascii: "\n"))
                     } else {
                         if byte == UInt8(ascii: "\n") { line += 1 }
                         field.append(byte)

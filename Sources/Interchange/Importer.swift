@@ -52,12 +52,12 @@ public struct Importer: Sendable {
         // Blank lines before the header are passed over, as blank lines anywhere are.
         let headerStart = start.drop { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }
         let delimiter = CSVReader.delimiter(ofHeader: headerStart)
-        var headerReader = CSVReader(
-            Array(headerStart.prefix(while: { $0 != UInt8(ascii: "\n") })), delimiter: delimiter)
+        func isLineEnd(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") }
+        var headerReader = CSVReader(Array(headerStart.prefix { !isLineEnd($0) }), delimiter: delimiter)
         guard let header = try headerReader.next() else {
             throw ImportError(.empty, "\(path) is empty", remedy: "export your workouts from the app again")
         }
-        guard headerStart.contains(UInt8(ascii: "\n")) || start.count < Self.maximumHeaderBytes else {
+        guard headerStart.contains(where: isLineEnd) || start.count < Self.maximumHeaderBytes else {
             throw ImportError(
                 .unknownLayout, "\(path) has no header line in its first \(Self.maximumHeaderBytes / 1_024) KB",
                 remedy: "export your workouts from the app as CSV and import that file, unchanged")
@@ -88,7 +88,9 @@ public struct Importer: Sendable {
             workouts: workouts, format: layout.format, digest: digest,
             source: "\(ImportPlan.sourcePrefix)\(layout.format.rawValue):\(digest.prefix(16))", timeZone: rules.timeZone
         )
-        for _ in 0..<8 {
+        var conflicts = 0
+        var wait = CatchUpWait()
+        while conflicts < 8 {
             let headBefore = try log.journal.head().position
             let planned = try log.query { snapshot -> ([StreamAppend], PlanReport)? in
                 // Decide only on read models that have folded every record, as the training commands do.
@@ -101,7 +103,10 @@ public struct Importer: Sendable {
                     return nil
                 }
             }
-            guard let (appends, report) = planned else { continue }
+            guard let (appends, report) = planned else {
+                guard try await wait.next() else { throw CatchUpWait.expired }
+                continue
+            }
             if options.isDryRun {
                 return ImportReport(
                     file: path, layout: layout.description, digest: digest, rows: rows.count, plan: report,
@@ -111,10 +116,14 @@ public struct Importer: Sendable {
                 let results = try await log.journal.append(appends)
                 // Another import of the same workouts wrote them all first (the same events, so the append wrote
                 // nothing): decide again, so that the report says what this import did.
-                if !results.isEmpty, results.allSatisfy(\.wasAlreadyStored) { continue }
+                if !results.isEmpty, results.allSatisfy(\.wasAlreadyStored) {
+                    conflicts += 1
+                    continue
+                }
             } catch let error as JournalError
                 where error.code == .wrongExpectedVersion || error.code == .duplicateEventID
             {
+                conflicts += 1
                 continue  // another writer (another import of the same workouts, say) got in between: decide again
             }
             return ImportReport(

@@ -628,8 +628,22 @@ struct ImportTests {
         try Data((header + "\r2023-02-05,Deadlift,Back,210.0,kgs,3,,,,\"a\rb\"\r").utf8).write(
             to: URL(fileURLWithPath: old))
         #expect(try await importing(old).workoutsAdded == 1)
-        // Inside quotes, it is the note's.
-        #expect(try sets("workout-3").first?.details.note == "a\rb")
+        // Inside quotes, it is the note's line break, as a CRLF there is.
+        #expect(try sets("workout-3").first?.details.note == "a\nb")
+        // A file of such lines longer than the 64 KB the header is looked for in: 336 days × 5 sets, 90 KB or so.
+        var rows = [header]
+        for month in 1...12 {
+            for day in 1...28 {
+                let date = "2021-\(month < 10 ? "0" : "")\(month)-\(day < 10 ? "0" : "")\(day)"
+                rows += Array(repeating: "\(date),Deadlift,Back,200.0,kgs,3,,,,\"\"", count: 5)
+            }
+        }
+        let long = directory.child("old-mac-long.csv")
+        let text = rows.joined(separator: "\r") + "\r"
+        #expect(text.utf8.count > 65_536)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: long))
+        let longReport = try await importing(long)
+        #expect(longReport.workoutsAdded == 336 && longReport.sets == 1_680)
     }
 
     @Test func filesThatAreNoExportAreRefusedAndWriteNothing() async throws {

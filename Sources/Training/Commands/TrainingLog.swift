@@ -59,8 +59,7 @@ public final class TrainingLog: Sendable {
     /// Read models that another process is rebuilding (after a rule change) are waited for, up to half a minute.
     func execute<Result>(_ decide: (TrainingSnapshot, Timestamp) throws -> Decision<Result>) async throws -> Result {
         var conflicts = 0
-        var waits = 0
-        var waitedMilliseconds = 0
+        var wait = CatchUpWait()
         while conflicts < 8 {
             let rules = try readModels.catchUp()
             let now = clock()
@@ -70,12 +69,7 @@ public final class TrainingLog: Sendable {
                 return try decide(snapshot, now)
             }
             guard let decision = decided else {
-                guard waitedMilliseconds < 30_000 else { break }
-                // 1, 2, 4 ... ms, then a tenth of a second at a time.
-                let pause = min(100, 1 << min(waits, 7))
-                try await Task.sleep(nanoseconds: UInt64(pause) * 1_000_000)
-                waits += 1
-                waitedMilliseconds += pause
+                guard try await wait.next() else { throw CatchUpWait.expired }
                 continue
             }
             guard !decision.events.isEmpty else { return decision.result }
