@@ -27,6 +27,20 @@ struct UnitsTests {
         #expect(weight("100").kilograms.description == "100")
     }
 
+    /// An estimate is worked out from the exact weight: 9.876543210987654310 kg is 987,654,321,098,765,431 / 10^11 mg
+    /// (odd, so in lowest terms), and 1,000 times that numerator, for the RPE chart, does not fit 64 bits. It is then
+    /// worked out from whole milligrams, 9,876,543: 5 reps at RPE 8 are 7 effective reps, 81.1%, so 9,876,543,000 / 811.
+    @Test func anEstimateTooPreciseForAFractionIsOneOfWholeMilligrams() {
+        var rules = Rules()
+        rules.estimateFormula = .rpe
+        let precise = weight("9.87654321098765431")
+        #expect(precise.exactMilligrams == Score(987_654_321_098_765_431, over: 100_000_000_000))
+        let estimate = OneRepMaximum.estimate(of: precise, reps: 5, rpe: RPE(8), rules: rules)
+        #expect(estimate == Score(9_876_543_000, over: 811))
+        // 30 lb is 13.6077711 kg: 136,077,711 / 10 mg in lowest terms.
+        #expect(weight("30", .pounds).exactMilligrams.map { ($0.numerator, $0.denominator) }! == (136_077_711, 10))
+    }
+
     /// A set's volume is the exact product rounded once, half to even; expected values from Python's decimal module.
     @Test func volumesAreExactProductsRoundedOnce() {
         // 60 lb × 15 = 75 lb × 12 = 900 lb = 408.233133 kg.

@@ -316,9 +316,9 @@ struct RecordTracker {
                 offer(.heaviestWeight, Score(weight))
                 if details.reps <= 12 { offer(.repMaximum(details.reps), Score(weight)) }
                 if !isAssisted {
-                    if let exact = details.weight?.exactMilligrams,
+                    if let weight = details.weight,
                         let estimate = OneRepMaximum.estimate(
-                            weight: exact, reps: details.reps, rpe: details.rpe, rules: rules)
+                            of: weight, reps: details.reps, rpe: details.rpe, rules: rules)
                     {
                         offer(.estimatedOneRepMax, estimate)
                     }

@@ -96,6 +96,17 @@ public enum OneRepMaximum {
         }
     }
 
+    /// The estimate for `weight`, from its exact milligrams, or from whole milligrams when the exact one does not fit
+    /// 64 bits (a weight written with very many digits): see ``estimate(weight:reps:rpe:rules:)``.
+    public static func estimate(of weight: Weight, reps: UInt32, rpe: RPE?, rules: Rules) -> Score? {
+        if let exact = weight.exactMilligrams,
+            let estimate = estimate(weight: exact, reps: reps, rpe: rpe, rules: rules)
+        {
+            return estimate
+        }
+        return estimate(weight: Score(weight.milligrams), reps: reps, rpe: rpe, rules: rules)
+    }
+
     /// `value × factor / divisor`, exactly; nil when it does not fit.
     private static func scaled(_ value: Score, by factor: Int64, over divisor: Int64) -> Score? {
         let (numerator, numeratorOverflow) = value.numerator.multipliedReportingOverflow(by: factor)

@@ -132,9 +132,9 @@ struct WorkoutContribution {
                     // A working set that is not excluded: its volume is the set's, worked out once above.
                     session.recordVolume = session.recordVolume.addingClamped(volume)
                     if weight > (session.topWeight ?? 0) { session.topWeight = weight }
-                    if let exact = fact.details.weight?.exactMilligrams,
+                    if let weight = fact.details.weight,
                         let estimate = OneRepMaximum.estimate(
-                            weight: exact, reps: fact.details.reps, rpe: fact.details.rpe, rules: rules),
+                            of: weight, reps: fact.details.reps, rpe: fact.details.rpe, rules: rules),
                         session.bestEstimate.map({ $0 < estimate }) ?? true
                     {
                         session.bestEstimate = estimate

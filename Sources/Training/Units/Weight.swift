@@ -76,9 +76,16 @@ public struct Weight: Sendable, Hashable, CustomStringConvertible {
     public var exactMilligrams: Score? {
         let exact = kilograms
         guard exact.scale > 6 else { return exact.scaled(toDigits: 6).map { Score($0) } }
-        var divisor: Int64 = 1
+        var (numerator, divisor) = (exact.significand, Int64(1))
         for _ in 6..<exact.scale { divisor *= 10 }
-        return Score(exact.significand, over: divisor)
+        // In lowest terms, so that estimates worked out from it fit for as many digits as can be.
+        for factor: Int64 in [2, 5] {
+            while divisor % factor == 0, numerator % factor == 0 {
+                numerator /= factor
+                divisor /= factor
+            }
+        }
+        return Score(numerator, over: divisor)
     }
 
     /// The weight times `count` (a set's reps) in whole milligrams, worked out exactly and rounded half to even once:
