@@ -260,7 +260,7 @@ struct FinishCommand: AsyncParsableCommand {
         commandName: "finish", abstract: "Finish the workout in progress; it joins the history.",
         discussion: """
             A workout with no sets is not finished: log a set, or discard it. One left running finishes as of its last \
-            activity with --at last, so that the time it stood idle does not count.
+            set with --at last, so that the time it stood idle does not count.
             """)
 
     @OptionGroup var location: JournalLocation
@@ -270,8 +270,8 @@ struct FinishCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "When it ended: last (its last activity), 'YYYY-MM-DD HH:MM' in the profile's time zone, or an RFC 3339 "
-                + "time; from its last activity to now (default: now).", valueName: "time"))
+            "When it ended: last (its last set), 'YYYY-MM-DD HH:MM' in the profile's time zone, or an RFC 3339 time; "
+                + "from its last set to now (default: now).", valueName: "time"))
     var at: String?
 
     func run() async throws {
@@ -279,7 +279,7 @@ struct FinishCommand: AsyncParsableCommand {
         var time = TrainingLog.FinishTime.now
         if let at {
             if at == "last" {
-                time = .lastActivity
+                time = .lastSet
             } else {
                 let zone = try log.query { $0.rules.timeZone }
                 guard let instant = Timestamp.parse(at, in: zone) else {

@@ -136,7 +136,7 @@ struct StatusCommand: AsyncParsableCommand {
             lines.append(
                 "stale: nothing logged for \(TrainingFormat.duration(seconds: idle)); "
                     + (Self.choices(session).contains("finish")
-                        ? "finish it as of its last activity (liftledger finish --at last) or discard it "
+                        ? "finish it as of its last set (liftledger finish --at last) or discard it "
                             + "(liftledger discard)"
                         : "it has no sets: discard it (liftledger discard)"))
         }

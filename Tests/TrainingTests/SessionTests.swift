@@ -79,9 +79,9 @@ struct SessionTests {
         #expect(try log.query { try $0.history() }.first?.durationSeconds == 120)
     }
 
-    /// A workout left running overnight finishes as of its last activity: a set at 60 s, then 14 h idle, is 60 s
-    /// long. A finish before the last activity, or after now, is refused, writing nothing.
-    @Test func aWorkoutLeftRunningFinishesAtItsLastActivity() async throws {
+    /// A workout left running overnight finishes as of its last set: a set at 60 s, then 14 h idle and a correction
+    /// the next morning, is 60 s long. A finish before the last set, or after now, is refused, writing nothing.
+    @Test func aWorkoutLeftRunningFinishesAtItsLastSet() async throws {
         let test = try TestJournal()
         let clock = ManualClock("2026-11-22T18:00:00Z")
         let log = try TrainingLog(journal: test.journal, clock: clock.function)
@@ -89,6 +89,7 @@ struct SessionTests {
         clock.advance(seconds: 60)
         try await log.logSet(SetRequest(exercise: "squat", weight: nil, reps: 5))
         clock.advance(seconds: 14 * 3_600)
+        try await log.correctSet(1, SetCorrection(reps: 6))
         let head = try test.journal.head()
         for refused in ["2026-11-22T18:00:30Z", "2026-11-23T09:00:00Z"] {
             let error = await #expect(throws: TrainingError.self) {
@@ -97,7 +98,7 @@ struct SessionTests {
             #expect(error?.code == .invalidValue)
         }
         #expect(try test.journal.head() == head)
-        try await log.finish(at: .lastActivity)
+        try await log.finish(at: .lastSet)
         let summary = try #require(try log.query { try $0.history() }.first)
         #expect(summary.durationSeconds == 60 && summary.finishedAt == Timestamp(rfc3339: "2026-11-22T18:01:00Z"))
     }

@@ -225,10 +225,14 @@ extension TrainingLog {
         }
     }
 
-    /// When a workout is finished: now, at its last activity (one left running), or at an instant between the two.
+    /// When a workout is finished.
     public enum FinishTime: Sendable, Equatable {
+        /// As the command runs.
         case now
-        case lastActivity
+        /// When its last set was logged (its start, with none): for one left running, the idle hours after it left
+        /// out, whatever was corrected since.
+        case lastSet
+        /// At an instant from its last set to now.
         case at(Timestamp)
     }
 
@@ -243,16 +247,17 @@ extension TrainingLog {
                     .notAllowed, "\(workout.id) has no sets",
                     remedy: "log a set first, or discard it (liftledger discard)")
             }
+            let lastSet = workout.countedSets.map(\.loggedAt).max() ?? workout.startedAt
             let end: Timestamp
             switch time {
             case .now: end = now
-            case .lastActivity: end = min(workout.lastActivityAt, now)
+            case .lastSet: end = min(lastSet, now)
             case .at(let instant):
-                guard workout.lastActivityAt <= instant, instant <= now else {
+                guard lastSet <= instant, instant <= now else {
                     throw TrainingError(
                         .invalidValue,
-                        "a finish at \(instant) is \(instant > now ? "in the future" : "before the workout's last activity")",
-                        remedy: "give a time from \(workout.lastActivityAt) to now, or --at last")
+                        "a finish at \(instant) is \(instant > now ? "in the future" : "before the workout's last set")",
+                        remedy: "give a time from \(lastSet) to now, or --at last")
                 }
                 end = instant
             }
