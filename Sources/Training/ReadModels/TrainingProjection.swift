@@ -58,8 +58,9 @@ public struct TrainingProjection: Projection {
     /// session's position (and so a session record's) is the last event that changed it, not its workout's finish;
     /// a set of no reps is no session's top weight. 10: an exercise is assisted when its name has the word assisted,
     /// not merely the letters (an Unassisted Dip is not). 11: a set over 1,000 km is implausible, and a workout is
-    /// dated before 2000 by its local date; a session keeps its sets' time and distance; an estimate is worked out
-    /// from the exact weight, not whole milligrams.
+    /// dated before 2000 by its local date, and ahead of its recording from its latest new date; a workout of
+    /// implausible sets alone makes no day nor a week's workout; a session keeps its sets' time and distance; an
+    /// estimate is worked out from the exact weight, not whole milligrams; an empty note is none.
     public let version: UInt32 = 11
     public let rules: Rules
     public var rulesDigest: [UInt8] { rules.foldDigest }
