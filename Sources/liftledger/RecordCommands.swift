@@ -103,8 +103,9 @@ struct RecordsCommand: AsyncParsableCommand {
     /// (a plank's time), or the workout for a session record.
     static func detail(_ record: RecordEntry, _ context: QueryContext) -> String {
         let isUnloaded = (record.weight?.value.significand ?? 0) == 0 && record.reps == 0
-        // An estimate names the RPE it was read at, which the RPE chart turns into effective reps.
-        let effort = record.kind == .estimatedOneRepMax ? record.rpe.map { " at RPE \($0)" } ?? "" : ""
+        // Under the RPE chart, an estimate names the RPE it was read at, which the chart turns into effective reps.
+        let readsRPE = record.kind == .estimatedOneRepMax && context.snapshot.rules.estimateFormula == .rpe
+        let effort = readsRPE ? record.rpe.map { " at RPE \($0)" } ?? "" : ""
         let made =
             record.setNumber.map {
                 (isUnloaded ? "" : "\(TrainingFormat.weight(record.weight)) × \(record.reps)\(effort), ")

@@ -79,8 +79,13 @@ struct LogCommand: AsyncParsableCommand {
     func run() async throws {
         let log = try location.trainingLog()
         let (unit, catalog, paused) = try log.query { snapshot in
-            let active = workout == nil ? try snapshot.activeWorkout() : nil
-            return (try snapshot.profileFields().unit ?? .kilograms, try snapshot.catalog(), active?.pausedAt != nil)
+            // The set goes to the workout in progress unless --workout names another.
+            let active = try snapshot.activeWorkout()
+            let target = workout.map(Workout.streamID(reference:)) ?? active?.id
+            return (
+                try snapshot.profileFields().unit ?? .kilograms, try snapshot.catalog(),
+                active?.pausedAt != nil && target == active?.id
+            )
         }
         let seconds = try timeAndDistance.seconds()
         let metres = try timeAndDistance.metres()

@@ -121,9 +121,9 @@ public struct SessionFact: Sendable, Equatable {
     public var bestEstimateSet: UInt32?
     /// The heaviest weight of a set that may make records, in milligrams.
     public var topWeight: Int64?
-    /// The time and the distance (in millimetres, each set's rounded as its record is) of the working sets that are
-    /// not excluded.
+    /// The time of the working sets that are not excluded, in seconds.
     public var seconds: UInt64
+    /// The distance of the working sets that are not excluded, in millimetres (each set's rounded as its record is).
     public var distanceMillimetres: Int64
     /// The position of the last event that changed the session: the workout's `WorkoutFinished`, or a later one
     /// (see ``Workout/changesAfterFinish``). As of it, the session's figures stand.
