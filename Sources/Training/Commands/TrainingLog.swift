@@ -32,7 +32,7 @@ public final class TrainingLog: Sendable {
         var expectedVersion: ExpectedVersion
         var events: [any TrainingEventPayload]
         var result: Result
-        /// When the events happened, if not now (a workout finished as of its last activity).
+        /// When the events happened, if not now (a workout finished as of its last set).
         var occurredAt: Timestamp?
     }
 
