@@ -121,7 +121,7 @@ extension JournalLocation {
         let now = Timestamp.now()
         // A position past the head, or a time still to come, answers as of the head, for today (docs/RULES.md).
         let zoneInForce = { (instant: Timestamp) in
-            try Rules.load(from: journal, including: { $0.occurredAt <= instant }).timeZone
+            try Rules.load(from: journal, firstZoneBeforeIt: true, including: { $0.occurredAt <= instant }).timeZone
         }
         guard let point = try asOf.point(in: rules.timeZone, zoneInForce: zoneInForce),
             !point.isStillToCome(now: now, head: try journal.head().position)

@@ -343,6 +343,19 @@ struct ProjectionCLITests {
         for future in ["2999-01-01", "2999-01-01T00:00:00Z", "999999"] {
             #expect(try streak(["--as-of", future]) == now, "\(future)")
         }
+        // The zone set before the import, which reads the file's times in it: a day before it was set is read in it
+        // too, as without --as-of. In Los Angeles the times stand as written: Late on the 15th, Early and Next on the
+        // 16th (Next, at 04:00Z on the 17th, is past the end of the 16th in UTC, the zone without the fallback).
+        let first = directory.child("zone-first")
+        _ = try ok(["init"], journal: first)
+        _ = try ok(["profile", "set", "--time-zone", "America/Los_Angeles"], journal: first)
+        _ = try ok(["import", file, "--unit", "kg"], journal: first)
+        let dates = try ok(["history", "--json", "--as-of", "2026-11-16"], journal: first).lines.map {
+            try #require(try jsonObject($0)["date"] as? String)
+        }
+        #expect(dates == ["2026-11-15", "2026-11-16", "2026-11-16"])
+        #expect(
+            try ok(["history", "--json"], journal: first).lines.map { try jsonObject($0)["date"] as? String } == dates)
     }
 
     /// Every estimate record `exercise` has had, by the set that made it (`recordHistory/ID/e1rm/WORKOUT set N`), from

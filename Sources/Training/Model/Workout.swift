@@ -243,3 +243,15 @@ public struct RestTimer: Sendable, Hashable {
         if closedAt == nil { closedAt = time }
     }
 }
+
+extension Journal {
+    /// Whether a record of a workout stream comes before `position`: read from the start, up to the first one.
+    func hasWorkout(before position: UInt64) throws -> Bool {
+        var next: UInt64 = 1
+        while next < position {
+            if let record = try record(at: next), Workout.number(inStreamID: record.streamID) != nil { return true }
+            next += 1
+        }
+        return false
+    }
+}

@@ -157,7 +157,10 @@ public final class TrainingReadModels: Sendable {
             (last, latest) = (.max, instant)
         }
         let admits: @Sendable (Timestamp) -> Bool = { occurredAt in latest.map { occurredAt <= $0 } ?? true }
-        let rules = try Rules.load(from: journal, through: last) { admits($0.occurredAt) }
+        // As of an instant, a time before the first zone the profile set is read in that zone (docs/RULES.md).
+        let rules = try Rules.load(from: journal, through: last, firstZoneBeforeIt: latest != nil) {
+            admits($0.occurredAt)
+        }
         return try replay(under: rules, through: last, including: { admits($0.occurredAt) }, progress: progress)
     }
 

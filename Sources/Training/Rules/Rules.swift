@@ -197,16 +197,28 @@ public struct Rules: Sendable, Equatable {
     }
 
     /// The rules in force after the records of `journal` up to `position` that `include` admits, with the time zone
-    /// the profile had then (read from the `profile` stream: for questions about the past).
+    /// the profile had then (read from the `profile` stream: for questions about the past). With
+    /// `firstZoneBeforeIt`, a time before the profile first set a zone is read in that first zone, not the system's,
+    /// when the journal recorded it before any workout: a history imported after the zone was set predates it, and
+    /// was read in it.
     public static func load(
-        from journal: Journal, through position: UInt64 = .max, including include: (EventRecord) -> Bool = { _ in true }
+        from journal: Journal, through position: UInt64 = .max, firstZoneBeforeIt: Bool = false,
+        including include: (EventRecord) -> Bool = { _ in true }
     ) throws -> Rules {
         var rules = try recorded(in: journal, through: position, including: include)
-        for record in try journal.readStream("profile") where record.position <= position && include(record) {
+        var first: (zone: String, position: UInt64)?
+        var found = false
+        for record in try journal.readStream("profile") {
             guard case .profileUpdated(let update)? = try? TrainingEvent.decode(record), let zone = update.timeZone,
                 TimeZone.usable(zone) != nil
             else { continue }
+            if first == nil { first = (zone, record.position) }
+            guard record.position <= position && include(record) else { continue }
             rules.timeZoneIdentifier = zone
+            found = true
+        }
+        if !found, firstZoneBeforeIt, let first, try !journal.hasWorkout(before: first.position) {
+            rules.timeZoneIdentifier = first.zone
         }
         return rules
     }
