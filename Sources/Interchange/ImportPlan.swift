@@ -47,10 +47,13 @@ struct ImportPlan {
                 report.restRows += workout.items.count
                 continue
             }
-            if LocalDate.dayNumber(of: workout.start, in: timeZone) < Self.earliestPlausibleDay
-                || latest < workout.start
-            {
-                report.implausible.append((workout.firstLine, "the workout is dated \(workout.start)"))
+            let day = LocalDate.dayNumber(of: workout.start, in: timeZone)
+            if day < Self.earliestPlausibleDay {
+                report.implausible.append(
+                    (workout.firstLine, "the workout is dated \(LocalDate(dayNumber: day)), before 2000"))
+            } else if latest < workout.start {
+                report.implausible.append(
+                    (workout.firstLine, "the workout is dated \(LocalDate(dayNumber: day)), more than a day from now"))
             }
             var details: [SetDetails] = []
             for set in workout.sets {

@@ -41,14 +41,15 @@ struct ImportCommand: AsyncParsableCommand {
     @Flag(help: "Print what the import would add and correct, and write nothing.")
     var dryRun = false
 
+    func validate() throws {
+        if let unit, MassUnit(parsing: unit) == nil {
+            throw ValidationError("unknown unit \(unit.debugDescription); give --unit kg or --unit lb")
+        }
+    }
+
     func run() async throws {
         var options = ImportOptions(format: format, mappingFile: map, isDryRun: dryRun)
-        if let unit {
-            guard let parsed = MassUnit(parsing: unit) else {
-                throw CLIError(message: "unknown unit \(unit.debugDescription)", remedy: "give --unit kg or --unit lb")
-            }
-            options.unit = parsed
-        }
+        options.unit = unit.flatMap(MassUnit.init(parsing:))
         if let timeZone {
             guard let zone = TimeZone.usable(timeZone) else {
                 throw CLIError(

@@ -34,7 +34,12 @@ struct ProfileSetCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Record your body weight now, such as 80kg or 176lb.")
     var bodyWeight: String?
 
-    func validate() throws { try requireValues(["--height": height, "--body-weight": bodyWeight]) }
+    func validate() throws {
+        try requireValues(["--height": height, "--body-weight": bodyWeight])
+        if let unit, MassUnit(parsing: unit) == nil {
+            throw ValidationError("unknown unit \(unit.debugDescription); give --unit kg or --unit lb")
+        }
+    }
 
     func run() async throws {
         let log = try location.trainingLog()
@@ -45,12 +50,7 @@ struct ProfileSetCommand: AsyncParsableCommand {
             }
             update.heightCentimeters = value
         }
-        if let unit {
-            guard let parsed = MassUnit(parsing: unit) else {
-                throw CLIError(message: "unknown unit \(unit.debugDescription)", remedy: "give kg or lb")
-            }
-            update.unit = parsed
-        }
+        update.unit = unit.flatMap(MassUnit.init(parsing:))
         let weight = try bodyWeight.map { text -> Weight in
             guard let weight = try WeightArgument.parse(text, log: log) else {
                 throw CLIError(message: "a body weight of bw", remedy: "give a number, such as 80kg")

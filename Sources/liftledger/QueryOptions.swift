@@ -13,7 +13,7 @@ struct AsOfOption: ParsableArguments {
             "Answer as of a point of the past: a journal position (the journal as it stood then), a date YYYY-MM-DD "
                 + "(the events that had happened by the end of that local day) or an RFC 3339 instant, under the "
                 + "rules in force then.",
-            valueName: "position|date"))
+            valueName: "position|date|instant"))
     var asOf: String?
 
     func validate() throws { try requireValues(["--as-of": asOf]) }

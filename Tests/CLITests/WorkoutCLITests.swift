@@ -215,6 +215,9 @@ struct WorkoutCLITests {
             (["prs", "--as-of", "-1"], "cannot read --as-of \"-1\"", 1),
             (["status", "--now", "yesterday"], "cannot read --now \"yesterday\"; give an RFC 3339 time", 1),
             (["finish", "--at", "yesterday"], "cannot read --at \"yesterday\"; give last, ", 1),
+            // A unit that is none, refused by the argument parser wherever --unit is taken.
+            (["profile", "set", "--unit", "stone"], "unknown unit \"stone\"; give --unit kg or --unit lb", 64),
+            (["import", "none.csv", "--unit", "stone"], "unknown unit \"stone\"; give --unit kg or --unit lb", 64),
             // What a set lacks: the reps after a weight; quotes around a time of two words.
             (["log", "bench", "press", "100"], "no reps after the weight in \"bench press 100\"", 1),
             (["log", "plank", "--time", "1h", "5m"], "quote a time of more than one word: --time \"1h 5m\"", 1),

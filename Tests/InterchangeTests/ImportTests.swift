@@ -198,6 +198,7 @@ struct ImportTests {
         ).write(to: URL(fileURLWithPath: file))
         let report = try await importing(file, unit: .kilograms)
         #expect(report.implausible.map(\.line) == [2])
+        #expect(report.implausible.first?.why == "the workout is dated 1999-12-31, before 2000", "the local date")
     }
 
     /// A live set covers at most 1,000 km; an imported one may cover more, and is flagged and kept out of records.
