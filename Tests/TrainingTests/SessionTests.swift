@@ -103,6 +103,29 @@ struct SessionTests {
         #expect(summary.durationSeconds == 60 && summary.finishedAt == Timestamp(rfc3339: "2026-11-22T18:01:00Z"))
     }
 
+    /// A pause that ended after the last set bounds a finish: its whole time is out of the time trained, so a finish
+    /// before its end would leave it out twice. Set at 6 s, paused at 7 s, resumed at 11 s: `--at last` is 11 s, and
+    /// the workout 7 s long (6 + 1 before the pause); a finish at 9 s is refused.
+    @Test func aFinishIsNotBeforeTheLastPauseEnded() async throws {
+        let test = try TestJournal()
+        let clock = ManualClock("2026-11-22T18:00:00Z")
+        let log = try TrainingLog(journal: test.journal, clock: clock.function)
+        try await log.start()
+        clock.advance(seconds: 6)
+        try await log.logSet(SetRequest(exercise: "squat", weight: nil, reps: 5))
+        clock.advance(seconds: 1)
+        try await log.pause()
+        clock.advance(seconds: 4)
+        try await log.resume()
+        clock.advance(seconds: 3_600)
+        let error = await #expect(throws: TrainingError.self) {
+            try await log.finish(at: .at(Timestamp(rfc3339: "2026-11-22T18:00:09Z")!))
+        }
+        #expect(error?.code == .invalidValue)
+        try await log.finish(at: .lastSet)
+        #expect(try log.query { try $0.history() }.first?.durationSeconds == 7)
+    }
+
     @Test func restTimerExtendAndSkip() async throws {
         let test = try TestJournal()
         let clock = ManualClock()

@@ -229,10 +229,10 @@ extension TrainingLog {
     public enum FinishTime: Sendable, Equatable {
         /// As the command runs.
         case now
-        /// When its last set was logged (its start, with none): for one left running, the idle hours after it left
-        /// out, whatever was corrected since.
+        /// When its last set was logged (its start, with none), or its last pause ended, if later: for one left
+        /// running, the idle hours after it left out, whatever was corrected since.
         case lastSet
-        /// At an instant from its last set to now.
+        /// At an instant from then to now.
         case at(Timestamp)
     }
 
@@ -247,7 +247,9 @@ extension TrainingLog {
                     .notAllowed, "\(workout.id) has no sets",
                     remedy: "log a set first, or discard it (liftledger discard)")
             }
-            let lastSet = workout.countedSets.map(\.loggedAt).max() ?? workout.startedAt
+            // Not before a pause ended: its time, all of it, is out of the time trained already.
+            let lastSet = max(
+                workout.countedSets.map(\.loggedAt).max() ?? workout.startedAt, workout.resumedAt ?? workout.startedAt)
             let end: Timestamp
             switch time {
             case .now: end = now

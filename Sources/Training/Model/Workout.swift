@@ -20,6 +20,8 @@ public struct Workout: Sendable {
     public internal(set) var pausedAt: Timestamp?
     /// Microseconds spent in pauses that have ended.
     public internal(set) var pausedMicroseconds: Int64 = 0
+    /// When the last pause ended, if one has: a finish before it would leave that pause out of the time trained.
+    public internal(set) var resumedAt: Timestamp?
     /// The exercises in order (removed ones left out).
     public internal(set) var exercises: [WorkoutExercise] = []
     /// Every set ever logged, by set number; removed ones are marked.
@@ -102,6 +104,7 @@ public struct Workout: Sendable {
         case .workoutPaused:
             if pausedAt == nil { pausedAt = time }
         case .workoutResumed:
+            if pausedAt != nil { resumedAt = time }
             endPause(at: time)
         case .workoutFinished(let finished):
             endPause(at: time)

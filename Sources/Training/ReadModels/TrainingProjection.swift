@@ -60,7 +60,8 @@ public struct TrainingProjection: Projection {
     /// not merely the letters (an Unassisted Dip is not). 11: a set over 1,000 km is implausible, and a workout is
     /// dated before 2000 by its local date, and ahead of its recording from its latest new date; a workout of
     /// implausible sets alone makes no day nor a week's workout; a session keeps its sets' time and distance; an
-    /// estimate is worked out from the exact weight, not whole milligrams; an empty note is none.
+    /// estimate is worked out from the exact weight, not whole milligrams; an empty note is none; a `workouts` row keeps
+    /// when the last pause ended.
     public let version: UInt32 = 11
     public let rules: Rules
     public var rulesDigest: [UInt8] { rules.foldDigest }

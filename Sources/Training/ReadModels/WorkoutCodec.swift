@@ -47,6 +47,7 @@ extension Workout {
         // Fields 13 and 14, the rest timer and the last activity, were kept up to version 5 of the projection.
         writer.timestamp(15, startRecordedAt)
         writer.unsigned(16, finishedPosition)
+        writer.timestamp(17, resumedAt)
     }
 
     init(decoding bytes: UnsafeRawBufferPointer) throws(PayloadError) {
@@ -86,6 +87,7 @@ extension Workout {
             case 12: sets.append(try Self.set(field.message(), exercises: exercises, startedAt: startedAt))
             case 15: startRecordedAt = try field.timestamp()
             case 16: finishedPosition = try field.unsigned()
+            case 17: resumedAt = try field.timestamp()
             default: continue
             }
         }
