@@ -184,7 +184,7 @@ struct ExportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let sink = try OutputSink(path: output)
+        let sink = try OutputSink(path: output, sparing: ["data.mdb", "lock.mdb"].map { location.path + "/" + $0 })
         switch format {
         case .jsonl:
             let journal = try location.open()

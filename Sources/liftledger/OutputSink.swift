@@ -25,7 +25,8 @@ final class OutputSink {
         case stream
     }
 
-    init(path: String?) throws {
+    /// Output to `path`, or standard output; refused when `path` names one of the files `spared` (the journal's own).
+    init(path: String?, sparing spared: [String] = []) throws {
         guard let path else {
             handle = FileHandle.standardOutput
             target = .standardOutput
@@ -34,6 +35,15 @@ final class OutputSink {
         let chain = try Self.links(from: path)
         var status = stat()
         let exists = stat(path, &status) == 0
+        var other = stat()
+        if exists,
+            spared.contains(where: {
+                stat($0, &other) == 0 && other.st_dev == status.st_dev && other.st_ino == status.st_ino
+            })
+        {
+            throw CLIError(
+                message: "\(path) is the journal's own file", remedy: "give the path of another file to export to")
+        }
         if exists, status.st_mode & S_IFMT == S_IFDIR {
             throw CLIError(
                 message: "\(path) is a directory", remedy: "give the path of a file to write, in it or elsewhere")

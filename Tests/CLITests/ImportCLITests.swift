@@ -231,8 +231,10 @@ struct ImportCLITests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: appended)) == Data("kept\n".utf8) + expected)
 
         // Refused exports and restores leave nothing behind: no partial file, no journal made for a failed restore.
-        for (output, hint) in [(directory.path, "is a directory"), (directory.child("none/all.jsonl"), "no directory")]
-        {
+        for (output, hint) in [
+            (directory.path, "is a directory"), (directory.child("none/all.jsonl"), "no directory"),
+            (journal + "/data.mdb", "is the journal's own file"),
+        ] {
             let refused = try liftledger(["export", "--format", "jsonl", "--output", output], journal: journal)
             #expect(refused.status == 1 && refused.standardError.contains(hint), "\(refused.standardError)")
         }
