@@ -60,8 +60,11 @@ struct RulesSetCommand: AsyncParsableCommand {
     @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Its new value, such as brzycki.", valueName: "value"))
     var values: [String] = []
 
+    /// The values given, but `--`, which a shell user may write before a negative one.
+    var given: [String] { values.filter { $0 != "--" } }
+
     /// The one value given.
-    var value: String { values[0] }
+    var value: String { given[0] }
 
     @Flag(help: "Print what the change would do, and write nothing.")
     var dryRun = false
@@ -70,11 +73,11 @@ struct RulesSetCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        guard values.count == 1 else {
+        guard given.count == 1 else {
             throw ValidationError(
-                values.isEmpty
+                given.isEmpty
                     ? "give the rule's new value, such as liftledger rules set \(key) VALUE (see liftledger rules show)"
-                    : "give one value after the rule, not \(values.count): \(values.joined(separator: " "))")
+                    : "give one value after the rule, not \(given.count): \(given.joined(separator: " "))")
         }
         if json && !dryRun { throw ValidationError("--json prints the differences of a --dry-run; add --dry-run") }
     }

@@ -94,7 +94,7 @@ struct LogCommand: AsyncParsableCommand {
         let exerciseAlone =
             (seconds != nil || metres != nil) && !words.isEmpty
             && (known || !words.joined().contains(where: \.isNumber))
-        try Self.checkForgottenParts(words, catalog: catalog, timed: seconds != nil || metres != nil)
+        try Self.checkForgottenParts(words, catalog: catalog, time: timeAndDistance.time, timed: metres != nil)
         let entry =
             exerciseAlone
             ? SetEntry(exercise: words.joined(separator: " "), weight: nil, reps: 0)
@@ -113,22 +113,44 @@ struct LogCommand: AsyncParsableCommand {
         if paused { Terminal.write("the workout was paused: its clock runs again\n") }
     }
 
-    /// Refuses, saying what is missing, a set whose words are an exercise the catalog knows and one number (the
-    /// weight, without its reps), or with --time or --distance, an exercise and what looks like the rest of a time
-    /// given in words (`--time 1h 5m`, unquoted).
-    static func checkForgottenParts(_ words: [String], catalog: ExerciseCatalog, timed: Bool) throws {
-        guard words.count >= 2, let last = words.last, catalog.lookup(words.dropLast().joined(separator: " ")) != nil
-        else { return }
+    /// Refuses, saying what is missing, a set typed without a part: after `--time`, more words of a time
+    /// (`--time 1h 5m`, unquoted, leaves `5m` among the words); an exercise the catalog knows and a weight alone
+    /// (`bench press 100`, `pull up bw`); an exercise and `x 5`, with no weight; a weight and `x`, with no reps.
+    static func checkForgottenParts(
+        _ words: [String], catalog: ExerciseCatalog, time: String?, timed: Bool
+    ) throws {
         let typed = words.joined(separator: " ").debugDescription
-        if timed, (try? TimeAndDistance.seconds(last)) != nil, ExactDecimal(last) == nil {
-            throw CLIError(
-                message: "\(last.debugDescription) follows the exercise in \(typed)",
-                remedy: "quote a time of more than one word: --time \"1h 5m\"")
+        func isTimeWord(_ word: String) -> Bool {
+            ExactDecimal(word) == nil && (try? TimeAndDistance.seconds(word)) != nil
         }
-        if !timed, ExactDecimal(last) != nil {
+        let trailingTime = words.reversed().prefix(while: isTimeWord).reversed()
+        if let time, !trailingTime.isEmpty, trailingTime.count < words.count {
+            let whole = ([time] + trailingTime).joined(separator: " ")
+            throw CLIError(
+                message: "\(trailingTime.joined(separator: " ").debugDescription) follows the set in \(typed)",
+                remedy: "quote a time of more than one word: --time \"\(whole)\"")
+        }
+        guard time == nil, !timed, words.count >= 2, let last = words.last else { return }
+        func known(_ count: Int) -> Bool {
+            words.count > count && catalog.lookup(words.dropLast(count).joined(separator: " ")) != nil
+        }
+        let lowered = last.lowercased()
+        if known(1), ExactDecimal(last) != nil || lowered == "bw" || lowered == "bodyweight" {
             throw CLIError(
                 message: "no reps after the weight in \(typed)",
                 remedy: "give the reps after it: liftledger log \(words.joined(separator: " ")) x 5")
+        }
+        if known(2), words[words.count - 2].lowercased() == "x", UInt32(last) != nil {
+            throw CLIError(
+                message: "no weight before x \(last) in \(typed)",
+                remedy:
+                    "give it: liftledger log \(words.dropLast(2).joined(separator: " ")) 100kg x \(last) (or bw x \(last))"
+            )
+        }
+        if lowered == "x", words.count >= 3 {
+            throw CLIError(
+                message: "no reps after the x in \(typed)",
+                remedy: "give them: liftledger log \(words.joined(separator: " ")) 5")
         }
     }
 }

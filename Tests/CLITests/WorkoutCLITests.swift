@@ -222,6 +222,14 @@ struct WorkoutCLITests {
             (["log", "bench", "press", "100"], "no reps after the weight in \"bench press 100\"", 1),
             (["log", "plank", "--time", "1h", "5m"], "quote a time of more than one word: --time \"1h 5m\"", 1),
             (["log", "plank"], "a timed or distance set as liftledger log plank --time 60s", 1),
+            (["log", "pull", "up", "bw"], "no reps after the weight in \"pull up bw\"", 1),
+            (["log", "bench", "press", "x", "5"], "no weight before x 5 in \"bench press x 5\"", 1),
+            (["log", "bench", "press", "100kg", "x"], "no reps after the x in \"bench press 100kg x\"", 1),
+            (
+                ["log", "plank", "--time", "1h", "5m", "30s"],
+                "\"5m 30s\" follows the set in \"plank 5m 30s\"; quote a time of more than one word: --time \"1h 5m 30s\"",
+                1
+            ),
             (["prs", "--bogus"], "Unknown option '--bogus'; see liftledger prs --help", 64),
             (["prs", "--as-of", "--json"], "missing value for '--as-of': --json is an option", 64),
             (["history", "--routine", "Nope"], "no routine \"Nope\"; there are no routines yet", 1),
@@ -237,6 +245,10 @@ struct WorkoutCLITests {
             #expect(result.standardError.contains(hint), "\(arguments): \(result.standardError)")
             #expect(result.standardOutput.isEmpty)
         }
+        // After `--`, as a shell user may write a negative value: the rule's refusal too.
+        let dashed = try run(
+            BuiltProgram.liftledger, ["rules", "set", "--journal", journal, "balance.secondary", "--", "-0.1"])
+        #expect(dashed.status == 1 && dashed.standardError.contains("\"-0.1\" for balance.secondary; give a number"))
         // A rule set to the value it has is not recorded again.
         let unchanged = try ok(["rules", "set", "week.start", "Monday"])
         #expect(unchanged.standardOutput == "week.start is already monday; nothing was written\n")
@@ -336,8 +348,8 @@ struct WorkoutCLITests {
         #expect(walk[1].contains("distance m") && !walk[1].contains("time") && walk[2].contains(" 50 "), "\(walk)")
     }
 
-    /// `correct --clear` takes a set's RPE, time or distance off; a value both given and cleared is refused, writing
-    /// nothing.
+    /// `correct --clear` takes a set's RPE, time or distance off; a value both given and cleared, or the last measure of
+    /// a set, is refused, writing nothing.
     @Test func correctClearsASetsRPETimeAndDistance() throws {
         try ok(["start"])
         try ok(["log", "rowing", "stationary", "--distance", "500m", "--time", "2m", "--rpe", "8"])
@@ -348,9 +360,13 @@ struct WorkoutCLITests {
         try ok(["correct", "1", "--clear", "time", "--clear", "rpe"])
         var set = try #require(try statusSets().first)
         #expect(set["durationSeconds"] is NSNull && set["rpe"] is NSNull && set["distanceMeters"] as? String == "500")
-        try ok(["correct", "1", "--clear", "distance"])
+        // Its distance now its one measure: taking it off would leave a set of nothing, which is refused.
+        let events = try ok(["events"]).standardOutput
+        let emptied = try liftledger(["correct", "1", "--clear", "distance"], journal: journal)
+        #expect(emptied.status == 1 && emptied.standardError.hasSuffix("remove it instead: liftledger remove-set 1\n"))
+        #expect(try ok(["events"]).standardOutput == events)
         set = try #require(try statusSets().first)
-        #expect(set["distanceMeters"] is NSNull && set["reps"] as? Int == 0)
+        #expect(set["distanceMeters"] as? String == "500")
     }
 
     /// The sets of the workout in progress, as `status --json` gives them.

@@ -96,6 +96,15 @@ extension TrainingLog {
                 case .distance: details.distanceMeters = nil
                 }
             }
+            // A time or distance taken off a set of nothing else (a plank's time) leaves no set.
+            let measured = { (set: SetDetails) in
+                set.weight != nil || set.reps > 0 || set.durationSeconds != nil || set.distanceMeters != nil
+            }
+            if !correction.clearing.isEmpty, measured(set.details), !measured(details) {
+                throw TrainingError(
+                    .notAllowed, "set \(number) of \(workout.id) would have nothing left",
+                    remedy: "remove it instead: liftledger remove-set \(number)")
+            }
             // A new weight is checked as a logged one is, against the exercise's weight before the set (of a set logged
             // before it, else of an earlier workout) and the weight it replaces, whichever is heavier: a jump from both
             // is more often a typo than a fix of one.
