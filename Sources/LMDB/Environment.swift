@@ -203,19 +203,29 @@ public final class Environment: @unchecked Sendable {
         }
     }
 
+    /// Opens (and creates) the databases in one transaction; when a new one does not fit the map (a journal copied
+    /// or restored fills its file, which the map is no larger than), the transaction is aborted, the map grows, and
+    /// it runs again, `initialize` too, as a write's body does.
     private func openDatabasesUnserialised(
         _ names: [String], create: Bool, readOnly: Bool, initialize: (Transaction, [Database]) throws -> Void
     ) throws -> [Database] {
-        try withTransaction(readOnly: readOnly, commit: true) { txn in
-            let databases = try names.map { name in
-                var dbi: MDB_dbi = 0
-                try check(
-                    mdb_dbi_open(txn, name, create ? UInt32(MDB_CREATE) : 0, &dbi), "mdb_dbi_open(\(name))",
-                    path: path)
-                return Database(dbi: dbi, name: name)
+        while true {
+            let observedMapSize = info().mapSize
+            do {
+                return try withTransaction(readOnly: readOnly, commit: true) { txn in
+                    let databases = try names.map { name in
+                        var dbi: MDB_dbi = 0
+                        try check(
+                            mdb_dbi_open(txn, name, create ? UInt32(MDB_CREATE) : 0, &dbi), "mdb_dbi_open(\(name))",
+                            path: path)
+                        return Database(dbi: dbi, name: name)
+                    }
+                    try initialize(Transaction(txn, readOnly: readOnly), databases)
+                    return databases
+                }
+            } catch let error as LMDBError where error.code == .mapFull && !readOnly {
+                try growMap(from: observedMapSize)
             }
-            try initialize(Transaction(txn, readOnly: readOnly), databases)
-            return databases
         }
     }
 

@@ -129,6 +129,25 @@ struct EnvironmentTests {
         #expect(count == 40)
     }
 
+    /// An environment whose file is larger than the map asked for gets a map of the file's size, full: a new
+    /// database must grow it, as a write does (a restored or copied journal, opened with the default map, had every
+    /// read model's table refused with MDB_MAP_FULL).
+    @Test func theMapGrowsWhenANewDatabaseDoesNotFit() throws {
+        let directory = try TemporaryDirectory()
+        let megabyte = [UInt8](repeating: 0xCD, count: 1 << 20)
+        do {
+            let environment = try Environment.open(path: directory.path, options: EnvironmentOptions(mapSize: 1 << 20))
+            let database = try environment.openDatabases(["blobs"], create: true)[0]
+            for index: UInt64 in 0..<3 {
+                try environment.write { try $0.put(megabyte, forKey: BigEndianKey.encode(index), in: database) }
+            }
+        }
+        let reopened = try Environment.open(path: directory.path, options: EnvironmentOptions(mapSize: 1 << 20))
+        let databases = try reopened.openDatabases((0..<64).map { "table-\($0)" }, create: true)
+        try reopened.write { try $0.put([1], forKey: [1], in: databases[63]) }
+        #expect(try reopened.read { try $0.statistics(of: databases[63]).entries } == 1)
+    }
+
     @Test func aFileThatIsNotLMDBIsRefusedWithTheCallAndARemedy() throws {
         let foreign = try TemporaryDirectory()
         try Data(repeating: 0x42, count: 16_384).write(to: URL(fileURLWithPath: foreign.path + "/data.mdb"))
