@@ -225,20 +225,54 @@ struct ImportJournalCommand: AsyncParsableCommand {
             directory: !fileManager.fileExists(atPath: path),
             files: !fileManager.fileExists(atPath: path + "/data.mdb")
         )
-        let journal = try location.open(create: true)
-        let count: Int
+        let outcome: Result<(count: Int, position: UInt64, hash: [UInt8]), any Error>
         do {
-            count = try await JournalExport.restore(from: file, into: journal, allowingCut: allowCut)
-        } catch {
-            // A restore that fails leaves no journal where there was none: what this command created goes.
-            if created.directory {
-                try? fileManager.removeItem(atPath: path)
-            } else if created.files {
-                for name in ["data.mdb", "lock.mdb"] { try? fileManager.removeItem(atPath: path + "/" + name) }
+            let journal = try location.open(create: true)
+            do {
+                let count = try await JournalExport.restore(from: file, into: journal, allowingCut: allowCut)
+                let head = try journal.head()
+                outcome = .success((count, head.position, head.hash))
+            } catch {
+                outcome = .failure(error)
+            }
+        }
+        switch outcome {
+        case .success(let restored):
+            Terminal.write(
+                "restored \(restored.count) records; head \(restored.position), hash \(restored.hash.hexString)\n")
+        case .failure(let error):
+            // A restore that fails writes nothing, and leaves no journal where there was none: what this command
+            // created goes, unless another process made it a journal meanwhile (it holds records, or is open).
+            if created.directory || created.files, Self.isUnusedAndEmpty(path) {
+                if created.directory {
+                    try? fileManager.removeItem(atPath: path)
+                } else {
+                    for name in ["data.mdb", "lock.mdb"] { try? fileManager.removeItem(atPath: path + "/" + name) }
+                }
             }
             throw error
         }
-        let head = try journal.head()
-        Terminal.write("restored \(count) records; head \(head.position), hash \(head.hash.hexString)\n")
+    }
+
+    /// Whether the journal at `path` holds no record and no other process has it open: LMDB holds a shared lock on
+    /// byte 0 of `lock.mdb` for every process that has the environment open, which a write lock attempt meets. A
+    /// journal that does not open (another process may be making it) is not taken for unused.
+    static func isUnusedAndEmpty(_ path: String) -> Bool {
+        let isEmpty = { () -> Bool in
+            guard let journal = try? Journal.open(at: path, options: JournalOptions(), create: false) else {
+                return false
+            }
+            return (try? journal.head().position == 0) ?? false
+        }()
+        guard isEmpty else { return false }
+        let descriptor = open(path + "/lock.mdb", O_RDWR | O_CLOEXEC)
+        guard descriptor >= 0 else { return true }
+        defer { close(descriptor) }
+        var lock = flock()
+        lock.l_type = Int16(F_WRLCK)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = 0
+        lock.l_len = 1
+        return fcntl(descriptor, F_SETLK, &lock) == 0
     }
 }
