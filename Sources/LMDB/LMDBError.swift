@@ -89,5 +89,16 @@ public struct LMDBError: Error, Sendable, Equatable, CustomStringConvertible {
 /// Turns an LMDB return code into a thrown `LMDBError`.
 @inline(__always)
 func check(_ rc: Int32, _ operation: @autoclosure () -> String, path: String? = nil) throws(LMDBError) {
-    if rc != 0 { throw LMDBError(code: .init(rc), operation: operation(), path: path) }
+    if rc != 0 { throw LMDBError(code: LMDBError.Code(rc).seen(at: path), operation: operation(), path: path) }
+}
+
+extension LMDBError.Code {
+    /// What the failure most likely was: LMDB reports a write cut short by a full disk as an I/O error (EIO), so one
+    /// at a path on a volume with less than a mebibyte left is taken for no space.
+    func seen(at path: String?) -> LMDBError.Code {
+        guard rawValue == EIO, let path else { return self }
+        var volume = statvfs()
+        guard statvfs(path, &volume) == 0 else { return self }
+        return UInt64(volume.f_bavail) * UInt64(volume.f_frsize) < 1 << 20 ? .noSpace : self
+    }
 }

@@ -94,7 +94,15 @@ struct RulesSetCommand: AsyncParsableCommand {
         guard dryRun else {
             try await log.changeRule(key, to: canonical)
             var bar = ProgressBar(label: "rebuilding")
-            try log.readModels.catchUp { _, done, total in bar.update(done, of: total) }
+            do {
+                try log.readModels.catchUp { _, done, total in bar.update(done, of: total) }
+            } catch {
+                // The change is in the journal: say so, and what is left to do.
+                bar.finish()
+                throw CLIError(
+                    message: "\(key) = \(canonical) is recorded, but the read models were not rebuilt: \(error)",
+                    remedy: "the next command rebuilds them; mend the cause first (liftledger rebuild shows it)")
+            }
             bar.finish()
             Terminal.write("\(key) = \(canonical)\n")
             return
