@@ -123,6 +123,17 @@ final class OutputSink {
         throw CLIError(message: "\(path) is a loop of links", remedy: "give the path of a file to write")
     }
 
+    /// Removes the partial files of exports to `final` whose processes are gone (killed before they could).
+    private static func removePartials(beside final: String) {
+        let parent = (final as NSString).deletingLastPathComponent
+        let prefix = (final as NSString).lastPathComponent + ".partial-"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: parent.isEmpty ? "." : parent)) ?? []
+        for name in names where name.hasPrefix(prefix) {
+            guard let pid = Int32(name.dropFirst(prefix.count)), kill(pid, 0) == -1, errno == ESRCH else { continue }
+            unlink(parent.isEmpty ? name : parent + "/" + name)
+        }
+    }
+
     /// A new file beside `final`, to be renamed to it.
     private static func partial(beside final: String) throws -> (FileHandle, Target) {
         let parent = (final as NSString).deletingLastPathComponent
@@ -132,6 +143,7 @@ final class OutputSink {
         else {
             throw CLIError(message: "there is no directory \(parent)", remedy: "create it first, or give another path")
         }
+        removePartials(beside: final)
         let partial = final + ".partial-\(getpid())"
         guard FileManager.default.createFile(atPath: partial, contents: nil, attributes: [.posixPermissions: 0o600]),
             let opened = FileHandle(forWritingAtPath: partial)

@@ -204,6 +204,13 @@ struct ImportCLITests {
         let heads = try [journal, restored].map { try liftledger(["verify", "--json"], journal: $0).standardOutput }
         #expect(heads[0] == heads[1] && !heads[0].isEmpty)
 
+        // A partial file of an export killed before it ended (its process gone) is removed by the next export there.
+        let gone = try ProgramHandle("/bin/true", [])
+        let stale = exported + ".partial-\(gone.processIdentifier)"
+        _ = gone.wait()
+        #expect(FileManager.default.createFile(atPath: stale, contents: Data("cut".utf8)))
+        #expect(try liftledger(["export", "--format", "jsonl", "--output", exported], journal: journal).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: stale))
         // Through a link, the file it names gets the export and the link stays; a link to nothing yet makes the file it
         // names; /dev/stdout (no regular file here, the test reads a pipe) is written through, not replaced.
         let expected = try Data(contentsOf: URL(fileURLWithPath: exported))
