@@ -15,6 +15,9 @@ struct ImportPlan {
     let source: String
     /// The profile's time zone: the calendar on which a workout dated before 2000 is implausible.
     let timeZone: TimeZone
+    /// Whether the file's times were read in a zone the import was given: only then is a start that reads otherwise
+    /// than the imports left it the file's (the profile's zone may have changed since, with the times as they were).
+    let correctsStarts: Bool
 
     /// The streams and events to append, all at once, and what they amount to.
     func appends(
@@ -82,7 +85,7 @@ struct ImportPlan {
             // reads otherwise is worked out as it stands, to be corrected.
             let imported = try Self.importedWorkout(of: stream, in: journal)
             let setsAsImported = Self.sameSets(imported?.liveSetDetails ?? [], details)
-            let changedStart = imported.map { $0.startedAt != workout.start } ?? false
+            let changedStart = correctsStarts && imported.map { $0.startedAt != workout.start } ?? false
             let changedNote = imported.map { Self.asRead($0.note) != Self.asRead(workout.note) } ?? false
             if setsAsImported && !changedStart && !changedNote {
                 report.alreadyImported += 1
@@ -260,6 +263,7 @@ struct ImportPlan {
                 // ends there, so that the events stay in the order of their times.
                 let ended = max(last, min(end, timeOfItem(index + 1)))
                 add(RestTimerFinished(endedAt: ended), at: ended)
+                last = ended
             }
         }
         add(WorkoutFinished(note: workout.note), at: workout.end)

@@ -86,8 +86,9 @@ public struct Importer: Sendable {
         if options.unit != nil { try Self.checkUnit(options.unit!, exportReader.noisyWeights) }
         let plan = ImportPlan(
             workouts: workouts, format: layout.format, digest: digest,
-            source: "\(ImportPlan.sourcePrefix)\(layout.format.rawValue):\(digest.prefix(16))", timeZone: rules.timeZone
-        )
+            source: "\(ImportPlan.sourcePrefix)\(layout.format.rawValue):\(digest.prefix(16))",
+            timeZone: rules.timeZone,
+            correctsStarts: options.timeZone != nil)
         var conflicts = 0
         var wait = CatchUpWait()
         while conflicts < 8 {

@@ -44,16 +44,26 @@ public struct LMDBError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What the user can do about it.
     public let remedy: String
 
+    /// An I/O error on a volume with less than a mebibyte left: LMDB reports a write cut short by a full disk so.
+    public let isOnFullVolume: Bool
+
     public init(code: Code, operation: String, path: String? = nil, remedy: String? = nil) {
         self.code = code
         self.operation = operation
         self.path = path
-        self.remedy = remedy ?? Self.defaultRemedy(for: code)
+        isOnFullVolume = code.rawValue == EIO && path.map(Self.volumeIsNearlyFull) == true
+        self.remedy = remedy ?? Self.defaultRemedy(for: isOnFullVolume ? .noSpace : code)
     }
 
     /// True when the failure means the disk (or a file-size limit) has no room for the write.
     public var isOutOfSpace: Bool {
-        code == .noSpace || code == .fileTooLarge || code == .quotaExceeded
+        code == .noSpace || code == .fileTooLarge || code == .quotaExceeded || isOnFullVolume
+    }
+
+    private static func volumeIsNearlyFull(_ path: String) -> Bool {
+        var volume = statvfs()
+        guard statvfs(path, &volume) == 0, volume.f_blocks > 0 else { return false }
+        return UInt64(volume.f_bavail) * UInt64(volume.f_frsize) < 1 << 20
     }
 
     public var description: String {
@@ -89,16 +99,5 @@ public struct LMDBError: Error, Sendable, Equatable, CustomStringConvertible {
 /// Turns an LMDB return code into a thrown `LMDBError`.
 @inline(__always)
 func check(_ rc: Int32, _ operation: @autoclosure () -> String, path: String? = nil) throws(LMDBError) {
-    if rc != 0 { throw LMDBError(code: LMDBError.Code(rc).seen(at: path), operation: operation(), path: path) }
-}
-
-extension LMDBError.Code {
-    /// What the failure most likely was: LMDB reports a write cut short by a full disk as an I/O error (EIO), so one
-    /// at a path on a volume with less than a mebibyte left is taken for no space.
-    func seen(at path: String?) -> LMDBError.Code {
-        guard rawValue == EIO, let path else { return self }
-        var volume = statvfs()
-        guard statvfs(path, &volume) == 0 else { return self }
-        return UInt64(volume.f_bavail) * UInt64(volume.f_frsize) < 1 << 20 ? .noSpace : self
-    }
+    if rc != 0 { throw LMDBError(code: .init(rc), operation: operation(), path: path) }
 }

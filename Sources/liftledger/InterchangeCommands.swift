@@ -243,36 +243,40 @@ struct ImportJournalCommand: AsyncParsableCommand {
         case .failure(let error):
             // A restore that fails writes nothing, and leaves no journal where there was none: what this command
             // created goes, unless another process made it a journal meanwhile (it holds records, or is open).
-            if created.directory || created.files, Self.isUnusedAndEmpty(path) {
-                if created.directory {
-                    try? fileManager.removeItem(atPath: path)
-                } else {
-                    for name in ["data.mdb", "lock.mdb"] { try? fileManager.removeItem(atPath: path + "/" + name) }
+            if created.directory || created.files {
+                Self.removeIfUnusedAndEmpty(path) {
+                    if created.directory {
+                        try? fileManager.removeItem(atPath: path)
+                    } else {
+                        for name in ["data.mdb", "lock.mdb"] { try? fileManager.removeItem(atPath: path + "/" + name) }
+                    }
                 }
             }
             throw error
         }
     }
 
-    /// Whether the journal at `path` holds no record and no other process has it open: LMDB holds a shared lock on
-    /// byte 0 of `lock.mdb` for every process that has the environment open, which a write lock attempt meets. A
-    /// journal that does not open (another process may be making it) is not taken for unused.
-    static func isUnusedAndEmpty(_ path: String) -> Bool {
-        let isEmpty = { () -> Bool in
+    /// Runs `remove` when the journal at `path` holds no record (or is none: the files of a journal being made that
+    /// failed) and no other process has it open, holding a lock that keeps others from opening it meanwhile: LMDB
+    /// holds a shared lock on byte 0 of `lock.mdb` for every process that has the environment open, which a write
+    /// lock attempt meets, and waits for one held.
+    static func removeIfUnusedAndEmpty(_ path: String, remove: () -> Void) {
+        // Read first: the environment this opens is closed before the lock is taken, which its closing would drop.
+        let holdsRecords = { () -> Bool in
             guard let journal = try? Journal.open(at: path, options: JournalOptions(), create: false) else {
                 return false
             }
-            return (try? journal.head().position == 0) ?? false
+            return (try? journal.head().position) != 0
         }()
-        guard isEmpty else { return false }
+        guard !holdsRecords else { return }
         let descriptor = open(path + "/lock.mdb", O_RDWR | O_CLOEXEC)
-        guard descriptor >= 0 else { return true }
+        guard descriptor >= 0 else { return remove() }
         defer { close(descriptor) }
         var lock = flock()
         lock.l_type = Int16(F_WRLCK)
         lock.l_whence = Int16(SEEK_SET)
         lock.l_start = 0
         lock.l_len = 1
-        return fcntl(descriptor, F_SETLK, &lock) == 0
+        if fcntl(descriptor, F_SETLK, &lock) == 0 { remove() }
     }
 }

@@ -49,11 +49,9 @@ final class OutputSink {
                 message: "\(path) is a directory", remedy: "give the path of a file to write, in it or elsewhere")
         }
         // A regular file, or a link to one, is replaced where it is; anything else (a pipe, a terminal), and
-        // whatever a path through /dev or /proc names (`/dev/stdout` is the shell's redirection, to a file or not,
-        // perhaps one appended to or deleted), is written through.
-        let isStream =
-            (exists && status.st_mode & S_IFMT != S_IFREG)
-            || chain.contains { $0.hasPrefix("/dev/") || $0.hasPrefix("/proc/") }
+        // whatever a descriptor's alias names (`/dev/stdout` is the shell's redirection, to a file or not, perhaps
+        // one appended to or deleted), is written through.
+        let isStream = (exists && status.st_mode & S_IFMT != S_IFREG) || chain.contains(where: Self.isDescriptorAlias)
         guard isStream else {
             (handle, target) = try Self.partial(beside: chain.last!)
             return
@@ -104,6 +102,12 @@ final class OutputSink {
         buffer.removeAll(keepingCapacity: true)
     }
 
+    /// Whether `path` names an open descriptor rather than a file: `/dev/stdout`, `/dev/fd/1`, `/proc/self/fd/1`.
+    private static func isDescriptorAlias(_ path: String) -> Bool {
+        ["/dev/stdin", "/dev/stdout", "/dev/stderr"].contains(path) || path.hasPrefix("/dev/fd/")
+            || (path.hasPrefix("/proc/") && path.split(separator: "/").dropLast().last == "fd")
+    }
+
     /// `path`, then each path the links it is lead to, in order: the last is the file they name, which may not
     /// exist yet.
     private static func links(from path: String) throws -> [String] {
@@ -123,14 +127,18 @@ final class OutputSink {
         throw CLIError(message: "\(path) is a loop of links", remedy: "give the path of a file to write")
     }
 
-    /// Removes the partial files of exports to `final` whose processes are gone (killed before they could).
+    /// Removes the partial files of exports to `final` that no export holds (killed before it could remove its
+    /// own): each export holds a lock on its partial file while it writes it.
     private static func removePartials(beside final: String) {
         let parent = (final as NSString).deletingLastPathComponent
         let prefix = (final as NSString).lastPathComponent + ".partial-"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: parent.isEmpty ? "." : parent)) ?? []
         for name in names where name.hasPrefix(prefix) {
-            guard let pid = Int32(name.dropFirst(prefix.count)), kill(pid, 0) == -1, errno == ESRCH else { continue }
-            unlink(parent.isEmpty ? name : parent + "/" + name)
+            let path = parent.isEmpty ? name : parent + "/" + name
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { continue }
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { unlink(path) }
+            close(descriptor)
         }
     }
 
@@ -150,6 +158,8 @@ final class OutputSink {
         else {
             throw CLIError(message: "cannot create \(partial)", remedy: "check the path and that you may write there")
         }
+        // Held until the handle closes: another export knows the file is being written.
+        flock(opened.fileDescriptor, LOCK_EX)
         return (opened, .file(partial: partial, final: final))
     }
 }

@@ -297,8 +297,8 @@ struct FinishCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "When it ended: last (its last set), 'YYYY-MM-DD HH:MM' in the profile's time zone, or an RFC 3339 time; "
-                + "from its last set to now (default: now).", valueName: "time"))
+            "When it ended: last (its last set, or its last pause's end if later), 'YYYY-MM-DD HH:MM' in the "
+                + "profile's time zone, or an RFC 3339 time; from then to now (default: now).", valueName: "time"))
     var at: String?
 
     func run() async throws {

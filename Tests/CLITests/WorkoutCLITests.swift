@@ -376,9 +376,10 @@ struct WorkoutCLITests {
     }
 
     /// A weekly streak names its weeks by their first days, as weeks: one workout today makes this week's streak,
-    /// `the week of` this week's Monday (the default week start, in UTC, the default zone), worked out with Foundation's
-    /// calendar.
+    /// `the week of` this week's Monday (the default week start, in UTC, the profile's zone), worked out with
+    /// Foundation's calendar.
     @Test func aWeeklyStreakNamesItsWeeks() throws {
+        try ok(["profile", "set", "--time-zone", "UTC"])
         try ok(["start"])
         try ok(["log", "squat", "100kg", "x", "5"])
         try ok(["finish"])

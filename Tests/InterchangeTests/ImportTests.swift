@@ -535,7 +535,7 @@ struct ImportTests {
         #expect(try sets("workout-1").first?.details.note == "left shoulder\ntight")
     }
 
-    /// A workout imported again reads its start and note from the file too: read in another time zone, its start moves
+    /// A workout imported again reads its start and note from the file too: read in another --time-zone, its start moves
     /// (10:00 in New York on 2024-01-15, UTC−5, is 15:00Z, five hours after the 10:00Z read in UTC); a note written
     /// since in the app replaces the one imported. A new date given in LiftLedger stays while the file reads as it did.
     @Test func aReimportCorrectsTheStartAndTheNote() async throws {
@@ -569,6 +569,11 @@ struct ImportTests {
         report = try await Importer(log: log).importFile(at: file, options: newYork)
         #expect(report.workoutsCorrected == 1)
         #expect(try log.query { try $0.workout("workout-1") }?.note == "felt strong")
+        // Read in the profile's zone, changed since (a move to Tokyo), the times are as they were: nothing moves.
+        try await log.updateProfile(ProfileUpdated(timeZone: "Asia/Tokyo"))
+        report = try await importing(file, unit: .kilograms)
+        #expect(report.workoutsAlreadyImported == 2 && report.workoutsCorrected == 0)
+        #expect(try start("workout-1") == Timestamp(rfc3339: "2024-01-15T15:00:00Z"))
     }
 
     /// Names with no letter or digit stay apart: each was `custom-` (💪 and ??? normalize to nothing, 🏋️ to its

@@ -34,6 +34,20 @@ struct CatalogTests {
         #expect(exercise?.isCustom == false)
     }
 
+    /// A symbol name is searched for character by character: `+` (2b) finds `+`, not `⭐` (2b50), whose hex starts
+    /// with the same digits; `🔥` finds `🔥🔥`.
+    @Test func aSymbolSearchMatchesWholeCharacters() {
+        func custom(_ name: String) -> Exercise {
+            Exercise(
+                id: "custom-" + ExerciseCatalog.key(name), name: name, primaryMuscles: [], secondaryMuscles: [],
+                equipment: nil, force: nil, mechanic: nil, category: nil, isCustom: true)
+        }
+        let catalog = ExerciseCatalog(exercises: [custom("⭐"), custom("+"), custom("🔥🔥")], aliases: [:])
+        #expect(catalog.search("+").map(\.name) == ["+"])
+        #expect(catalog.search("🔥").map(\.name) == ["🔥🔥"])
+        #expect(catalog.search("⭐").map(\.name) == ["⭐"])
+    }
+
     @Test func bundledCatalogHoldsEveryExerciseOnceInFileOrder() throws {
         let catalog = try ExerciseCatalog.bundled()
         let objects = try Self.dataFile()

@@ -4,9 +4,14 @@ extension ExerciseCatalog {
     /// `pull up` finds Pullups; `ohp` finds the Standing Military Press through its alias. Compared as names are
     /// found (see ``key(_:)``): `💪` finds an exercise named with it.
     public func search(_ text: String) -> [Exercise] {
-        let words = Self.key(text).split(separator: " ")
+        let query = Self.key(text)
+        let words = query.split(separator: " ")
         let joined = words.joined()
         func matches(_ key: String) -> Bool {
+            // A symbol name's key, its characters in hex: matched character by character, not by hex digits.
+            if query.hasPrefix("_") {
+                return key.split(separator: "_").starts(with: query.split(separator: "_"))
+            }
             let name = key.split(separator: " ")
             return words.allSatisfy { word in name.contains { $0.hasPrefix(word) } }
                 || name.contains { $0.hasPrefix(joined) }

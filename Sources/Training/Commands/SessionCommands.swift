@@ -258,7 +258,9 @@ extension TrainingLog {
                 guard lastSet <= instant, instant <= now else {
                     throw TrainingError(
                         .invalidValue,
-                        "a finish at \(instant) is \(instant > now ? "in the future" : "before the workout's last set")",
+                        "a finish at \(instant) is "
+                            + (instant > now
+                                ? "in the future" : "before the workout's last set or its last pause's end"),
                         remedy: "give a time from \(lastSet) to now, or --at last")
                 }
                 end = instant

@@ -248,13 +248,9 @@ public struct RestTimer: Sendable, Hashable {
 }
 
 extension Journal {
-    /// Whether a record of a workout stream comes before `position`: read from the start, up to the first one.
+    /// Whether a record of a workout stream comes before `position`: the first workout's stream, `workout-1`, is the
+    /// first made (later ones take the numbers after the highest), so its first record is the first of any.
     func hasWorkout(before position: UInt64) throws -> Bool {
-        var next: UInt64 = 1
-        while next < position {
-            if let record = try record(at: next), Workout.number(inStreamID: record.streamID) != nil { return true }
-            next += 1
-        }
-        return false
+        try readStream(Workout.streamID(number: 1), limit: 1).first.map { $0.position < position } ?? false
     }
 }
