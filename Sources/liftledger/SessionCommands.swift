@@ -124,7 +124,10 @@ struct LogCommand: AsyncParsableCommand {
             ExactDecimal(word) == nil && (try? TimeAndDistance.seconds(word)) != nil
         }
         let trailingTime = words.reversed().prefix(while: isTimeWord).reversed()
-        if let time, !trailingTime.isEmpty, trailingTime.count < words.count {
+        // Not when the words are an exercise's name (a custom "Sprint 100m"), which the set is then of.
+        if let time, !trailingTime.isEmpty, trailingTime.count < words.count,
+            catalog.lookup(words.joined(separator: " ")) == nil
+        {
             let whole = ([time] + trailingTime).joined(separator: " ")
             throw CLIError(
                 message: "\(trailingTime.joined(separator: " ").debugDescription) follows the set in \(typed)",

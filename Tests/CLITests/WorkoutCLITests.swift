@@ -330,6 +330,10 @@ struct WorkoutCLITests {
             try ok(["log", "farmers", "walk", "40kg", "x", "1", "--distance", "50m"]).standardOutput
                 == "set 2: Farmer's Walk 40 kg × 1  50 m\n")
         try ok(["correct", "1", "--time", "1:30"])
+        // A custom exercise whose name ends as a time does (100m): its name, not a time's second word.
+        try ok(["exercise", "add", "Sprint 100m", "--primary", "quadriceps"])
+        #expect(try ok(["log", "sprint", "100m", "--time", "14s"]).standardOutput == "set 3: Sprint 100m 14s\n")
+        try ok(["remove-set", "3"])
         let refused = try liftledger(["log", "plank", "bw", "x", "60s"], journal: journal)
         #expect(refused.status == 1 && refused.standardError.hasSuffix("liftledger log plank --time 60s\n"))
         let status = try jsonObject(try ok(["status", "--json"]).lines[0])
