@@ -177,6 +177,9 @@ struct ExportCommand: AsyncParsableCommand {
     var unit: String?
 
     func validate() throws {
+        if let output, output.isEmpty || output.hasSuffix("/") {
+            throw ValidationError("--output \"\(output)\" names no file; give the path of a file to write")
+        }
         if unit != nil && format != .strongCSV { throw ValidationError("--unit is for --format strong-csv") }
         if let unit, MassUnit(parsing: unit) == nil {
             throw ValidationError("unknown unit \(unit.debugDescription); give --unit kg or --unit lb")

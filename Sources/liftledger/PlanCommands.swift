@@ -52,8 +52,11 @@ struct ProfileSetCommand: AsyncParsableCommand {
         }
         update.unit = unit.flatMap(MassUnit.init(parsing:))
         let weight = try bodyWeight.map { text -> Weight in
-            guard let weight = try WeightArgument.parse(text, log: log) else {
-                throw CLIError(message: "a body weight of bw", remedy: "give a number, such as 80kg")
+            // A body weight is a number: bw, which stands for one in a set, is none.
+            guard let weight = try? WeightArgument.parse(text, log: log) else {
+                throw CLIError(
+                    message: "body weight \"\(text)\" is not a weight of 0 or more",
+                    remedy: "give one such as 80kg or 176lb")
             }
             return weight
         }

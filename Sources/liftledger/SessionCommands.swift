@@ -87,6 +87,8 @@ struct LogCommand: AsyncParsableCommand {
                 active?.pausedAt != nil && target == active?.id
             )
         }
+        try Self.checkForgottenParts(
+            words, catalog: catalog, time: timeAndDistance.time, distance: timeAndDistance.distance)
         let seconds = try timeAndDistance.seconds()
         let metres = try timeAndDistance.metres()
         // A timed or distance set of the exercise alone (words the catalog knows, or with no number): no load, no reps.
@@ -94,7 +96,6 @@ struct LogCommand: AsyncParsableCommand {
         let exerciseAlone =
             (seconds != nil || metres != nil) && !words.isEmpty
             && (known || !words.joined().contains(where: \.isNumber))
-        try Self.checkForgottenParts(words, catalog: catalog, time: timeAndDistance.time, timed: metres != nil)
         let entry =
             exerciseAlone
             ? SetEntry(exercise: words.joined(separator: " "), weight: nil, reps: 0)
@@ -117,23 +118,37 @@ struct LogCommand: AsyncParsableCommand {
     /// (`--time 1h 5m`, unquoted, leaves `5m` among the words); an exercise the catalog knows and a weight alone
     /// (`bench press 100`, `pull up bw`); an exercise and `x 5`, with no weight; a weight and `x`, with no reps.
     static func checkForgottenParts(
-        _ words: [String], catalog: ExerciseCatalog, time: String?, timed: Bool
+        _ words: [String], catalog: ExerciseCatalog, time: String?, distance: String?
     ) throws {
-        let typed = words.joined(separator: " ").debugDescription
-        func isTimeWord(_ word: String) -> Bool {
-            ExactDecimal(word) == nil && (try? TimeAndDistance.seconds(word)) != nil
+        let typed = "\"\(words.joined(separator: " "))\""
+        /// The words typed, as a shell takes them back.
+        func command(_ words: some Sequence<String>) -> String {
+            words.map(TrainingFormat.shellWord).joined(separator: " ")
         }
-        let trailingTime = words.reversed().prefix(while: isTimeWord).reversed()
         // Not when the words are an exercise's name (a custom "Sprint 100m"), which the set is then of.
-        if let time, !trailingTime.isEmpty, trailingTime.count < words.count,
-            catalog.lookup(words.joined(separator: " ")) == nil
-        {
-            let whole = ([time] + trailingTime).joined(separator: " ")
+        let isName = catalog.lookup(words.joined(separator: " ")) != nil
+        // The trailing words that, put after the value given, still read as one: `--time 1h 5m` or `--time 1 min`
+        // unquoted, `--distance 5 km`.
+        for (option, value, reads) in [
+            ("--time", time, { (text: String) in (try? TimeAndDistance.seconds(text)) != nil }),
+            ("--distance", distance, { (text: String) in (try? TimeAndDistance.metres(text)) != nil }),
+        ] {
+            guard let value, !isName else { continue }
+            var count = 0
+            while count < words.count - 1,
+                reads(([value] + words.suffix(count + 1)).joined(separator: " ")),
+                ExactDecimal(words[words.count - 1 - count]) == nil
+            {
+                count += 1
+            }
+            guard count > 0 else { continue }
+            let trailing = words.suffix(count)
             throw CLIError(
-                message: "\(trailingTime.joined(separator: " ").debugDescription) follows the set in \(typed)",
-                remedy: "quote a time of more than one word: --time \"\(whole)\"")
+                message: "\"\(trailing.joined(separator: " "))\" follows the set in \(typed)",
+                remedy:
+                    "quote a value of more than one word: \(option) \"\(([value] + trailing).joined(separator: " "))\"")
         }
-        guard time == nil, !timed, words.count >= 2, let last = words.last else { return }
+        guard time == nil, distance == nil, words.count >= 2, let last = words.last else { return }
         func known(_ count: Int) -> Bool {
             words.count > count && catalog.lookup(words.dropLast(count).joined(separator: " ")) != nil
         }
@@ -141,19 +156,18 @@ struct LogCommand: AsyncParsableCommand {
         if known(1), ExactDecimal(last) != nil || lowered == "bw" || lowered == "bodyweight" {
             throw CLIError(
                 message: "no reps after the weight in \(typed)",
-                remedy: "give the reps after it: liftledger log \(words.joined(separator: " ")) x 5")
+                remedy: "give the reps after it: liftledger log \(command(words)) x 5")
         }
         if known(2), words[words.count - 2].lowercased() == "x", UInt32(last) != nil {
             throw CLIError(
                 message: "no weight before x \(last) in \(typed)",
                 remedy:
-                    "give it: liftledger log \(words.dropLast(2).joined(separator: " ")) 100kg x \(last) (or bw x \(last))"
+                    "give it: liftledger log \(command(words.dropLast(2))) 100kg x \(last) (or bw x \(last))"
             )
         }
         if lowered == "x", words.count >= 3 {
             throw CLIError(
-                message: "no reps after the x in \(typed)",
-                remedy: "give them: liftledger log \(words.joined(separator: " ")) 5")
+                message: "no reps after the x in \(typed)", remedy: "give them: liftledger log \(command(words)) 5")
         }
     }
 }

@@ -220,14 +220,19 @@ struct WorkoutCLITests {
             (["import", "none.csv", "--unit", "stone"], "unknown unit \"stone\"; give --unit kg or --unit lb", 64),
             // What a set lacks: the reps after a weight; quotes around a time of two words.
             (["log", "bench", "press", "100"], "no reps after the weight in \"bench press 100\"", 1),
-            (["log", "plank", "--time", "1h", "5m"], "quote a time of more than one word: --time \"1h 5m\"", 1),
+            (["log", "plank", "--time", "1h", "5m"], "quote a value of more than one word: --time \"1h 5m\"", 1),
             (["log", "plank"], "a timed or distance set as liftledger log plank --time 60s", 1),
             (["log", "pull", "up", "bw"], "no reps after the weight in \"pull up bw\"", 1),
+            (["log", "plank", "--time", "1", "min"], "quote a value of more than one word: --time \"1 min\"", 1),
+            (
+                ["log", "running", "treadmill", "--distance", "5", "km"],
+                "quote a value of more than one word: --distance \"5 km\"", 1
+            ),
             (["log", "bench", "press", "x", "5"], "no weight before x 5 in \"bench press x 5\"", 1),
             (["log", "bench", "press", "100kg", "x"], "no reps after the x in \"bench press 100kg x\"", 1),
             (
                 ["log", "plank", "--time", "1h", "5m", "30s"],
-                "\"5m 30s\" follows the set in \"plank 5m 30s\"; quote a time of more than one word: --time \"1h 5m 30s\"",
+                "\"5m 30s\" follows the set in \"plank 5m 30s\"; quote a value of more than one word: --time \"1h 5m 30s\"",
                 1
             ),
             (["prs", "--bogus"], "Unknown option '--bogus'; see liftledger prs --help", 64),

@@ -122,6 +122,11 @@ struct UnitsTests {
         #expect(try parts(entry("squat 100kg x5")) == parts("squat", weight("100"), 5))
         #expect(try parts(entry("front squat 225 lb X8")) == parts("front squat", weight("225", .pounds), 8))
         #expect(try parts(entry("pull up bw x12")) == parts("pull up", nil, 12))
+        // The word reps after them says what the number is.
+        #expect(try parts(entry("bench press 100kg x 5 reps")) == parts("bench press", weight("100"), 5))
+        // The reps before the weight: refused, saying so.
+        let reversed = #expect(throws: TrainingError.self) { try entry("bench press 5 x 100kg") }
+        #expect(reversed?.message == "the reps come before the weight in \"bench press 5 x 100kg\"")
         for bad in [
             "bench 100kg x -5", "bench 100kg x 5.5", "bench -20kg x 5", "bench nan x 5", "bench 2000kg x 1",
             "100kg x 5", "bench", "bench 100 x five", "bench 100kg x", "bench 100kg xx5",

@@ -21,6 +21,12 @@ public struct SetEntry: Sendable, Equatable {
     /// `defaultUnit`. Throws a one-line error with the fix for anything that is not a valid set.
     public init(words: [String], defaultUnit: MassUnit) throws(TrainingError) {
         var tokens = SetEntry.tokens(words.joined(separator: " "))
+        // "x 5 reps": the word says what the number is.
+        if tokens.count > 3, let last = tokens.last?.lowercased(), last == "reps" || last == "rep",
+            UInt32(tokens[tokens.count - 2]) != nil
+        {
+            tokens.removeLast()
+        }
         guard tokens.count >= 3 else {
             throw TrainingError(
                 .invalidValue,
@@ -53,7 +59,16 @@ public struct SetEntry: Sendable, Equatable {
             var name = tokens
             if name.last?.lowercased() == "x" { name.removeLast() }
             if let last = name.last, MassUnit(parsing: last) != nil { name.removeLast() }
-            if !name.isEmpty { name.removeLast() }
+            let weight = name.popLast() ?? ""
+            // "5 x 100kg": the reps first, the weight last.
+            var before = name
+            if before.last?.lowercased() == "x" { before.removeLast() }
+            if !isTime, before.count >= 2, let reps = before.last, UInt32(reps) != nil {
+                let exercise = before.dropLast().joined(separator: " ")
+                throw TrainingError(
+                    .invalidValue, "the reps come before the weight in \"\(words.joined(separator: " "))\"",
+                    remedy: "write the weight first: liftledger log \"\(exercise)\" \(weight)\(repsText) x \(reps)")
+            }
             throw TrainingError(
                 .invalidValue, "no reps after the weight in \(words.joined(separator: " ").debugDescription)",
                 remedy: isTime
