@@ -9,7 +9,7 @@ import Foundation
 /// Where an export goes: standard output, written in blocks; or a file, personal data, written beside it (mode 0600)
 /// and renamed into place when complete, so that a failed export leaves no partial file and an earlier export stays as
 /// it was. A link to a file is followed, and the file it names replaced; a path that is no regular file (a pipe, a
-/// terminal, `/dev/stdout`) is written through, as it is, since it cannot be replaced.
+/// terminal) or a descriptor's alias (`/dev/stdout`) is written through, as it is. The journal's own files are refused.
 final class OutputSink {
     private let handle: FileHandle
     /// How the output reaches its path.
@@ -21,7 +21,7 @@ final class OutputSink {
         case standardOutput
         /// The file being written and the path it is renamed to.
         case file(partial: String, final: String)
-        /// A pipe, a device or a file through `/proc`, written as it is.
+        /// A pipe, a device or what a descriptor's alias names, written as it is.
         case stream
     }
 

@@ -114,9 +114,10 @@ struct LogCommand: AsyncParsableCommand {
         if paused { Terminal.write("the workout was paused: its clock runs again\n") }
     }
 
-    /// Refuses, saying what is missing, a set typed without a part: after `--time`, more words of a time
-    /// (`--time 1h 5m`, unquoted, leaves `5m` among the words); an exercise the catalog knows and a weight alone
-    /// (`bench press 100`, `pull up bw`); an exercise and `x 5`, with no weight; a weight and `x`, with no reps.
+    /// Refuses, saying what is missing, a set typed without a part: after `--time` or `--distance`, more words of its
+    /// value (`--time 1h 5m` or `--distance 5 km`, unquoted, leave `5m` or `km` among the words); an exercise the
+    /// catalog knows and a weight alone (`bench press 100`, `pull up bw`); an exercise and `x 5`, with no weight; a
+    /// weight and `x`, with no reps.
     static func checkForgottenParts(
         _ words: [String], catalog: ExerciseCatalog, time: String?, distance: String?
     ) throws {
@@ -328,7 +329,7 @@ struct FinishCommand: AsyncParsableCommand {
                 let zone = try log.query { $0.rules.timeZone }
                 guard let instant = Timestamp.parse(at, in: zone) else {
                     throw CLIError(
-                        message: "cannot read --at \(at.debugDescription)",
+                        message: "cannot read --at \"\(at)\"",
                         remedy: "give last, 'YYYY-MM-DD HH:MM' or an RFC 3339 time")
                 }
                 time = .at(instant)
