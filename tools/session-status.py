@@ -153,7 +153,10 @@ def suggest(current, last, target, assisted=False):
             taken = min(step, value)
             new = weight({"value": plain(value - taken), "unit": unit})
             return {"weight": new, "reps": lo, "reason": "%s: take %s %s of help off" % (reached, plain(taken), unit)}
-    return {"weight": s["weight"], "reps": min(s["reps"] + 1, hi), "reason": "one more rep than last time, up to %d" % hi}
+    if s["reps"] >= hi:  # the first set at the top already, and no weight changes
+        every = "every" if all(x["reps"] >= hi for x in work) else "not every"
+        return {"weight": s["weight"], "reps": hi, "reason": "%s set reached %d reps last time: the same again" % (every, hi)}
+    return {"weight": s["weight"], "reps": s["reps"] + 1, "reason": "one more rep than last time, up to %d" % hi}
 
 def status(records, now, stale_after=7200):
     streams, started = {}, []  # started: workout streams in the journal order of their WorkoutStarted
@@ -268,8 +271,8 @@ def self_test():
     assert sug["ohp"] == {"weight": W("100", "lb", "45.359237"), "reps": 4, "reason": "every set reached 6 reps last time: add 5 lb"}
     assert sug["bench"] == {"weight": W("225", "lb", "102.05828325"), "reps": 6, "reason": "one more rep than last time, up to 6"}
     assert sug["deadlift"] == {"weight": W("140", "kg", "140"), "reps": 5, "reason": "same as last time"}
-    assert sug["dip"] == {"weight": None, "reps": 10, "reason": "one more rep than last time, up to 10"}
-    assert sug["pulldown"] == {"weight": W("50", "kg", "50"), "reps": 10, "reason": "one more rep than last time, up to 10"}
+    assert sug["dip"] == {"weight": None, "reps": 10, "reason": "every set reached 10 reps last time: the same again"}
+    assert sug["pulldown"] == {"weight": W("50", "kg", "50"), "reps": 10, "reason": "not every set reached 10 reps last time: the same again"}
     assert sug["apu"] == {"weight": W("37.5", "kg", "37.5"), "reps": 5, "reason": "every set reached 8 reps last time: take 2.5 kg of help off"}
     assert sug["band"] == {"weight": W("0", "kg", "0"), "reps": 5, "reason": "every set reached 8 reps last time: take 2 kg of help off"}
     assert ex["row"]["lastTime"] is None and sug["row"] is None and ex["curl"]["lastTime"] is None

@@ -232,10 +232,12 @@ struct SessionTests {
         try await log.logSet(SetRequest(exercise: "Dips", weight: weight("12.5"), reps: 10))
         try await log.logSet(SetRequest(exercise: "Dips", weight: weight("12.5"), reps: 0))
         dips = try await dipsNextDay()
-        // 12.5 × 10 reached the top, the miss did not: no heavier weight, one more rep (at most 10).
+        // 12.5 × 10 reached the top, the miss did not: no heavier weight, and no more reps than 10: the same again.
         #expect(
             dips.suggestion
-                == SetSuggestion(weight: weight("12.5"), reps: 10, reason: "one more rep than last time, up to 10"))
+                == SetSuggestion(
+                    weight: weight("12.5"), reps: 10,
+                    reason: "not every set reached 10 reps last time: the same again"))
     }
 
     /// An assisted exercise's weight is help: reaching the top of the range takes 2.5 kg of it off, and the last of it

@@ -67,8 +67,8 @@ public struct SetSuggestion: Sendable, Equatable {
     /// The rule: repeat the last working set of this session; else start from last time's first working set, adding
     /// 2.5 kg (or 5 lb) when every working set last time reached the top of the routine's rep range (for an assisted
     /// exercise, whose weight is help, taking as much off, down to none), or one rep when it did not; without a
-    /// routine, repeat it. A set of no reps (a missed lift) is no set to repeat or start from, and it did not reach
-    /// the top of the range.
+    /// routine, repeat it; when that first set reached the top already and no weight changes, the same again. A set
+    /// of no reps (a missed lift) is no set to repeat or start from, and it did not reach the top of the range.
     static func next(
         current: [LoggedSet], lastTime: LastTime?, targets: RoutineExerciseAdded?, isAssisted: Bool = false
     ) -> SetSuggestion? {
@@ -101,9 +101,18 @@ public struct SetSuggestion: Sendable, Equatable {
                     reason: "\(reached): take \(taken) \(weight.unit.rawValue) of help off")
             }
         }
-        let reps = min(first.details.reps, targets.maximumReps - 1) + 1
+        // The first set at the top already: the same again, whether another fell short or there is nothing to add
+        // (body weight) or take off (no help left).
+        guard first.details.reps < targets.maximumReps else {
+            let every = working.allSatisfy { $0.details.reps >= targets.maximumReps }
+            return SetSuggestion(
+                weight: first.details.weight, reps: targets.maximumReps,
+                reason:
+                    "\(every ? "every" : "not every") set reached \(targets.maximumReps) reps last time: the same again"
+            )
+        }
         return SetSuggestion(
-            weight: first.details.weight, reps: reps,
+            weight: first.details.weight, reps: first.details.reps + 1,
             reason: "one more rep than last time, up to \(targets.maximumReps)")
     }
 }
