@@ -105,11 +105,13 @@ struct SessionTests {
 
     /// A pause that ended after the last set bounds a finish: its whole time is out of the time trained, so a finish
     /// before its end would leave it out twice. Set at 6 s, paused at 7 s, resumed at 11 s: `--at last` is 11 s, and
-    /// the workout 7 s long (6 + 1 before the pause); a finish at 9 s is refused.
+    /// the workout 7 s long (6 + 1 before the pause); a finish at 9 s is refused, in Berlin's time (UTC+1 in November),
+    /// as `--at` reads one.
     @Test func aFinishIsNotBeforeTheLastPauseEnded() async throws {
         let test = try TestJournal()
         let clock = ManualClock("2026-11-22T18:00:00Z")
         let log = try TrainingLog(journal: test.journal, clock: clock.function)
+        try await log.updateProfile(ProfileUpdated(timeZone: "Europe/Berlin"))
         try await log.start()
         clock.advance(seconds: 6)
         try await log.logSet(SetRequest(exercise: "squat", weight: nil, reps: 5))
@@ -122,6 +124,10 @@ struct SessionTests {
             try await log.finish(at: .at(Timestamp(rfc3339: "2026-11-22T18:00:09Z")!))
         }
         #expect(error?.code == .invalidValue)
+        #expect(
+            error?.message == "a finish at 2026-11-22 19:00:09 is before the workout's last set or its last pause's end"
+        )
+        #expect(error?.remedy == "give a time from 2026-11-22 19:00:11 (Europe/Berlin) to now, or --at last")
         try await log.finish(at: .lastSet)
         #expect(try log.query { try $0.history() }.first?.durationSeconds == 7)
     }

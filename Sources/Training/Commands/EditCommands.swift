@@ -253,14 +253,18 @@ extension TrainingLog {
                 let day = LocalDate.dayNumber(of: startedAt, in: snapshot.rules.timeZone)
                 guard WorkoutContribution.earliestPlausibleDay <= day else {
                     throw TrainingError(
-                        .invalidValue, "the new start \(startedAt) is before 2000, when no workout counts",
+                        .invalidValue,
+                        "the new start \(startedAt.localText(in: snapshot.rules.timeZone)) is before 2000, when no "
+                            + "workout counts",
                         remedy: "give a date from 2000-01-01 on")
                 }
                 let length = finishedAt.microsecondsSinceEpoch - workout.startedAt.microsecondsSinceEpoch
                 let end = Timestamp(microsecondsSinceEpoch: startedAt.microsecondsSinceEpoch + length)
                 guard end <= now else {
                     throw TrainingError(
-                        .invalidValue, "starting at \(startedAt), the workout would end at \(end), in the future",
+                        .invalidValue,
+                        "starting at \(startedAt.localText(in: snapshot.rules.timeZone)), the workout would end at "
+                            + "\(end.localText(in: snapshot.rules.timeZone)), in the future",
                         remedy: "give a start at least \((length + 59_999_999) / 60_000_000) min before now")
                 }
             }

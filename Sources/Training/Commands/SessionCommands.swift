@@ -256,12 +256,15 @@ extension TrainingLog {
             case .lastSet: end = min(lastSet, now)
             case .at(let instant):
                 guard lastSet <= instant, instant <= now else {
+                    // In the profile's zone, the one --at reads a local time in.
+                    let zone = snapshot.rules.timeZone
                     throw TrainingError(
                         .invalidValue,
-                        "a finish at \(instant) is "
+                        "a finish at \(instant.localText(in: zone)) is "
                             + (instant > now
                                 ? "in the future" : "before the workout's last set or its last pause's end"),
-                        remedy: "give a time from \(lastSet) to now, or --at last")
+                        remedy:
+                            "give a time from \(lastSet.localText(in: zone)) (\(zone.identifier)) to now, or --at last")
                 }
                 end = instant
             }
