@@ -42,9 +42,7 @@ struct ImportCommand: AsyncParsableCommand {
     var dryRun = false
 
     func validate() throws {
-        if let unit, MassUnit(parsing: unit) == nil {
-            throw ValidationError("unknown unit \(unit.debugDescription); give --unit kg or --unit lb")
-        }
+        try requireMassUnit(unit)
     }
 
     func run() async throws {
@@ -181,9 +179,7 @@ struct ExportCommand: AsyncParsableCommand {
             throw ValidationError("--output \"\(output)\" names no file; give the path of a file to write")
         }
         if unit != nil && format != .strongCSV { throw ValidationError("--unit is for --format strong-csv") }
-        if let unit, MassUnit(parsing: unit) == nil {
-            throw ValidationError("unknown unit \(unit.debugDescription); give --unit kg or --unit lb")
-        }
+        try requireMassUnit(unit)
     }
 
     func run() async throws {

@@ -36,9 +36,7 @@ struct ProfileSetCommand: AsyncParsableCommand {
 
     func validate() throws {
         try requireValues(["--height": height, "--body-weight": bodyWeight])
-        if let unit, MassUnit(parsing: unit) == nil {
-            throw ValidationError("unknown unit \(unit.debugDescription); give --unit kg or --unit lb")
-        }
+        try requireMassUnit(unit)
     }
 
     func run() async throws {

@@ -77,13 +77,9 @@ enum TrainingFormat {
         ])
     }
 
-    /// An instant as `2026-11-22 18:05` in `timeZone`.
+    /// An instant as `2026-11-22 18:05` in `timeZone`: ``Timestamp/localText(in:)`` to the minute.
     static func localTime(_ instant: Timestamp, in timeZone: TimeZone) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = timeZone
-        formatter.dateFormat = "yyyy-MM-dd HH:mm"
-        return formatter.string(from: instant.date)
+        String(instant.localText(in: timeZone).dropLast(3))
     }
 }
 

@@ -5,13 +5,11 @@ extension Timestamp {
     /// The local time in `timeZone`, to the second, for messages people read in the zone they type times in:
     /// `2026-11-25 08:56:02`.
     public func localText(in timeZone: TimeZone) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = timeZone
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
         let seconds = microsecondsSinceEpoch.dividedRoundingDown(by: 1_000_000)
-        let parts = calendar.dateComponents(
-            [.year, .month, .day, .hour, .minute, .second], from: Date(timeIntervalSince1970: Double(seconds)))
-        func two(_ value: Int?) -> String { String(format: "%02d", value ?? 0) }
-        return "\(String(format: "%04d", parts.year ?? 0))-\(two(parts.month))-\(two(parts.day)) "
-            + "\(two(parts.hour)):\(two(parts.minute)):\(two(parts.second))"
+        return formatter.string(from: Date(timeIntervalSince1970: Double(seconds)))
     }
 }
