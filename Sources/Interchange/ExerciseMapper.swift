@@ -1,9 +1,9 @@
 import Foundation
 import Training
 
-/// Maps other apps' exercise names to exercises: a user's `--map` file first, then the shipped table of app names,
-/// then the catalog (ids, names, aliases), then the name with its equipment moved in front (`Bench Press (Barbell)`
-/// as `barbell bench press`). A name that matches nothing becomes a custom exercise of its own.
+/// Maps other apps' exercise names to exercises: a user's `--map` file first, then a custom exercise of that name, then
+/// the shipped table of app names, then the catalog (ids, names, aliases), then the name with its equipment moved in
+/// front (`Bench Press (Barbell)` as `barbell bench press`). A name that matches nothing becomes a custom exercise of its own.
 struct ExerciseMapper {
     enum Outcome {
         case exercise(Exercise)
@@ -54,6 +54,10 @@ struct ExerciseMapper {
     func map(_ name: String, category: String?) -> Outcome {
         let key = ExerciseCatalog.key(name)
         if let exercise = overrides[key] { return .exercise(exercise) }
+        // A custom exercise of that very name (the user's own, or an earlier import's) before the apps' names: an
+        // export of it reads back as it.
+        let id = "custom-" + key.replacingOccurrences(of: " ", with: "-")
+        if let existing = catalog.exercise(id: id) { return .exercise(existing) }
         if let id = table[key], let exercise = catalog.exercise(id: id) { return .exercise(exercise) }
         if let exercise = catalog.lookup(name) { return .exercise(exercise) }
         if let open = name.firstIndex(of: "("), let close = name.lastIndex(of: ")"), open < close {
@@ -63,8 +67,6 @@ struct ExerciseMapper {
                 if let exercise = catalog.lookup(candidate) { return .exercise(exercise) }
             }
         }
-        let id = "custom-" + key.replacingOccurrences(of: " ", with: "-")
-        if let existing = catalog.exercise(id: id) { return .exercise(existing) }
         let muscles = category.flatMap { Self.categoryMuscles[$0.lowercased()] } ?? ([], [])
         return .custom(
             CustomExerciseAdded(

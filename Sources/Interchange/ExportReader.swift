@@ -289,8 +289,8 @@ struct ExportReader {
     }
 
     /// The text of a field, spaces around it dropped, nil when empty. `\n` is read as a line break (Strong writes a
-    /// note's line breaks so); with `escapes` (Strong's layout, which LiftLedger's export writes), `\\` as a backslash
-    /// (see ``StrongExport``). Another backslash is kept.
+    /// note's line breaks so); with `escapes` (Strong's layout, which LiftLedger's export writes), `\r` as a carriage
+    /// return and `\\` as a backslash (see ``StrongExport``). Another backslash is kept.
     static func text(_ field: String, escapes: Bool = false) -> String? {
         let trimmed = field.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { return nil }
@@ -302,6 +302,7 @@ struct ExportReader {
             if afterBackslash {
                 switch character {
                 case "n": text.append("\n")
+                case "r": text.append("\r")
                 case "\\": text.append("\\")
                 default: text += "\\\(character)"
                 }

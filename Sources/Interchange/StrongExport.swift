@@ -90,9 +90,19 @@ public enum StrongExport {
         return parts.isEmpty ? "0s" : parts.map { "\($0.0)\($0.1)" }.joined(separator: " ")
     }
 
-    /// A note as Strong writes one: a line break as `\n`, and so a backslash as `\\` (the import reads both back).
+    /// A note as Strong writes one: a line break as `\n`, and so a carriage return as `\r` and a backslash as `\\`
+    /// (the import reads each back). Scalar by scalar: a CR LF is one character to Swift.
     static func escaped(_ note: String?) -> String {
-        note?.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n") ?? ""
+        var text = ""
+        for scalar in (note ?? "").unicodeScalars {
+            switch scalar {
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        return text
     }
 }
 

@@ -204,24 +204,18 @@ struct EditCommand: AsyncParsableCommand {
                     time = calendar.dateComponents(
                         [.hour, .minute, .second, .nanosecond], from: current.startedAt.date)
                 }
-                start = calendar.date(
-                    from: DateComponents(
-                        year: day.year, month: day.month, day: day.day, hour: time.hour, minute: time.minute,
-                        second: time.second, nanosecond: time.nanosecond)
-                ).map(Timestamp.init)
-            } else {
-                start = Timestamp.parse(date, in: zone)
-            }
-            guard start != nil else {
-                // Read in a zone without clock changes, it is a time: one the clocks skip where the profile is.
-                if Timestamp.parse(date, in: TimeZone(secondsFromGMT: 0)!) != nil {
-                    throw CLIError(
-                        message: "\(date) does not exist in \(zone.identifier): the clocks skip it",
-                        remedy: "give a time after the change, or an RFC 3339 time with its offset")
+                guard
+                    let sameTime = calendar.date(
+                        from: DateComponents(
+                            year: day.year, month: day.month, day: day.day, hour: time.hour, minute: time.minute,
+                            second: time.second, nanosecond: time.nanosecond))
+                else {
+                    throw CLIError(message: "cannot read --date \(date.debugDescription)", remedy: "give YYYY-MM-DD")
                 }
-                throw CLIError(
-                    message: "cannot read the date \(date.debugDescription)",
-                    remedy: "give YYYY-MM-DD, 'YYYY-MM-DD HH:MM' or an RFC 3339 time")
+                start = Timestamp(sameTime)
+            } else {
+                start = try Timestamp.parse(
+                    date, in: zone, option: "--date", forms: "YYYY-MM-DD, 'YYYY-MM-DD HH:MM' or an RFC 3339 time")
             }
         }
         let id = Workout.streamID(reference: workout)

@@ -109,7 +109,7 @@ struct ProfileShowCommand: AsyncParsableCommand {
             age          \(profile.age.map(String.init) ?? "-")
             height       \(profile.heightCentimeters.map { "\($0) cm" } ?? "-")
             unit         \(profile.unit.rawValue)
-            time zone    \(profile.timeZoneIdentifier)
+            time zone    \(profile.timeZoneIdentifier)\(profile.timeZoneName == nil ? " (the system's; none set)" : "")
             body weight  \(latest.map { "\($0.weight)" } ?? "-")
 
             """)

@@ -89,17 +89,18 @@ struct RoutineAddCommand: AsyncParsableCommand {
     func validate() throws { try requireValues(["--reps": reps]) }
 
     func run() async throws {
-        let bounds = reps.split(separator: "-").compactMap { UInt32($0) }
-        guard (1...2).contains(bounds.count), bounds.count == reps.split(separator: "-").count,
-            bounds.first! <= bounds.last!
+        // Digits alone on each side of at most one hyphen: `5-`, `-5`, `5--8` and `+5` are typing slips, not targets.
+        let parts = reps.split(separator: "-", omittingEmptySubsequences: false)
+        let bounds = parts.compactMap { part in part.allSatisfy { $0.isASCII && $0.isNumber } ? UInt32(part) : nil }
+        guard (1...2).contains(bounds.count), bounds.count == parts.count, bounds.first! <= bounds.last!
         else {
             throw CLIError(
                 message: "cannot read reps \(reps.debugDescription)", remedy: "give a number or a range such as 8-12")
         }
-        try await location.trainingLog().addToRoutine(
+        let name = try await location.trainingLog().addToRoutine(
             routine, exercise: exercise.joined(separator: " "), sets: sets, reps: bounds.first!...bounds.last!,
             restSeconds: rest)
-        Terminal.write("added to \(routine)\n")
+        Terminal.write("added to \(name)\n")
     }
 }
 
@@ -116,8 +117,9 @@ struct RoutineRemoveCommand: AsyncParsableCommand {
     var exercise: [String]
 
     func run() async throws {
-        try await location.trainingLog().removeFromRoutine(routine, exercise: exercise.joined(separator: " "))
-        Terminal.write("removed from \(routine)\n")
+        let name = try await location.trainingLog().removeFromRoutine(
+            routine, exercise: exercise.joined(separator: " "))
+        Terminal.write("removed from \(name)\n")
     }
 }
 
@@ -137,8 +139,8 @@ struct RoutineMoveCommand: AsyncParsableCommand {
     var position: Int
 
     func run() async throws {
-        try await location.trainingLog().moveInRoutine(routine, exercise: exercise, to: position)
-        Terminal.write("moved in \(routine)\n")
+        let name = try await location.trainingLog().moveInRoutine(routine, exercise: exercise, to: position)
+        Terminal.write("moved in \(name)\n")
     }
 }
 
@@ -262,18 +264,19 @@ struct TodayCommand: AsyncParsableCommand {
 
     @OptionGroup var location: JournalLocation
 
-    @Option(help: "Another day, YYYY-MM-DD.")
+    @Option(help: "Another day, YYYY-MM-DD: the routine the schedule in force that day names.")
     var date: String?
 
     @Flag(help: "Print JSON.")
     var json = false
 
     func run() async throws {
-        let (zone, schedule, routines) = try location.trainingLog().query {
-            ($0.rules.timeZone, try $0.schedule(), try $0.routines())
-        }
-        guard let day = date.map({ LocalDate($0) }) ?? LocalDate(Date(), in: zone) else {
-            throw CLIError(message: "cannot read --date \(date!.debugDescription)", remedy: "give YYYY-MM-DD")
+        // The schedule in force that day, as the streak reads it: a past day's may not be today's.
+        let (day, schedule, routines) = try location.trainingLog().query { snapshot in
+            guard let day = date.map({ LocalDate($0) }) ?? LocalDate(Date(), in: snapshot.rules.timeZone) else {
+                throw CLIError(message: "cannot read --date \(date!.debugDescription)", remedy: "give YYYY-MM-DD")
+            }
+            return (day, try snapshot.schedule(on: day), try snapshot.routines())
         }
         let due = schedule.due(on: day)
         if json {

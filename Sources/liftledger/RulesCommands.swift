@@ -193,7 +193,8 @@ struct RebuildCommand: AsyncParsableCommand {
             bar.finish()
             let changes = before.changes(to: try replayed.read { try $0.analyticsView(today: today) })
             for change in changes { Terminal.write(RulesSetCommand.json(change).rendered + "\n") }
-            Terminal.write("\(counted(changes.count, "difference")) from a full replay\n")
+            // For people, on standard error: standard output stays JSON Lines, empty when nothing differs.
+            Terminal.writeError("\(counted(changes.count, "difference")) from a full replay\n")
             return
         }
         try models.rebuild(projection) { _, done, total in bar.update(done, of: total) }

@@ -327,12 +327,9 @@ struct FinishCommand: AsyncParsableCommand {
                 time = .lastSet
             } else {
                 let zone = try log.query { $0.rules.timeZone }
-                guard let instant = Timestamp.parse(at, in: zone) else {
-                    throw CLIError(
-                        message: "cannot read --at \"\(at)\"",
-                        remedy: "give last, 'YYYY-MM-DD HH:MM' or an RFC 3339 time")
-                }
-                time = .at(instant)
+                time = .at(
+                    try Timestamp.parse(
+                        at, in: zone, option: "--at", forms: "last, 'YYYY-MM-DD HH:MM' or an RFC 3339 time"))
             }
         }
         let id = try await log.finish(note: note, at: time)

@@ -103,6 +103,19 @@ extension Timestamp {
         }
         return nil
     }
+
+    /// Reads an instant given to `option` as ``parse(_:in:)`` does; when it cannot, says whether the local time is
+    /// one the clocks skip in `timeZone` or cannot be read at all, and what `option` takes (`forms`).
+    static func parse(_ text: String, in timeZone: TimeZone, option: String, forms: String) throws -> Timestamp {
+        if let instant = parse(text, in: timeZone) { return instant }
+        // Read in a zone without clock changes, it is a time: one the clocks skip where the profile is.
+        if parse(text, in: TimeZone(secondsFromGMT: 0)!) != nil {
+            throw CLIError(
+                message: "\(text) does not exist in \(timeZone.identifier): the clocks skip it",
+                remedy: "give a time after the change, or an RFC 3339 time with its offset")
+        }
+        throw CLIError(message: "cannot read \(option) \(text.debugDescription)", remedy: "give \(forms)")
+    }
 }
 
 extension JournalLocation {

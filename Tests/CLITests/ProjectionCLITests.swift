@@ -358,6 +358,45 @@ struct ProjectionCLITests {
             try ok(["history", "--json"], journal: first).lines.map { try jsonObject($0)["date"] as? String } == dates)
     }
 
+    /// A custom exercise an import adds today counts as of a date of its workouts, years before: by name and muscles.
+    @Test func anImportedCustomExerciseCountsAsOfItsWorkoutsDates() throws {
+        let journal = directory.child("journal")
+        _ = try ok(["init"], journal: journal)
+        let file = directory.child("fitnotes.csv")
+        try Data(
+            """
+            Date,Exercise,Category,Weight,Weight Unit,Reps,Distance,Distance Unit,Time,Comment
+            2025-01-06,Sissy Squats,Legs,20.0,kgs,10,,,,
+            2025-01-06,Barbell Squat,Legs,60.0,kgs,5,,,,
+
+            """.utf8
+        ).write(to: URL(fileURLWithPath: file))
+        _ = try ok(["import", file], journal: journal)
+        let asOf = ["--as-of", "2025-01-12", "--json"]
+        // By hand: the week of Monday 2025-01-06 holds one set of each; FitNotes' Legs makes the quadriceps the
+        // custom exercise's primary muscle, as they are Barbell Squat's: 2 sets, 20 × 10 + 60 × 5 = 500 kg.
+        let balance = try jsonObject(try ok(["balance", "--weeks", "1"] + asOf, journal: journal).standardOutput)
+        let quadriceps = try #require(
+            (balance["muscles"] as? [[String: Any]])?.first { $0["muscle"] as? String == "quadriceps" })
+        #expect(quadriceps["sets"] as? Double == 2 && quadriceps["volumeKilograms"] as? Double == 500)
+        let names = try ok(["prs"] + asOf, journal: journal).lines.map { try jsonObject($0)["name"] as? String }
+        #expect(names.contains("Sissy Squats"), "\(names)")
+        _ = try ok(["progress", "Sissy Squats"] + asOf, journal: journal)
+    }
+
+    /// `rebuild --dry-run` on read models that agree with a full replay: no JSON line on standard output, and the count,
+    /// for people, on standard error.
+    @Test func aDryRunRebuildKeepsItsCountOffTheJSONLines() throws {
+        let journal = directory.child("journal")
+        _ = try ok(["init"], journal: journal)
+        _ = try ok(["start"], journal: journal)
+        _ = try ok(["log", "squat", "100kg", "x", "5"], journal: journal)
+        _ = try ok(["finish"], journal: journal)
+        let replay = try ok(["rebuild", "--dry-run"], journal: journal)
+        #expect(replay.standardOutput.isEmpty)
+        #expect(replay.standardError.hasSuffix("0 differences from a full replay\n"), "\(replay.standardError)")
+    }
+
     /// Every estimate record `exercise` has had, by the set that made it (`recordHistory/ID/e1rm/WORKOUT set N`), from
     /// `why --json`.
     func estimates(_ exercise: String, _ journal: String, asOf: String? = nil) throws -> [String: String] {

@@ -165,6 +165,21 @@ struct WorkoutCLITests {
             (["profile", "set", "--name", ""], "a profile's name cannot be empty"),
             (["profile", "set", "--age", "-3"], "an age of -3; give an age from 5 to 120"),
             (["profile", "set", "--time-zone", "GMT+15"], "unknown time zone \"GMT+15\""),
+            // An offset is no IANA name: Foundation reads GMT+5 as east of Greenwich, POSIX and Etc/GMT+5 as west.
+            (["profile", "set", "--time-zone", "GMT+5"], "unknown time zone \"GMT+5\"; give an IANA name"),
+            // Routine names no routine can have: not found, not an LMDB error; refused in a schedule as in a routine.
+            (["history", "--routine", ""], "no routine \"\""),
+            (["routine", "remove", "!!!", "squat"], "no routine \"!!!\""),
+            (["routine", "move", "", "squat", "1"], "no routine \"\""),
+            (["schedule", "set", "--weekdays", "!!!,B,C,D,E,F,G"], "a routine needs a name with a letter or a digit"),
+            (["schedule", "set", "--split", "A,Rest!"], "a routine cannot be named \"Rest!\""),
+            (["schedule", "set", "--split", "A,B\u{1B}[2J"], "a routine's name cannot hold a line break or another"),
+            (["routine", "add", String(repeating: "a", count: 101), "squat"], "a routine's name is at most 100 char"),
+            // A range with a side missing, or a sign, is a slip, not a target.
+            (["routine", "add", "Push", "bench", "--reps=-5"], "cannot read reps \"-5\""),
+            (["routine", "add", "Push", "bench", "--reps", "5-"], "cannot read reps \"5-\""),
+            (["routine", "add", "Push", "bench", "--reps", "5--8"], "cannot read reps \"5--8\""),
+            (["routine", "add", "Push", "bench", "--reps", "+5"], "cannot read reps \"+5\""),
             (["profile", "set", "--age", "5000000000"], "an age of 5000000000; give an age from 5 to 120"),
             (["rest", "extend", "0"], "changes nothing"),
             (["rest", "-5"], "a rest of \"-5\" seconds; give 1 to 3600 seconds"),
@@ -499,7 +514,12 @@ struct WorkoutCLITests {
         #expect(skipped.standardError.contains("2026-03-29 02:30 does not exist in Europe/Berlin"))
         try ok(["edit", "1", "--date", "2026-03-29 03:30"])
         let unreadable = try liftledger(["edit", "1", "--date", "2026-03-29 25:30"], journal: journal)
-        #expect(unreadable.status == 1 && unreadable.standardError.contains("cannot read the date"))
+        #expect(unreadable.status == 1 && unreadable.standardError.contains("cannot read --date"))
+        // The end of a workout likewise.
+        try ok(["start"])
+        let skippedEnd = try liftledger(["finish", "--at", "2026-03-29 02:30"], journal: journal)
+        #expect(skippedEnd.status == 1)
+        #expect(skippedEnd.standardError.contains("2026-03-29 02:30 does not exist in Europe/Berlin"))
     }
 
     /// A set logged into a finished workout later is a record of that workout's day, in `prs` as in `history`.
@@ -555,11 +575,15 @@ struct WorkoutCLITests {
         #expect(monday["routine"] as? String == "Legs" && monday["weekday"] as? String == "Monday")
         let sunday = try jsonObject(try ok(["today", "--date", "2026-11-22", "--json"]).lines[0])
         #expect(sunday["rest"] as? Bool == true)
-        try ok(["schedule", "set", "--split", "Push,Pull,Legs,rest", "--start", "2026-11-20"])
-        // 2026-11-22 is day 3 of the split.
+        // Days far ahead, so that the schedule is in force on them whenever the test runs.
+        try ok(["schedule", "set", "--split", "Push,Pull,Legs,rest", "--start", "2099-11-20"])
+        // 2099-11-22 is day 3 of the split.
         #expect(
-            try jsonObject(try ok(["today", "--date", "2026-11-22", "--json"]).lines[0])["routine"] as? String == "Legs"
+            try jsonObject(try ok(["today", "--date", "2099-11-22", "--json"]).lines[0])["routine"] as? String == "Legs"
         )
+        // A day before the split was set keeps the plan then in force, as the streak counts it: Monday 2026-11-23 is
+        // Legs by the default plan; the split would make it Push (26,660 days before its day 1, a multiple of 4).
+        #expect(try ok(["today", "--date", "2026-11-23"]).standardOutput.hasPrefix("Monday 2026-11-23: Legs;"))
 
         try ok(["start", "legs"])
         let status = try jsonObject(try ok(["status", "--json"]).lines[0])
@@ -568,10 +592,14 @@ struct WorkoutCLITests {
 
         // A routine whose name has a space is named as the shell needs it.
         try ok(["routine", "add", "Upper A", "bench press"])
-        try ok(["schedule", "set", "--split", "Upper A", "--start", "2026-11-20"])
+        try ok(["schedule", "set", "--split", "Upper A", "--start", "2099-11-20"])
         #expect(
-            try ok(["today", "--date", "2026-11-22"]).standardOutput
-                == "Sunday 2026-11-22: Upper A; start it with liftledger start \"Upper A\"\n")
+            try ok(["today", "--date", "2099-11-22"]).standardOutput
+                == "Sunday 2099-11-22: Upper A; start it with liftledger start \"Upper A\"\n")
+        // Messages name the routine as it was first named, however it is typed.
+        #expect(try ok(["routine", "add", "UPPER a", "squat"]).standardOutput == "added to Upper A\n")
+        #expect(try ok(["routine", "move", "upper-a", "squat", "1"]).standardOutput == "moved in Upper A\n")
+        #expect(try ok(["routine", "remove", "UPPER A", "squat"]).standardOutput == "removed from Upper A\n")
     }
 
     @Test func balanceShowsItsFiguresAsTheRulesWeighThem() throws {

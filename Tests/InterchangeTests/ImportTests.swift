@@ -812,6 +812,8 @@ struct ImportTests {
         let note = #"see C:\notes\today, "\\" "#
         try await log.logSet(SetRequest(exercise: "squat", weight: hundred, reps: 5, note: note))
         try await log.logSet(SetRequest(exercise: "squat", weight: hundred, reps: 5, note: "two\nlines"))
+        // Carriage returns, alone and before a line feed (one character to Swift), come back as they were too.
+        try await log.logSet(SetRequest(exercise: "squat", weight: hundred, reps: 5, note: "a\rb, c\r\nd"))
         try await log.finish()
         let start = Timestamp(rfc3339: "2026-01-02T18:30:15.750000Z")!
         try await log.editWorkout(live, startedAt: start, note: nil, name: nil)
@@ -820,6 +822,7 @@ struct ImportTests {
         // In the file, a backslash is written twice and a line break as \n; the field is quoted for its quotes.
         #expect(text.contains(#","see C:\\notes\\today, ""\\\\"" ","#))
         #expect(text.contains(#",two\nlines,"#))
+        #expect(text.contains(#","a\rb, c\r\nd","#))
         let head = try journal.head().position
         let again = try await importing(csv, unit: .kilograms)
         #expect(again.workouts == 40 && again.workoutsAlreadyImported == 40 && again.workoutsAdded == 0)
@@ -835,6 +838,21 @@ struct ImportTests {
         try Data(changed.utf8).write(to: URL(fileURLWithPath: csv))
         let report = try await importing(csv, unit: .kilograms)
         #expect(report.workoutsAlreadyImported == 39 && report.workoutsAdded == 1)
+    }
+
+    /// A custom exercise named as another app names a catalog exercise (`Squat (Barbell)` is Strong's Barbell Squat)
+    /// is the exercise its name means in the journal: the own export of its workout, imported back, adds nothing.
+    @Test func aCustomExerciseNamedAsAnAppNamesOneReadsBackAsItself() async throws {
+        let custom = try await log.addCustomExercise(
+            CustomExerciseAdded(
+                exerciseId: "", name: "Squat (Barbell)", primaryMuscles: ["quadriceps"], secondaryMuscles: []))
+        _ = try await log.start(name: "Legs")
+        try await log.logSet(SetRequest(exercise: custom.id, weight: Weight(ExactDecimal(100), .kilograms), reps: 5))
+        try await log.finish()
+        let head = try journal.head()
+        let report = try await importing(try strongExport().path, unit: .kilograms)
+        #expect(report.workoutsAlreadyImported == 1 && report.workoutsAdded == 0)
+        #expect(try journal.head() == head)
     }
 
     /// An exercise taken out and another moved in LiftLedger: its own export of the workout, imported again, reads as

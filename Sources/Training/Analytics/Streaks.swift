@@ -71,11 +71,10 @@ public struct Streak: Sendable, Equatable {
             currentSpan: current.map(span), longestSpan: longest.map(span), weeklyTarget: rules.weeklyTarget)
     }
 
-    /// Whether day `day` is a rest day of the schedule in force then (the last set on or before it, else
-    /// Push/Pull/Legs).
+    /// Whether day `day` is a rest day of the schedule in force then.
     static func isRest(_ day: Int, schedules: [(from: LocalDate, schedule: Schedule)]) -> Bool {
         let date = LocalDate(dayNumber: day)
-        return (schedules.last { $0.from <= date }?.schedule ?? .pushPullLegs).due(on: date) == nil
+        return Schedule.inForce(on: date, among: schedules).due(on: date) == nil
     }
 
     /// Maximal runs of consecutive values (`step` apart), oldest first.
@@ -112,6 +111,11 @@ extension TrainingSnapshot {
     /// The streak as it stands on `today` (a local date in the rules' time zone), under the rules in force.
     public func streak(today: LocalDate) throws -> Streak {
         Streak.compute(days: try trainingDays(), today: today, rules: rules, schedules: try localSchedules())
+    }
+
+    /// The schedule in force on `date`, a local date in the rules' time zone: the streak counts that day's rest by it.
+    public func schedule(on date: LocalDate) throws -> Schedule {
+        Schedule.inForce(on: date, among: try localSchedules())
     }
 
     /// Each schedule with the local day it was set on, oldest first.

@@ -5,7 +5,7 @@ extension TrainingLog {
     /// Records profile changes, and a body-weight entry if one is given.
     public func updateProfile(_ update: ProfileUpdated, bodyWeight: Weight? = nil) async throws {
         try Self.requireText(update.name, "a profile's name")
-        if let zone = update.timeZone, TimeZone.usable(zone) == nil {
+        if let zone = update.timeZone, TimeZone.named(zone) == nil {
             throw TrainingError(
                 .invalidValue, "unknown time zone \"\(zone)\"", remedy: "give an IANA name such as Europe/Berlin")
         }
@@ -80,10 +80,36 @@ extension TrainingLog {
         }
     }
 
-    /// Adds an exercise to the end of a routine, creating the routine if it does not exist.
+    /// The id of a routine named `name`, when a routine can have that name: one line, with a letter or a digit, not
+    /// `rest` (which a schedule reads as a rest day), and of at most ``Exercise/maximumNameLength`` characters.
+    static func routineID(forName name: String) throws -> String {
+        try requireOneLine(name, "a routine's name")
+        let id = Routine.id(forName: name)
+        guard !id.isEmpty else {
+            throw TrainingError(
+                .invalidValue, "a routine needs a name with a letter or a digit",
+                remedy: "give one, such as Push")
+        }
+        // A schedule names a rest day so: such a routine could never be due.
+        guard id != "rest" else {
+            throw TrainingError(
+                .invalidValue, "a routine cannot be named \(name.debugDescription)",
+                remedy: "a schedule reads rest as a rest day; give the routine another name")
+        }
+        guard Exercise.fitsName(name) else {
+            throw TrainingError(
+                .invalidValue, "a routine's name is at most \(Exercise.maximumNameLength) characters",
+                remedy: "give a shorter name")
+        }
+        return id
+    }
+
+    /// Adds an exercise to the end of a routine, creating the routine if it does not exist; returns the routine's
+    /// name, as it was first given.
+    @discardableResult
     public func addToRoutine(
         _ routineName: String, exercise name: String, sets: UInt32, reps: ClosedRange<UInt32>, restSeconds: UInt32
-    ) async throws {
+    ) async throws -> String {
         guard (1...20).contains(sets), reps.lowerBound >= 1, reps.upperBound <= 100, (1...3_600).contains(restSeconds)
         else {
             throw TrainingError(
@@ -91,18 +117,8 @@ extension TrainingLog {
                 "targets of \(sets) sets of \(reps.lowerBound)-\(reps.upperBound) reps, \(restSeconds) s rest",
                 remedy: "give 1 to 20 sets, reps from 1 to 100 (such as 8-12) and 1 to 3600 s of rest")
         }
-        try Self.requireOneLine(routineName, "a routine's name")
-        let id = Routine.id(forName: routineName)
-        guard !id.isEmpty else {
-            throw TrainingError(.invalidValue, "a routine needs a name", remedy: "give one, such as Push")
-        }
-        // A schedule names a rest day so: such a routine could never be due.
-        guard id != "rest" else {
-            throw TrainingError(
-                .invalidValue, "a routine cannot be named \(routineName.debugDescription)",
-                remedy: "a schedule reads rest as a rest day; give the routine another name")
-        }
-        try await execute { snapshot, _ in
+        let id = try Self.routineID(forName: routineName)
+        return try await execute { snapshot, _ in
             let exercise = try exercise(name, in: snapshot)
             var events: [any TrainingEventPayload] = []
             let routine = try snapshot.routine(named: id)
@@ -119,23 +135,25 @@ extension TrainingLog {
             return Decision(
                 stream: Routine.streamID(id), expectedVersion: try snapshot.expectedVersion(of: Routine.streamID(id)),
                 events: events,
-                result: ())
+                result: routine?.name ?? routineName)
         }
     }
 
-    /// Removes an exercise from a routine.
-    public func removeFromRoutine(_ routineName: String, exercise name: String) async throws {
+    /// Removes an exercise from a routine; returns the routine's name.
+    @discardableResult
+    public func removeFromRoutine(_ routineName: String, exercise name: String) async throws -> String {
         try await execute { snapshot, _ in
             let (routine, exerciseId) = try routineExercise(routineName, name, in: snapshot)
             return Decision(
                 stream: Routine.streamID(routine.id),
                 expectedVersion: try snapshot.expectedVersion(of: Routine.streamID(routine.id)),
-                events: [RoutineExerciseRemoved(exerciseId: exerciseId)], result: ())
+                events: [RoutineExerciseRemoved(exerciseId: exerciseId)], result: routine.name)
         }
     }
 
-    /// Moves an exercise of a routine to `position` (1 is first).
-    public func moveInRoutine(_ routineName: String, exercise name: String, to position: Int) async throws {
+    /// Moves an exercise of a routine to `position` (1 is first); returns the routine's name.
+    @discardableResult
+    public func moveInRoutine(_ routineName: String, exercise name: String, to position: Int) async throws -> String {
         try await execute { snapshot, _ in
             let (routine, exerciseId) = try routineExercise(routineName, name, in: snapshot)
             guard (1...routine.exercises.count).contains(position) else {
@@ -146,7 +164,8 @@ extension TrainingLog {
             return Decision(
                 stream: Routine.streamID(routine.id),
                 expectedVersion: try snapshot.expectedVersion(of: Routine.streamID(routine.id)),
-                events: [RoutineExerciseMoved(exerciseId: exerciseId, toIndex: UInt32(position - 1))], result: ())
+                events: [RoutineExerciseMoved(exerciseId: exerciseId, toIndex: UInt32(position - 1))],
+                result: routine.name)
         }
     }
 
@@ -167,8 +186,9 @@ extension TrainingLog {
         return (routine, exercise.id)
     }
 
-    /// Replaces the schedule.
+    /// Replaces the schedule. Each day names a routine by a name a routine can have, whether or not it exists yet.
     public func setSchedule(_ schedule: Schedule) async throws {
+        for name in schedule.event.days where !name.isEmpty { _ = try Self.routineID(forName: name) }
         try await execute { snapshot, _ in
             Decision(
                 stream: "schedule", expectedVersion: try snapshot.expectedVersion(of: "schedule"),

@@ -41,6 +41,12 @@ public struct Schedule: Sendable, Equatable {
         isRecorded = true
     }
 
+    /// The schedule in force on `date` among `schedules` (each with the local day it was set on, oldest first): the
+    /// last set on or before it, else Push/Pull/Legs.
+    static func inForce(on date: LocalDate, among schedules: [(from: LocalDate, schedule: Schedule)]) -> Schedule {
+        schedules.last { $0.from <= date }?.schedule ?? .pushPullLegs
+    }
+
     /// The routine due on `date`, or nil for a rest day.
     public func due(on date: LocalDate) -> String? {
         switch plan {

@@ -161,7 +161,12 @@ public final class TrainingReadModels: Sendable {
         let rules = try Rules.load(from: journal, through: last, firstZoneBeforeIt: latest != nil) {
             admits($0.occurredAt)
         }
-        return try replay(under: rules, through: last, including: { admits($0.occurredAt) }, progress: progress)
+        // A custom exercise counts as of any instant: an import adds one now for workouts dated years ago (and
+        // `edit --date` can move a workout before its exercise was added), and they keep its name and muscles.
+        let customExercise = Array(CustomExerciseAdded.typeName.utf8)
+        return try replay(
+            under: rules, through: last,
+            including: { admits($0.occurredAt) || $0.typeUTF8.elementsEqual(customExercise) }, progress: progress)
     }
 
     /// The read models as they would stand under `rules`, replayed into a scratch store: a preview of a change.

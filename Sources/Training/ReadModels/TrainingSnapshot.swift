@@ -85,7 +85,10 @@ public struct TrainingSnapshot {
 
     /// The routine a name or id refers to.
     public func routine(named name: String) throws -> Routine? {
-        try table(.routines)?.withValue(forKey: Array(Routine.id(forName: name).utf8)) { raw in
+        // A name without a letter or a digit, or too long for a key, is no routine's.
+        let id = Routine.id(forName: name)
+        guard !id.isEmpty, id.utf8.count <= 500 else { return nil }
+        return try table(.routines)?.withValue(forKey: Array(id.utf8)) { raw in
             try ReadModelRow.decode(raw, table: "routines", StoredRoutine.init(decoding:)).routine
         }
     }

@@ -277,4 +277,12 @@ extension TimeZone {
         guard let zone = TimeZone(identifier: identifier), abs(zone.secondsFromGMT()) <= 14 * 3_600 else { return nil }
         return zone
     }
+
+    /// The time zone a user names, as ``usable(_:)`` gives it, unless the name is an offset such as `GMT+5` or
+    /// `UTC-3`: Foundation reads `GMT+5` as five hours east, the POSIX `TZ` and IANA's `Etc/GMT+5` as five hours
+    /// west. Such a name is no IANA name; the user is asked for one.
+    public static func named(_ identifier: String) -> TimeZone? {
+        let offsetForm = identifier.uppercased().wholeMatch(of: /(GMT|UTC|UT)[+-].*/) != nil
+        return offsetForm ? nil : usable(identifier)
+    }
 }
