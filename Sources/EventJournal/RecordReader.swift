@@ -6,9 +6,11 @@ public struct RecordReader {
     private let cursor: Cursor
     /// Where the first call seeks to; nil once it has.
     private var start: UInt64?
+    private var prefetch: PagePrefetch
 
     init(_ cursor: Cursor, from position: UInt64) {
         self.cursor = cursor
+        prefetch = PagePrefetch(cursor)
         start = max(position, 1)
     }
 
@@ -22,6 +24,8 @@ public struct RecordReader {
             entry = try cursor.next()
         }
         guard let entry else { return nil }
+        // Records are read once, in order: each page's are fetched together, and the next page's meanwhile.
+        prefetch.reading(entry)
         guard let position = BigEndianKey.decode(entry.key) else {
             throw JournalError.corrupt(0, "an events key of \(entry.key.count) bytes")
         }

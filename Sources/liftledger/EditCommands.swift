@@ -210,7 +210,9 @@ struct EditCommand: AsyncParsableCommand {
                             year: day.year, month: day.month, day: day.day, hour: time.hour, minute: time.minute,
                             second: time.second, nanosecond: time.nanosecond))
                 else {
-                    throw CLIError(message: "cannot read --date \(date.debugDescription)", remedy: "give YYYY-MM-DD")
+                    throw CLIError(
+                        message: "cannot place the workout's time of day on \(date) in \(zone.identifier)",
+                        remedy: "give the time too: 'YYYY-MM-DD HH:MM' or an RFC 3339 time")
                 }
                 start = Timestamp(sameTime)
             } else {

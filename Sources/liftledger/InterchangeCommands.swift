@@ -49,7 +49,10 @@ struct ImportCommand: AsyncParsableCommand {
         var options = ImportOptions(format: format, mappingFile: map, isDryRun: dryRun)
         options.unit = unit.flatMap(MassUnit.init(parsing:))
         if let timeZone {
-            guard let zone = TimeZone.named(timeZone) else {
+            if TimeZone.isOffsetName(timeZone) {
+                throw CLIError(message: TimeZone.offsetRefusal(timeZone), remedy: TimeZone.offsetRemedy)
+            }
+            guard let zone = TimeZone.usable(timeZone) else {
                 throw CLIError(
                     message: "unknown time zone \(timeZone.debugDescription)",
                     remedy: "give an IANA name such as Europe/Berlin")

@@ -156,7 +156,7 @@ struct ScheduleSetCommand: AsyncParsableCommand {
         discussion: """
             --weekdays takes seven comma-separated days, Monday first (for example \
             Legs,Push,Pull,Legs,Push,Pull,rest). --split takes N days that repeat, one per calendar day, starting \
-            on --start (default today).
+            on --start (default today). The schedule is in force from today: days before keep the plan they had.
             """)
 
     @OptionGroup var location: JournalLocation

@@ -43,6 +43,30 @@ struct CommandTests {
         #expect(try test.journal.version(of: "profile") == 2)
     }
 
+    /// A routine named at more than 100 characters by an older version, which took such names, stays usable: exercises
+    /// are added to it and a schedule names it; a new routine of such a name is refused.
+    @Test func aLongRoutineNameRecordedBeforeTheLimitStaysUsable() async throws {
+        let test = try TestJournal()
+        let name = String(repeating: "a", count: 150)
+        let id = Routine.id(forName: name)
+        _ = try await test.journal.append(
+            [RoutineCreated(routineId: id, name: name).proposed()], to: Routine.streamID(id))
+        let log = try TrainingLog(journal: test.journal)
+        #expect(
+            try await log.addToRoutine(name, exercise: "squat", sets: 3, reps: 5...5, restSeconds: 120) == name)
+        try await log.setSchedule(Schedule(.weekdays([name, nil, nil, nil, nil, nil, nil])))
+        let longer = name + "b"
+        #expect(
+            await trainingError {
+                try await log.addToRoutine(longer, exercise: "squat", sets: 3, reps: 5...5, restSeconds: 120)
+            }?.message == "a routine's name is at most 100 characters")
+        #expect(
+            await trainingError {
+                try await log.setSchedule(Schedule(.weekdays([longer, nil, nil, nil, nil, nil, nil])))
+            }?
+            .message == "a routine's name is at most 100 characters")
+    }
+
     @Test func refusedCommandsWriteNothing() async throws {
         let test = try TestJournal()
         let log = try TrainingLog(journal: test.journal)

@@ -4,6 +4,15 @@ import Training
 
 /// The rules as `rules set` takes them.
 struct RulesTests {
+    /// Offsets from UTC are refused as time zones, but for zero, which reads the same east and west; IANA's own
+    /// `Etc/GMT+5` is a name.
+    @Test func anOffsetIsNoTimeZoneName() {
+        for offset in ["GMT+5", "UTC-3", "utc-03:00", "UT+1", "GMT+05:30"] { #expect(TimeZone.isOffsetName(offset)) }
+        for name in ["GMT+0", "GMT-0", "UTC+00:00", "UTC", "GMT", "Etc/GMT+5", "Europe/Berlin"] {
+            #expect(!TimeZone.isOffsetName(name), "\(name)")
+        }
+    }
+
     /// What a rule's remedy says it takes (``RuleKey/accepts``) is what it takes: both ends of a range and nothing past
     /// them, every word of a list and no other word.
     @Test(arguments: Rules.keys.map(\.name))

@@ -5,7 +5,10 @@ extension TrainingLog {
     /// Records profile changes, and a body-weight entry if one is given.
     public func updateProfile(_ update: ProfileUpdated, bodyWeight: Weight? = nil) async throws {
         try Self.requireText(update.name, "a profile's name")
-        if let zone = update.timeZone, TimeZone.named(zone) == nil {
+        if let zone = update.timeZone, TimeZone.isOffsetName(zone) {
+            throw TrainingError(.invalidValue, TimeZone.offsetRefusal(zone), remedy: TimeZone.offsetRemedy)
+        }
+        if let zone = update.timeZone, TimeZone.usable(zone) == nil {
             throw TrainingError(
                 .invalidValue, "unknown time zone \"\(zone)\"", remedy: "give an IANA name such as Europe/Berlin")
         }
@@ -81,8 +84,9 @@ extension TrainingLog {
     }
 
     /// The id of a routine named `name`, when a routine can have that name: one line, with a letter or a digit, not
-    /// `rest` (which a schedule reads as a rest day), and of at most ``Exercise/maximumNameLength`` characters.
-    static func routineID(forName name: String) throws -> String {
+    /// `rest` (which a schedule reads as a rest day), and, for a routine not in `snapshot` yet, of at most
+    /// ``Exercise/maximumNameLength`` characters (older versions took longer names, which stay usable).
+    static func routineID(forName name: String, in snapshot: TrainingSnapshot) throws -> String {
         try requireOneLine(name, "a routine's name")
         let id = Routine.id(forName: name)
         guard !id.isEmpty else {
@@ -96,7 +100,7 @@ extension TrainingLog {
                 .invalidValue, "a routine cannot be named \(name.debugDescription)",
                 remedy: "a schedule reads rest as a rest day; give the routine another name")
         }
-        guard Exercise.fitsName(name) else {
+        guard try Exercise.fitsName(name) || snapshot.routine(named: name) != nil else {
             throw TrainingError(
                 .invalidValue, "a routine's name is at most \(Exercise.maximumNameLength) characters",
                 remedy: "give a shorter name")
@@ -117,8 +121,8 @@ extension TrainingLog {
                 "targets of \(sets) sets of \(reps.lowerBound)-\(reps.upperBound) reps, \(restSeconds) s rest",
                 remedy: "give 1 to 20 sets, reps from 1 to 100 (such as 8-12) and 1 to 3600 s of rest")
         }
-        let id = try Self.routineID(forName: routineName)
         return try await execute { snapshot, _ in
+            let id = try Self.routineID(forName: routineName, in: snapshot)
             let exercise = try exercise(name, in: snapshot)
             var events: [any TrainingEventPayload] = []
             let routine = try snapshot.routine(named: id)
@@ -188,9 +192,9 @@ extension TrainingLog {
 
     /// Replaces the schedule. Each day names a routine by a name a routine can have, whether or not it exists yet.
     public func setSchedule(_ schedule: Schedule) async throws {
-        for name in schedule.event.days where !name.isEmpty { _ = try Self.routineID(forName: name) }
         try await execute { snapshot, _ in
-            Decision(
+            for name in schedule.event.days where !name.isEmpty { _ = try Self.routineID(forName: name, in: snapshot) }
+            return Decision(
                 stream: "schedule", expectedVersion: try snapshot.expectedVersion(of: "schedule"),
                 events: [schedule.event],
                 result: ())

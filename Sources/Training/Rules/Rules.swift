@@ -278,11 +278,19 @@ extension TimeZone {
         return zone
     }
 
-    /// The time zone a user names, as ``usable(_:)`` gives it, unless the name is an offset such as `GMT+5` or
-    /// `UTC-3`: Foundation reads `GMT+5` as five hours east, the POSIX `TZ` and IANA's `Etc/GMT+5` as five hours
-    /// west. Such a name is no IANA name; the user is asked for one.
-    public static func named(_ identifier: String) -> TimeZone? {
-        let offsetForm = identifier.uppercased().wholeMatch(of: /(GMT|UTC|UT)[+-].*/) != nil
-        return offsetForm ? nil : usable(identifier)
+    /// Whether `identifier` is an offset from UTC other than zero, such as `GMT+5` or `UTC-3`: Foundation reads
+    /// `GMT+5` as five hours east, the POSIX `TZ` and IANA's `Etc/GMT+5` as five hours west. Users are asked for an
+    /// IANA name instead (`GMT+0` and `GMT-0` are IANA names, and mean UTC either way).
+    public static func isOffsetName(_ identifier: String) -> Bool {
+        guard let match = identifier.uppercased().wholeMatch(of: /(?:GMT|UTC|UT)[+-](.*)/) else { return false }
+        return match.1.contains { $0.isNumber && $0 != "0" }
     }
+
+    /// What is wrong with an offset given for a time zone (see ``isOffsetName(_:)``).
+    public static func offsetRefusal(_ identifier: String) -> String {
+        "\"\(identifier)\" is an offset, which some tools read east of UTC and others west"
+    }
+
+    /// What to give instead of an offset.
+    public static let offsetRemedy = "give an IANA name such as Asia/Karachi, or Etc/GMT-5 for five hours east"
 }
