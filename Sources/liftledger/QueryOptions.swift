@@ -19,20 +19,25 @@ struct AsOfOption: ParsableArguments {
     func validate() throws { try requireValues(["--as-of": asOf]) }
 
     /// The point `asOf` names, reading a date in the time zone in force at that day's end: the end in `timeZone`,
-    /// the current one, and then, when `zoneInForce` gives another zone at that instant, the end in that zone.
+    /// the current one, and then, when `zoneInForce` gives another zone at that instant, the end in that zone. On the
+    /// day of a move east, neither zone may be in force at its own end of the day (the move came between the two):
+    /// then the earlier end, by which every event falls on that day or before in either zone.
     func point(
         in timeZone: TimeZone, zoneInForce: (Timestamp) throws -> TimeZone
     ) throws -> TrainingReadModels.Point? {
         guard let point = try point(in: timeZone) else { return nil }
         guard date != nil, case .instant(let end) = point else { return point }
         let then = try zoneInForce(end)
-        return then == timeZone ? point : try self.point(in: then)
+        guard then != timeZone, case .instant(let endThen)? = try self.point(in: then) else { return point }
+        return try zoneInForce(endThen) == then ? .instant(endThen) : .instant(min(end, endThen))
     }
 
     /// The point `asOf` names, reading a date in `timeZone`.
     private func point(in timeZone: TimeZone) throws -> TrainingReadModels.Point? {
         guard let asOf else { return nil }
         if let position = UInt64(asOf) { return .position(position) }
+        // A position past any the journal can have: as of the head, as any position past it.
+        if !asOf.isEmpty, asOf.allSatisfy({ $0.isASCII && $0.isNumber }) { return .position(.max) }
         if let date = LocalDate(asOf) {
             // The last microsecond of that local day; the calendar knows days that start later than midnight.
             var calendar = Calendar(identifier: .gregorian)

@@ -66,13 +66,17 @@ struct RulesSetCommand: AsyncParsableCommand {
     /// The one value given.
     var value: String { given[0] }
 
-    @Flag(help: "Print what the change would do, and write nothing.")
+    @Flag(help: "Print what the change would do, and record nothing (the read models catch up first, as for a query).")
     var dryRun = false
 
     @Flag(help: "With --dry-run: print the differences as JSON, one object per line (fields in docs/JSON.md).")
     var json = false
 
     func validate() throws {
+        // What looks like an option, but no negative number, is a mistyped option (`--dryrun`), not a second value.
+        if given.count > 1, let option = given.first(where: { $0.hasPrefix("-") && Double($0) == nil }) {
+            throw ValidationError("unknown option '\(option)'; see liftledger rules set --help")
+        }
         guard given.count == 1 else {
             throw ValidationError(
                 given.isEmpty
@@ -134,7 +138,7 @@ struct RulesSetCommand: AsyncParsableCommand {
         if !json {
             Terminal.write(
                 "\(counted(changes.count, "difference")) in records, streaks and weekly counters "
-                    + "if \(key) were \(canonical); nothing was written\n")
+                    + "if \(key) were \(canonical); the rule was not recorded\n")
         }
     }
 

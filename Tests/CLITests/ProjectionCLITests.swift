@@ -340,7 +340,7 @@ struct ProjectionCLITests {
         #expect(try names(asOf: "2026-11-15") == ["Late"])
         #expect(try names(asOf: "2026-11-16") == ["Late", "Early", "Next"])
         let now = try streak([])
-        for future in ["2999-01-01", "2999-01-01T00:00:00Z", "999999"] {
+        for future in ["2999-01-01", "2999-01-01T00:00:00Z", "999999", "18446744073709551616"] {
             #expect(try streak(["--as-of", future]) == now, "\(future)")
         }
         // The zone set before the import, which reads the file's times in it: a day before it was set is read in it
@@ -356,6 +356,31 @@ struct ProjectionCLITests {
         #expect(dates == ["2026-11-15", "2026-11-16", "2026-11-16"])
         #expect(
             try ok(["history", "--json"], journal: first).lines.map { try jsonObject($0)["date"] as? String } == dates)
+    }
+
+    /// On the day of a move east, an answer `--as-of` that day holds nothing dated after it. Honolulu (UTC−10) then
+    /// Kiritimati (UTC+14), a day ahead: Kiritimati's today ended when Honolulu's began, before the move, when
+    /// Honolulu was in force; Honolulu's today ends after it, when Kiritimati is. Neither zone is in force at its own
+    /// end of the day, and the earlier end is taken: a workout logged now is dated tomorrow in Kiritimati, and is not
+    /// in the answer as of Honolulu's today.
+    @Test func asOfTheDayOfAMoveEastHoldsNothingDatedAfterIt() throws {
+        let journal = directory.child("journal")
+        _ = try ok(["init"], journal: journal)
+        _ = try ok(["profile", "set", "--time-zone", "Pacific/Honolulu"], journal: journal)
+        _ = try ok(["profile", "set", "--time-zone", "Pacific/Kiritimati"], journal: journal)
+        _ = try ok(["start"], journal: journal)
+        _ = try ok(["log", "squat", "100kg", "x", "5"], journal: journal)
+        _ = try ok(["finish"], journal: journal)
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy-MM-dd"
+        formatter.timeZone = TimeZone(identifier: "Pacific/Honolulu")
+        let today = formatter.string(from: Date())
+        let dates = try ok(["history", "--json", "--as-of", today], journal: journal).lines.map {
+            try #require(try jsonObject($0)["date"] as? String)
+        }
+        #expect(dates.allSatisfy { $0 <= today }, "\(dates) as of \(today)")
+        let streak = try jsonObject(try ok(["streak", "--json", "--as-of", today], journal: journal).standardOutput)
+        #expect(streak["today"] as? String == today)
     }
 
     /// A custom exercise an import adds today counts as of a date of its workouts, years before: by name and muscles.

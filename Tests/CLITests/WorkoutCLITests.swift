@@ -226,6 +226,8 @@ struct WorkoutCLITests {
             (["rules", "set", "balance.secondary", "-0.1"], "\"-0.1\" for balance.secondary; give a number from 0", 1),
             (["rules", "set", "balance.secondary"], "give the rule's new value", 64),
             (["rules", "set", "balance.secondary", "0.3", "0.4"], "give one value after the rule, not 2: 0.3 0.4", 64),
+            // A mistyped option is named as one, not taken for a second value.
+            (["rules", "set", "e1rm.formula", "brzycki", "--dryrun"], "unknown option '--dryrun'; see liftledger", 64),
             (["why", "squat", "heaviestt"], "unknown record kind \"heaviestt\"; the kinds are: heaviest, e1rm, ", 1),
             (["exercise", "list", "--muscle", "chst"], "unknown muscle \"chst\"; name one of: abdominals, ", 64),
             (["prs", "--as-of", "-1"], "cannot read --as-of \"-1\"", 1),
@@ -469,7 +471,7 @@ struct WorkoutCLITests {
             try ok(["rules", "set", "e1rm.formula", "rpe", "--dry-run"]).lines == [
                 "recordHistory Dumbbell_Bicep_Curl e1rm workout-1 set 1: 0.506667 kg -> 0.508906 kg",
                 "records Dumbbell_Bicep_Curl e1rm: 0.506667 kg -> 0.508906 kg",
-                "2 differences in records, streaks and weekly counters if e1rm.formula were rpe; nothing was written",
+                "2 differences in records, streaks and weekly counters if e1rm.formula were rpe; the rule was not recorded",
             ])
     }
 
