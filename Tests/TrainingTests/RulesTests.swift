@@ -26,6 +26,8 @@ struct RulesTests {
             let bounds = accepts[range].split(separator: " ").compactMap { Int($0) }
             #expect(takes(String(bounds[0])) && takes(String(bounds[1])), "\(accepts)")
             #expect(!takes(String(bounds[0] - 1)) && !takes(String(bounds[1] + 1)), "\(accepts)")
+            // Digits alone: a sign is refused, by every rule that takes a number alike.
+            #expect(!takes("+\(bounds[1])"), "\(accepts)")
             if accepts.contains("at most three decimals") {
                 #expect(takes("0.125") && !takes("0.1255"))
             } else {

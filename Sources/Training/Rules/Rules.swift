@@ -68,7 +68,7 @@ public struct Rules: Sendable, Equatable {
             affects: .fold,
             text: { String($0.estimateMaxReps) },
             parse: { rules, text in
-                guard let reps = UInt32(text), (1...30).contains(reps) else { return false }
+                guard let reps = wholeNumber(text), (1...30).contains(reps) else { return false }
                 rules.estimateMaxReps = reps
                 return true
             }),
@@ -142,7 +142,7 @@ public struct Rules: Sendable, Equatable {
             accepts: "a whole number from 1 to 7", affects: .queries,
             text: { String($0.weeklyTarget) },
             parse: { rules, text in
-                guard let target = UInt32(text), (1...7).contains(target) else { return false }
+                guard let target = wholeNumber(text), (1...7).contains(target) else { return false }
                 rules.weeklyTarget = target
                 return true
             }),
@@ -150,7 +150,7 @@ public struct Rules: Sendable, Equatable {
             "plateau.sessions", "sessions of an exercise without a higher estimate that make a plateau (2 to 20)",
             accepts: "a whole number from 2 to 20", affects: .queries, text: { String($0.plateauSessions) },
             parse: { rules, text in
-                guard let sessions = UInt32(text), (2...20).contains(sessions) else { return false }
+                guard let sessions = wholeNumber(text), (2...20).contains(sessions) else { return false }
                 rules.plateauSessions = sessions
                 return true
             }),
@@ -159,7 +159,9 @@ public struct Rules: Sendable, Equatable {
             accepts: "a whole number of seconds from 60 to 604800", affects: .queries,
             text: { String($0.staleAfterSeconds) },
             parse: { rules, text in
-                guard let seconds = Int64(text), (60...604_800).contains(seconds) else { return false }
+                guard let seconds = wholeNumber(text).map(Int64.init), (60...604_800).contains(seconds) else {
+                    return false
+                }
                 rules.staleAfterSeconds = seconds
                 return true
             }),
@@ -225,6 +227,11 @@ public struct Rules: Sendable, Equatable {
 
     /// What the rules that take a fraction accept.
     private static let fractionAccepted = "a number from 0 to 1 with at most three decimals"
+
+    /// A whole number written in digits alone: `+12`, which `UInt32` reads, is refused as a fraction's `+0.5` is.
+    private static func wholeNumber(_ text: String) -> UInt32? {
+        text.allSatisfy { $0.isASCII && $0.isNumber } ? UInt32(text) : nil
+    }
 
     private static func fraction(_ text: String) -> ExactDecimal? {
         guard let value = ExactDecimal(text), !value.isNegative, !(ExactDecimal(1) < value), value.scale <= 3 else {
