@@ -3,7 +3,8 @@ import Training
 
 /// Maps other apps' exercise names to exercises: a user's `--map` file first, then a custom exercise of that name, then
 /// the shipped table of app names, then the catalog (ids, names, aliases), then the name with its equipment moved in
-/// front (`Bench Press (Barbell)` as `barbell bench press`). A name that matches nothing becomes a custom exercise of its own.
+/// front (`Bench Press (Barbell)` as `barbell bench press`). A name that matches nothing becomes a custom exercise of
+/// its own.
 struct ExerciseMapper {
     enum Outcome {
         case exercise(Exercise)
