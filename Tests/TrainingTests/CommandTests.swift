@@ -115,9 +115,14 @@ struct CommandTests {
         try await log.start()
         try await log.logSet(SetRequest(exercise: "squat", weight: weight("100"), reps: 5))
         try await log.logSet(SetRequest(exercise: "squat", weight: weight("0"), reps: 5))
-        // A set of 0 kg says nothing of the working weight: 600 kg is six times the 100 before it.
+        // A set of 0 kg says nothing of the working weight: 600 kg is six times the 100 before it, which the message
+        // names as the last set with a weight, not as the last set.
         let jump = SetRequest(exercise: "squat", weight: weight("600"), reps: 1)
-        #expect(await trainingError { try await log.logSet(jump) }?.code == .needsConfirmation)
+        let refusal = await trainingError { try await log.logSet(jump) }
+        #expect(refusal?.code == .needsConfirmation)
+        #expect(
+            refusal?.message
+                == "600 kg is more than five times the last working set of Barbell Squat with a weight (100 kg)")
         try await log.logSet(SetRequest(exercise: "squat", weight: weight("10"), reps: 5, confirmed: true))
         let head = try test.journal.head().position
         // Set 3's 10 kg, a typo for 100, is corrected to 100 without confirming: it is compared with set 1's 100, not

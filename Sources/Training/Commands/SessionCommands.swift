@@ -136,7 +136,8 @@ extension TrainingLog {
         else { return }
         throw TrainingError(
             .needsConfirmation,
-            "\(weight) is more than five times the last \(exercise.name) (\(previous))",
+            // The comparison passes over warm-ups and sets of no weight (0 kg of help, an empty sled): said so.
+            "\(weight) is more than five times the last working set of \(exercise.name) with a weight (\(previous))",
             remedy: "check the number and the unit; if it is right, add --confirm")
     }
 
