@@ -97,7 +97,7 @@ struct DemoCommand: AsyncParsableCommand {
             \(report.recordsChecked) records; \(statistics.fileBytes / 1_048_576) MiB on disk
 
             """)
-        if keep { Terminal.write("kept: liftledger --journal \(directory) history\n") }
+        if keep { Terminal.write("kept: liftledger history --journal \(TrainingFormat.shellWord(directory))\n") }
     }
 
     /// A mass given in milligrams, in kilograms to `digits` decimals: the demo's profile gives weights in kilograms.

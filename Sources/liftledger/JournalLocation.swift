@@ -9,7 +9,8 @@ struct JournalLocation: ParsableArguments {
         help: ArgumentHelp(
             "The journal directory.",
             discussion:
-                "Defaults to $LIFTLEDGER_JOURNAL, else $XDG_DATA_HOME/liftledger, else ~/.local/share/liftledger.",
+                "Defaults to $LIFTLEDGER_JOURNAL, else $XDG_DATA_HOME/liftledger (when absolute), else "
+                + "~/.local/share/liftledger.",
             valueName: "dir"))
     var journal: String?
 
@@ -32,8 +33,10 @@ struct JournalLocation: ParsableArguments {
         if let journal { return journal }
         let environment = ProcessInfo.processInfo.environment
         if let path = environment["LIFTLEDGER_JOURNAL"], !path.isEmpty { return path }
-        if let data = environment["XDG_DATA_HOME"], !data.isEmpty { return data + "/liftledger" }
-        return (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share/liftledger"
+        // A relative XDG_DATA_HOME is to be ignored (XDG Base Directory), as an empty HOME is.
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return data + "/liftledger" }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return home + "/.local/share/liftledger"
     }
 
     func open(create: Bool = false) throws -> Journal {

@@ -16,8 +16,8 @@ struct LiftLedger: AsyncParsableCommand {
         commandName: "liftledger",
         abstract: "An event-sourced training log on LMDB.",
         discussion: """
-            The journal directory is --journal, else $LIFTLEDGER_JOURNAL, else $XDG_DATA_HOME/liftledger, else \
-            ~/.local/share/liftledger.
+            The journal directory is --journal, else $LIFTLEDGER_JOURNAL, else $XDG_DATA_HOME/liftledger (when \
+            absolute), else ~/.local/share/liftledger.
             """,
         version: version,
         subcommands: [

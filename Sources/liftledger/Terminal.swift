@@ -8,12 +8,23 @@ import Foundation
 enum Terminal {
     static var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
+    /// Writes `text` to standard output. When it cannot take it (a full disk, a closed descriptor, a reader gone with
+    /// SIGPIPE ignored), says so in one line on standard error and exits with status 1: what the command recorded
+    /// before stays recorded.
     static func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        do {
+            try FileHandle.standardOutput.write(contentsOf: Data(text.utf8))
+        } catch {
+            let code = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.code ?? Int(EIO)
+            fail(
+                "cannot write to standard output (\(String(cString: strerror(Int32(code)))))"
+                    + "; what the command recorded stays recorded: see it with liftledger status or history")
+        }
     }
 
+    /// Writes `text` to standard error, when it takes it: a failure has nowhere else to be told.
     static func writeError(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
     }
 
     /// Prints `message` as one line on standard error (line breaks in it escaped) and exits with `status`.

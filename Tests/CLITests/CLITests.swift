@@ -102,6 +102,31 @@ struct CLITests {
         #expect(try liftledger(["events", "--json"], journal: journal).lines.count == 1)
     }
 
+    /// Without LIFTLEDGER_JOURNAL, a relative XDG_DATA_HOME is passed over (the XDG Base Directory specification says to
+    /// ignore it) for the home directory's `.local/share`.
+    @Test func aRelativeDataHomeIsPassedOver() throws {
+        let home = directory.child("home")
+        let result = try run(
+            BuiltProgram.liftledger, ["stats"],
+            environment: ["LIFTLEDGER_JOURNAL": "", "XDG_DATA_HOME": "relative", "HOME": home])
+        #expect(result.status == 1)
+        #expect(
+            result.standardError.contains("no journal at \(home)/.local/share/liftledger;"), "\(result.standardError)")
+    }
+
+    /// Output that cannot be written (a full device) is one line on standard error and status 1, not a crash; what
+    /// the command wrote before stays.
+    @Test func outputThatCannotBeWrittenIsOneLineAndStatusOne() throws {
+        #expect(
+            try liftledger(["append", "--stream", "s", "--type", "T", "--data", "1"], journal: journal).status == 0)
+        let result = try run(
+            "/bin/sh", ["-c", "exec \"$0\" events --journal \"$1\" > /dev/full", BuiltProgram.liftledger, journal])
+        #expect(result.status == 1)
+        #expect(
+            result.standardError == "liftledger: error: cannot write to standard output (No space left on device); "
+                + "what the command recorded stays recorded: see it with liftledger status or history\n")
+    }
+
     @Test func twoProcessesRacingOnOneStreamWithExpectedVersionsEndGapless() throws {
         let racers = try (0..<2).map { writer in
             try ProgramHandle(
@@ -219,9 +244,12 @@ struct CLITests {
         ] {
             #expect(output.contains(section), "\(section)")
         }
-        let kept = try #require(output.split(separator: "\n").last { $0.hasPrefix("kept: ") })
-        let journal = String(try #require(kept.split(separator: " ").dropFirst(3).first))
+        let kept = try #require(output.split(separator: "\n").last { $0.hasPrefix("kept: liftledger ") })
+        let journal = String(try #require(kept.split(separator: " ").last))
         defer { try? FileManager.default.removeItem(atPath: journal) }
+        // The command it gives runs as given (a temporary directory's path needs no quotes).
+        let given = try run(BuiltProgram.liftledger, kept.split(separator: " ").dropFirst(2).map(String.init))
+        #expect(given.status == 0 && given.standardOutput.hasPrefix("date "), "\(kept): \(given.standardError)")
         let events = try jsonObject(try liftledger(["stats", "--json"], journal: journal).lines[0])["events"] as? Int
         #expect(output.contains("verify: ok, hash chain intact, \(events ?? -1) records"))
         let history = try liftledger(["history", "--json"], journal: journal).lines
