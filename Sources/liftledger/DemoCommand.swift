@@ -24,6 +24,16 @@ struct DemoCommand: AsyncParsableCommand {
 
     func run() async throws {
         let exports = try fixtures ?? Self.bundledExports()
+        let files: [(String, MassUnit?)] = [
+            ("strong-2026.csv", .kilograms), ("strong-zh-2020-2023.csv", .pounds), ("hevy-kg-2022-2026.csv", nil),
+            ("fitnotes-2022-2025.csv", nil),
+        ]
+        // Looked for before anything is made or printed: a refused demo prints its error alone.
+        for (file, _) in files where !FileManager.default.isReadableFile(atPath: exports + "/" + file) {
+            throw CLIError(
+                message: "cannot read \(exports)/\(file)",
+                remedy: "give --fixtures a directory holding the four exports of Fixtures/exports")
+        }
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("liftledger-demo-\(UUID().uuidString.lowercased())").path
         defer { if !keep { try? FileManager.default.removeItem(atPath: directory) } }
@@ -31,10 +41,6 @@ struct DemoCommand: AsyncParsableCommand {
         let log = try TrainingLog(journal: journal, source: "cli:demo")
         try await log.updateProfile(ProfileUpdated(timeZone: "UTC"))
         Terminal.write("A fresh journal at \(directory); the bundled exports, imported:\n\n")
-        let files: [(String, MassUnit?)] = [
-            ("strong-2026.csv", .kilograms), ("strong-zh-2020-2023.csv", .pounds), ("hevy-kg-2022-2026.csv", nil),
-            ("fitnotes-2022-2025.csv", nil),
-        ]
         for (file, unit) in files {
             let report = try await Importer(log: log).importFile(
                 at: exports + "/" + file, options: ImportOptions(unit: unit))

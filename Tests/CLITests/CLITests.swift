@@ -102,6 +102,17 @@ struct CLITests {
         #expect(try liftledger(["events", "--json"], journal: journal).lines.count == 1)
     }
 
+    /// A demo given a directory without the exports prints its error alone, having made no journal.
+    @Test func aDemoWithoutItsExportsIsRefusedBeforeItBegins() throws {
+        let empty = directory.child("no-exports")
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: false)
+        let result = try run(BuiltProgram.liftledger, ["demo", "--fixtures", empty])
+        #expect(result.status == 1 && result.standardOutput.isEmpty)
+        #expect(
+            result.standardError == "liftledger: error: cannot read \(empty)/strong-2026.csv; give --fixtures a "
+                + "directory holding the four exports of Fixtures/exports\n")
+    }
+
     /// Without LIFTLEDGER_JOURNAL, a relative XDG_DATA_HOME is passed over (the XDG Base Directory specification says to
     /// ignore it) for the home directory's `.local/share`.
     @Test func aRelativeDataHomeIsPassedOver() throws {
