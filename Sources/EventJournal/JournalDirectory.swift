@@ -33,16 +33,36 @@ enum JournalDirectory {
     }
 
     /// Makes the directory for a new journal, private to its owner.
+    /// Missing parents are made too (mode 0700, as `mkdir -p -m 700` does); a failure names the part of the path that
+    /// failed and the system's reason.
     static func prepare(_ path: String) throws(JournalError) {
-        do {
-            try FileManager.default.createDirectory(
-                atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        var made = ""
+        for (index, part) in parts.enumerated() {
+            made += (index == 0 ? "" : "/") + part
+            guard !part.isEmpty, part != ".", part != ".." else { continue }
+            if mkdir(made, 0o700) == 0 { continue }
+            let failure = errno
+            if failure == EEXIST && isDirectory(made) { continue }
+            let reason: String
+            switch failure {
+            case EEXIST:
+                reason =
+                    FileManager.default.fileExists(atPath: made)
+                    ? "\(made) is a file" : "\(made) is a symbolic link to nothing"
+            default: reason = "\(made): \(String(cString: strerror(failure)))"
+            }
             throw JournalError(
-                .storage, "cannot create the journal directory \(path): \(error.localizedDescription)",
+                .storage, "cannot create the journal directory \(path): \(reason)",
                 remedy: "choose a directory you can write to")
         }
         chmod(path, 0o700)
+    }
+
+    /// Whether `path` is a directory, or a link to one.
+    private static func isDirectory(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
     /// What the staging directory of a backup is named, before its process id (see `Journal.backupStaging(for:)`).

@@ -96,7 +96,7 @@ final class OutputSink {
             try handle.write(contentsOf: buffer)
         } catch {
             throw CLIError(
-                message: "cannot write the export: \(error)",
+                message: "cannot write the export (\(Terminal.reason(error)))",
                 remedy: "check the free space and the path, then export again")
         }
         buffer.removeAll(keepingCapacity: true)

@@ -15,11 +15,17 @@ enum Terminal {
         do {
             try FileHandle.standardOutput.write(contentsOf: Data(text.utf8))
         } catch {
-            let code = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.code ?? Int(EIO)
             fail(
-                "cannot write to standard output (\(String(cString: strerror(Int32(code)))))"
+                "cannot write to standard output (\(reason(error)))"
                     + "; what the command recorded stays recorded: see it with liftledger status or history")
         }
+    }
+
+    /// The system's reason for a failed read or write (`No space left on device`), from the error Foundation wraps
+    /// it in.
+    static func reason(_ error: any Error) -> String {
+        let code = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.code ?? Int(EIO)
+        return String(cString: strerror(Int32(code)))
     }
 
     /// Writes `text` to standard error, when it takes it: a failure has nowhere else to be told.

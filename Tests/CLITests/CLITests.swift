@@ -92,6 +92,18 @@ struct CLITests {
             #expect(refused.standardError.split(separator: "\n").count == 1)
         }
         #expect(try snapshot(of: foreign) == before)
+
+        // A path through a file, or a link to nothing, says which part is in the way (not Foundation's error 512).
+        let file = directory.child("file")
+        try Data("x".utf8).write(to: URL(fileURLWithPath: file))
+        let throughFile = try liftledger(["init"], journal: file + "/journal")
+        #expect(throughFile.status == 1 && throughFile.standardError.contains(": \(file) is a file; "))
+        let dangling = directory.child("dangling")
+        try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: directory.child("nowhere"))
+        let throughLink = try liftledger(["init"], journal: dangling)
+        #expect(
+            throughLink.status == 1
+                && throughLink.standardError.contains(": \(dangling) is a symbolic link to nothing;"))
     }
 
     @Test func theJournalDefaultsToTheEnvironmentVariable() throws {
@@ -136,6 +148,12 @@ struct CLITests {
         #expect(
             result.standardError == "liftledger: error: cannot write to standard output (No space left on device); "
                 + "what the command recorded stays recorded: see it with liftledger status or history\n")
+        // An export to such a file says the system's reason, not Foundation's error.
+        let export = try liftledger(["export", "--format", "jsonl", "--output", "/dev/full"], journal: journal)
+        #expect(export.status == 1)
+        #expect(
+            export.standardError == "liftledger: error: cannot write the export (No space left on device); "
+                + "check the free space and the path, then export again\n")
     }
 
     @Test func twoProcessesRacingOnOneStreamWithExpectedVersionsEndGapless() throws {
