@@ -27,6 +27,12 @@ enum JournalDirectory {
         }
         if contents.contains(dataFile) { return .journal }
         if contents.isEmpty { return .empty }
+        // LMDB's lock file alone: another process is making the journal (LMDB makes the lock file first), or one was
+        // killed before it made the data file, which leaves the directory as good as empty.
+        if contents == ["lock.mdb"] {
+            waitWhileCreated { !FileManager.default.fileExists(atPath: path + "/" + dataFile) }
+            return FileManager.default.fileExists(atPath: path + "/" + dataFile) ? .journal : .empty
+        }
         throw JournalError(
             .notAJournal, "\(path) holds other files and no journal",
             remedy: "point --journal at a journal directory, or at a new or empty one for liftledger init")
@@ -102,15 +108,26 @@ enum JournalDirectory {
     /// Checks, by reading the data file's first page (no LMDB involved), that `path` holds an LMDB environment:
     /// LMDB's first meta page starts with the magic number 0xBEEFC0DE, in the machine's byte order, at offset 16.
     static func checkIsLMDB(_ path: String) throws(JournalError) {
-        let header = FileHandle(forReadingAtPath: path + "/" + dataFile).flatMap { try? $0.read(upToCount: 20) }
-        let magic = header.flatMap { bytes -> UInt32? in
-            bytes.count == 20 ? bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 16, as: UInt32.self) } : nil
+        func magic() -> UInt32? {
+            let header = FileHandle(forReadingAtPath: path + "/" + dataFile).flatMap { try? $0.read(upToCount: 20) }
+            return header.flatMap { bytes -> UInt32? in
+                bytes.count == 20
+                    ? bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 16, as: UInt32.self) } : nil
+            }
         }
-        guard magic == 0xBEEF_C0DE else {
+        // A data file still empty beside a lock file: another process is creating the journal.
+        waitWhileCreated { magic() == nil && hasLockFile(path) }
+        guard magic() == 0xBEEF_C0DE else {
             throw JournalError(
                 .notAJournal, "\(path)/\(dataFile) is not an LMDB file",
                 remedy: "point --journal at a LiftLedger journal directory")
         }
+    }
+
+    /// Waits, up to five seconds, while `isBeingCreated` says another process is making the journal (two `init`s at
+    /// once, or a command beside one): what it sees then is the journal, not a half-made one.
+    private static func waitWhileCreated(_ isBeingCreated: () -> Bool) {
+        for _ in 0..<500 where isBeingCreated() { usleep(10_000) }
     }
 
     /// True when the directory has LMDB's lock file: some process has opened it the usual way, and one may be
@@ -143,17 +160,23 @@ enum JournalDirectory {
         let notAJournal = JournalError(
             .notAJournal, "\(path) holds an LMDB file that is not a LiftLedger journal",
             remedy: "point --journal at a LiftLedger journal directory")
-        let meta: Database
-        do {
-            guard let opened = try environment.openDatabases([JournalStore.metaName], create: false).first else {
-                throw notAJournal
+        func openMeta() throws -> Database? {
+            do {
+                return try environment.openDatabases([JournalStore.metaName], create: false).first
+            } catch let error as LMDBError where error.code == .notFound || error.code == .invalid {
+                return nil
+            } catch let error as LMDBError {
+                throw JournalError.storage(error)
             }
-            meta = opened
-        } catch let error as LMDBError where error.code == .notFound || error.code == .invalid {
-            throw notAJournal
-        } catch let error as LMDBError {
-            throw JournalError.storage(error)
         }
+        var found = try openMeta()
+        // No journal yet in an environment of at most two transactions (the one that makes it, and one another opener
+        // may commit): another process is making the journal in it.
+        for _ in 0..<500 where found == nil && environment.info().lastTransactionID <= 2 {
+            usleep(10_000)
+            found = try openMeta()
+        }
+        guard let meta = found else { throw notAJournal }
         let (version, idBytes) = try mappingStorageErrors {
             try environment.read { txn in
                 (

@@ -106,6 +106,25 @@ struct CLITests {
                 && throughLink.standardError.contains(": \(dangling) is a symbolic link to nothing;"))
     }
 
+    /// Two `init`s at once on a new directory, and a command beside them: each `init` creates the journal or finds it
+    /// made (neither takes the half-made one for something else), the command finds it or none, and it verifies.
+    @Test func initsAtOnceBothFindTheJournal() throws {
+        for round in 1...15 {
+            let path = directory.child("race-\(round)")
+            let started = try [["init"], ["init"], ["stats"]].map {
+                try ProgramHandle(BuiltProgram.liftledger, $0 + ["--journal", path])
+            }
+            let results = started.map { $0.wait() }
+            for result in results.prefix(2) {
+                #expect(result.status == 0, "round \(round): \(result.standardError)")
+            }
+            #expect(
+                results[2].status == 0 || results[2].standardError.contains("no journal at"),
+                "round \(round): \(results[2].standardError)")
+            #expect(try liftledger(["verify"], journal: path).status == 0)
+        }
+    }
+
     @Test func theJournalDefaultsToTheEnvironmentVariable() throws {
         let result = try run(
             BuiltProgram.liftledger, ["append", "--stream", "s", "--type", "T", "--data", "1"],
