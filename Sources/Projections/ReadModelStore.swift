@@ -13,34 +13,25 @@ public final class ReadModelStore: Sendable {
     let checkpoints: Database
     /// Per projection name: the tables of slot 0, then those of slot 1.
     private let slots: [String: [[Database]]]
-    /// The directory of a scratch store, removed when the store goes.
-    private let scratchDirectory: String?
-
     static let checkpointsName = "checkpoints"
 
-    /// Opens the tables of `projections` in `environment`, creating the missing ones.
-    public convenience init(environment: Environment, projections: [ProjectionDescriptor]) throws {
-        try self.init(environment: environment, projections: projections, scratchDirectory: nil)
-    }
-
-    /// A store in a new environment in a temporary directory, removed when the store is released: for read models
-    /// replayed to answer a question about the past or to preview a change, never for the live ones.
+    /// A store in a new environment whose files have no name: for read models replayed to answer a question about
+    /// the past or to preview a change, never for the live ones. Its directory in the temporary directory is removed
+    /// as soon as the environment has its files open, so that nothing is left behind however the process ends (an
+    /// exit, a kill); the space is freed when the store is released.
     public static func scratch(projections: [ProjectionDescriptor]) throws -> ReadModelStore {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("liftledger-scratch-\(UUID().uuidString.lowercased())").path
         try FileManager.default.createDirectory(
             atPath: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-        do {
-            // Nothing in it outlives the process, so commits need not reach the disk.
-            let environment = try Environment.open(path: directory, options: EnvironmentOptions(noSync: true))
-            return try ReadModelStore(environment: environment, projections: projections, scratchDirectory: directory)
-        } catch {
-            try? FileManager.default.removeItem(atPath: directory)
-            throw error
-        }
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // Nothing in it outlives the process, so commits need not reach the disk.
+        let environment = try Environment.open(path: directory, options: EnvironmentOptions(noSync: true))
+        return try ReadModelStore(environment: environment, projections: projections)
     }
 
-    private init(environment: Environment, projections: [ProjectionDescriptor], scratchDirectory: String?) throws {
+    /// Opens the tables of `projections` in `environment`, creating the missing ones.
+    public init(environment: Environment, projections: [ProjectionDescriptor]) throws {
         for projection in projections {
             try Self.validate(projection)
         }
@@ -62,7 +53,6 @@ public final class ReadModelStore: Sendable {
         }
         self.environment = environment
         self.projections = projections
-        self.scratchDirectory = scratchDirectory
         checkpoints = databases[0]
         var slots: [String: [[Database]]] = [:]
         var next = 1
@@ -74,10 +64,6 @@ public final class ReadModelStore: Sendable {
             next += 2 * count
         }
         self.slots = slots
-    }
-
-    deinit {
-        if let scratchDirectory { try? FileManager.default.removeItem(atPath: scratchDirectory) }
     }
 
     /// The database of `table` in `slot`: `rm.<projection>.<table>.<slot>`.

@@ -36,7 +36,8 @@ struct DemoCommand: AsyncParsableCommand {
         }
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("liftledger-demo-\(UUID().uuidString.lowercased())").path
-        defer { if !keep { try? FileManager.default.removeItem(atPath: directory) } }
+        if !keep { TemporaryJournal.removeAtExit(directory) }
+        defer { TemporaryJournal.remove() }
         let journal = try Journal.open(at: directory, create: true)
         let log = try TrainingLog(journal: journal, source: "cli:demo")
         try await log.updateProfile(ProfileUpdated(timeZone: "UTC"))

@@ -20,8 +20,9 @@ struct AsOfOption: ParsableArguments {
 
     /// The point `asOf` names, reading a date in the time zone in force at that day's end: the end in `timeZone`,
     /// the current one, and then, when `zoneInForce` gives another zone at that instant, the end in that zone. On the
-    /// day of a move east, neither zone may be in force at its own end of the day (the move came between the two):
-    /// then the earlier end, by which every event falls on that day or before in either zone.
+    /// day of a move east, neither zone is in force at its own end of the day (the move came between the two ends):
+    /// the day then ends at the move. Before it, times read in the zone left fall on that day or before; from it, in
+    /// the zone moved to, on a later day.
     func point(
         in timeZone: TimeZone, zoneInForce: (Timestamp) throws -> TimeZone
     ) throws -> TrainingReadModels.Point? {
@@ -29,15 +30,24 @@ struct AsOfOption: ParsableArguments {
         guard date != nil, case .instant(let end) = point else { return point }
         let then = try zoneInForce(end)
         guard then != timeZone, case .instant(let endThen)? = try self.point(in: then) else { return point }
-        return try zoneInForce(endThen) == then ? .instant(endThen) : .instant(min(end, endThen))
+        if try zoneInForce(endThen) == then { return .instant(endThen) }
+        // The last instant before the move, between the two ends: the zone at the later end is the one moved to.
+        var (before, after) = (min(end, endThen), max(end, endThen))
+        let movedTo = try zoneInForce(after)
+        while after.microsecondsSinceEpoch - before.microsecondsSinceEpoch > 1 {
+            let middle = Timestamp(
+                microsecondsSinceEpoch: before.microsecondsSinceEpoch
+                    + (after.microsecondsSinceEpoch - before.microsecondsSinceEpoch) / 2)
+            if try zoneInForce(middle) == movedTo { after = middle } else { before = middle }
+        }
+        return .instant(before)
     }
 
     /// The point `asOf` names, reading a date in `timeZone`.
     private func point(in timeZone: TimeZone) throws -> TrainingReadModels.Point? {
         guard let asOf else { return nil }
-        if let position = UInt64(asOf) { return .position(position) }
-        // A position past any the journal can have: as of the head, as any position past it.
-        if !asOf.isEmpty, asOf.allSatisfy({ $0.isASCII && $0.isNumber }) { return .position(.max) }
+        // Digits alone are a position (`+5` is none); one past any the journal can have answers as of the head.
+        if isPosition { return .position(UInt64(asOf) ?? .max) }
         if let date = LocalDate(asOf) {
             // The last microsecond of that local day; the calendar knows days that start later than midnight.
             var calendar = Calendar(identifier: .gregorian)
@@ -61,7 +71,10 @@ struct AsOfOption: ParsableArguments {
 
     /// The local date `asOf` names, when it is a date: the day the answer is for, whatever time zone the rules in
     /// force then had.
-    var date: LocalDate? { asOf.flatMap { UInt64($0) == nil ? LocalDate($0) : nil } }
+    var date: LocalDate? { isPosition ? nil : asOf.flatMap(LocalDate.init) }
+
+    /// Whether `asOf` is a position: digits alone.
+    private var isPosition: Bool { asOf.map { !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } } ?? false }
 }
 
 extension TrainingReadModels.Point {

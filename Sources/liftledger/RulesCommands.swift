@@ -46,9 +46,9 @@ struct RulesSetCommand: AsyncParsableCommand {
         commandName: "set",
         abstract: "Change a rule: recorded in the journal, then the read models it affects rebuilt.",
         discussion: """
-            With --dry-run, nothing is written: the read models are replayed under the new rule in a scratch store \
-            and the differences are printed (records that appear, disappear or change value; the streak; weekly \
-            counts), which is what the change would do.
+            With --dry-run, the rule is not recorded: the read models are replayed under the new rule in a scratch \
+            store and the differences are printed (records that appear, disappear or change value; the streak; weekly \
+            counts), which is what the change would do. The read models catch up first, as for any query.
             """)
 
     @OptionGroup var location: JournalLocation
@@ -73,9 +73,13 @@ struct RulesSetCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        // What looks like an option, but no negative number, is a mistyped option (`--dryrun`), not a second value.
-        if given.count > 1, let option = given.first(where: { $0.hasPrefix("-") && Double($0) == nil }) {
-            throw ValidationError("unknown option '\(option)'; see liftledger rules set --help")
+        // What looks like an option before a `--`, but no negative number nor `-` alone, is a mistyped option
+        // (`--dryrun`), not a second value. After `--`, everything is a value.
+        let beforeDashes = values.prefix { $0 != "--" }
+        if given.count > 1,
+            let option = beforeDashes.first(where: { $0.hasPrefix("-") && $0 != "-" && Double($0) == nil })
+        {
+            throw ValidationError("Unknown option '\(option)'")
         }
         guard given.count == 1 else {
             throw ValidationError(

@@ -8,24 +8,29 @@ import Foundation
 enum Terminal {
     static var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
-    /// Writes `text` to standard output. When it cannot take it (a full disk, a closed descriptor, a reader gone with
-    /// SIGPIPE ignored), says so in one line on standard error and exits with status 1: what the command recorded
-    /// before stays recorded.
+    /// Writes `text` to standard output. When it cannot take it (a full disk, a closed descriptor), says so in one line
+    /// on standard error and exits with status 1: a change the command made before stands. A reader gone (with
+    /// SIGPIPE ignored) ends the process quietly, with status 141.
     static func write(_ text: String) {
         do {
             try FileHandle.standardOutput.write(contentsOf: Data(text.utf8))
         } catch {
+            // The reader has gone (SIGPIPE ignored): nothing to tell anyone; the status of a death by SIGPIPE.
+            if code(of: error) == EPIPE { exit(128 + SIGPIPE) }
             fail(
                 "cannot write to standard output (\(reason(error)))"
-                    + "; what the command recorded stays recorded: see it with liftledger status or history")
+                    + "; make room or send it elsewhere, then run it again (a change it made stands: see liftledger events)"
+            )
         }
     }
 
     /// The system's reason for a failed read or write (`No space left on device`), from the error Foundation wraps
     /// it in.
-    static func reason(_ error: any Error) -> String {
-        let code = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.code ?? Int(EIO)
-        return String(cString: strerror(Int32(code)))
+    static func reason(_ error: any Error) -> String { String(cString: strerror(code(of: error))) }
+
+    /// The system's error number under a Foundation error (EIO when it carries none).
+    private static func code(of error: any Error) -> Int32 {
+        Int32(((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.code ?? Int(EIO))
     }
 
     /// Writes `text` to standard error, when it takes it: a failure has nowhere else to be told.

@@ -133,12 +133,37 @@ struct CLITests {
         #expect(try liftledger(["events", "--json"], journal: journal).lines.count == 1)
     }
 
+    /// A demo stopped midway (Ctrl-C), or whose reader goes away, removes its temporary journal as a finished one does.
+    @Test func anInterruptedDemoLeavesNoJournalBehind() throws {
+        let temporary = directory.child("tmp")
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: false)
+        let demo = try ProgramHandle(BuiltProgram.liftledger, ["demo"], environment: ["TMPDIR": temporary])
+        // Interrupted once its journal is there, while it imports.
+        let deadline = ContinuousClock.now + .seconds(30)
+        while try FileManager.default.contentsOfDirectory(atPath: temporary).isEmpty, ContinuousClock.now < deadline {
+            usleep(10_000)
+        }
+        kill(demo.processIdentifier, SIGINT)
+        #expect(demo.wait().status == 130)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).isEmpty)
+        // Its output cut short by a reader gone.
+        let cut = try run(
+            "/bin/sh", ["-c", "\"$0\" demo | head -1", BuiltProgram.liftledger], environment: ["TMPDIR": temporary])
+        #expect(cut.status == 0 && cut.standardOutput.hasPrefix("A fresh journal at "))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).isEmpty)
+    }
+
     /// A demo given a directory without the exports prints its error alone, having made no journal.
     @Test func aDemoWithoutItsExportsIsRefusedBeforeItBegins() throws {
         let empty = directory.child("no-exports")
-        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: false)
-        let result = try run(BuiltProgram.liftledger, ["demo", "--fixtures", empty])
+        let temporary = directory.child("tmp")
+        for made in [empty, temporary] {
+            try FileManager.default.createDirectory(atPath: made, withIntermediateDirectories: false)
+        }
+        let result = try run(
+            BuiltProgram.liftledger, ["demo", "--fixtures", empty], environment: ["TMPDIR": temporary])
         #expect(result.status == 1 && result.standardOutput.isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).isEmpty)
         #expect(
             result.standardError == "liftledger: error: cannot read \(empty)/strong-2026.csv; give --fixtures a "
                 + "directory holding the four exports of Fixtures/exports\n")
@@ -166,7 +191,8 @@ struct CLITests {
         #expect(result.status == 1)
         #expect(
             result.standardError == "liftledger: error: cannot write to standard output (No space left on device); "
-                + "what the command recorded stays recorded: see it with liftledger status or history\n")
+                + "make room or send it elsewhere, then run it again (a change it made stands: see liftledger events)\n"
+        )
         // An export to such a file says the system's reason, not Foundation's error.
         let export = try liftledger(["export", "--format", "jsonl", "--output", "/dev/full"], journal: journal)
         #expect(export.status == 1)

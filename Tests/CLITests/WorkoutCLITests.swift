@@ -227,10 +227,15 @@ struct WorkoutCLITests {
             (["rules", "set", "balance.secondary"], "give the rule's new value", 64),
             (["rules", "set", "balance.secondary", "0.3", "0.4"], "give one value after the rule, not 2: 0.3 0.4", 64),
             // A mistyped option is named as one, not taken for a second value.
-            (["rules", "set", "e1rm.formula", "brzycki", "--dryrun"], "unknown option '--dryrun'; see liftledger", 64),
+            (["rules", "set", "balance.secondary", "0.3", "-"], "give one value after the rule, not 2: 0.3 -", 64),
+            (
+                ["rules", "set", "e1rm.formula", "brzycki", "--dryrun"],
+                "liftledger: error: Unknown option '--dryrun'; see liftledger rules set --help\n", 64
+            ),
             (["why", "squat", "heaviestt"], "unknown record kind \"heaviestt\"; the kinds are: heaviest, e1rm, ", 1),
             (["exercise", "list", "--muscle", "chst"], "unknown muscle \"chst\"; name one of: abdominals, ", 64),
             (["prs", "--as-of", "-1"], "cannot read --as-of \"-1\"", 1),
+            (["prs", "--as-of", "+5"], "cannot read --as-of \"+5\"", 1),
             (["status", "--now", "yesterday"], "cannot read --now \"yesterday\"; give an RFC 3339 time", 1),
             (["finish", "--at", "yesterday"], "cannot read --at \"yesterday\"; give last, ", 1),
             // A unit that is none, refused by the argument parser wherever --unit is taken.
