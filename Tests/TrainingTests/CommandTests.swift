@@ -122,7 +122,7 @@ struct CommandTests {
         #expect(refusal?.code == .needsConfirmation)
         #expect(
             refusal?.message
-                == "600 kg is more than five times the last working set of Barbell Squat with a weight (100 kg)")
+                == "600 kg of Barbell Squat is more than five times the last working set with a weight (100 kg)")
         try await log.logSet(SetRequest(exercise: "squat", weight: weight("10"), reps: 5, confirmed: true))
         let head = try test.journal.head().position
         // Set 3's 10 kg, a typo for 100, is corrected to 100 without confirming: it is compared with set 1's 100, not
@@ -143,6 +143,28 @@ struct CommandTests {
         try await log.correctSet(5, SetCorrection(weight: .some(weight("122.5"))))
         let deadlift = try #require(try log.query { try $0.activeWorkout() }).sets.last
         #expect(deadlift?.number == 5 && deadlift?.details.weight == weight("122.5"))
+    }
+
+    /// A workout's first set of an exercise, mistyped and put right after later workouts: no set comes before it, and
+    /// the weight it replaces is the typo. It is compared with the exercise's other sets too: 19 kg put right as
+    /// 100 kg is no jump from the later workout's 100 kg. 600 kg is six times that, and needs confirming.
+    @Test func aFirstSetPutRightIsComparedWithTheSetsAfterIt() async throws {
+        let test = try TestJournal()
+        let log = try TrainingLog(journal: test.journal)
+        for _ in 1...2 {
+            try await log.start()
+            try await log.logSet(SetRequest(exercise: "bench press", weight: weight("100"), reps: 5))
+            try await log.finish()
+        }
+        try await log.correctSet(1, in: "workout-1", SetCorrection(weight: .some(weight("19"))))
+        try await log.correctSet(1, in: "workout-1", SetCorrection(weight: .some(weight("100"))))
+        let refusal = await trainingError {
+            try await log.correctSet(1, in: "workout-1", SetCorrection(weight: .some(weight("600"))))
+        }
+        #expect(
+            refusal?.message
+                == "600 kg of Barbell Bench Press - Medium Grip is more than five times the heaviest of the sets "
+                + "around it and the weight it replaces (100 kg)")
     }
 
     @Test func exercisesAreTakenOutAndMovedInAWorkout() async throws {

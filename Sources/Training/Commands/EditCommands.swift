@@ -105,18 +105,21 @@ extension TrainingLog {
                     .notAllowed, "set \(number) of \(workout.id) would have nothing left",
                     remedy: "remove it instead: liftledger remove-set \(number)")
             }
-            // A new weight is checked as a logged one is, against the exercise's weight before the set (of a set logged
-            // before it, else of an earlier workout) and the weight it replaces, whichever is heavier: a jump from both
-            // is more often a typo than a fix of one.
+            // A new weight is checked as a logged one is, against the heaviest of: the exercise's weight before the set
+            // (of a set logged before it, else of an earlier workout), its latest other set (for a workout's first
+            // set, whose mistyped weight is put right, the sets after it) and the weight it replaces. A jump from all
+            // of them is more often a typo than a fix of one.
             if let weight = correction.weight,
                 weight != set.details.weight || details.exerciseId != set.details.exerciseId
             {
                 let replaced = details.exerciseId == set.details.exerciseId ? set.details.weight : nil
-                let other = try snapshot.previousWeight(of: details.exerciseId, in: workout, before: number)
+                let before = try snapshot.previousWeight(of: details.exerciseId, in: workout, before: number)
+                let other = try snapshot.otherWeight(of: details.exerciseId, in: workout, except: number)
                 try Self.checkOutlier(
                     weight, confirmed: correction.confirmed,
                     exercise: try self.exercise(details.exerciseId, in: snapshot),
-                    previous: [other, replaced].compactMap { $0 }.max { $0.milligrams < $1.milligrams })
+                    previous: [before, other, replaced].compactMap { $0 }.max { $0.milligrams < $1.milligrams },
+                    comparedWith: "the heaviest of the sets around it and the weight it replaces")
             }
             // Written, it would name itself the event that made the set, and its session, what they are.
             guard details != set.details else {

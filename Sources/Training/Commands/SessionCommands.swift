@@ -130,14 +130,18 @@ extension TrainingLog {
 
     /// A weight more than five times the last one logged for the exercise needs confirming: it is more often a typo
     /// (or the wrong unit) than a real jump.
-    static func checkOutlier(_ weight: Weight?, confirmed: Bool, exercise: Exercise, previous: Weight?) throws {
+    /// `comparedWith` names what `previous` is: by default, the last working set with a weight (the comparison passes
+    /// over warm-ups and sets of no weight, such as 0 kg of help).
+    static func checkOutlier(
+        _ weight: Weight?, confirmed: Bool, exercise: Exercise, previous: Weight?,
+        comparedWith: String = "the last working set with a weight"
+    ) throws {
         guard !confirmed, let weight, let previous, previous.milligrams > 0,
             weight.milligrams > 5 * previous.milligrams
         else { return }
         throw TrainingError(
             .needsConfirmation,
-            // The comparison passes over warm-ups and sets of no weight (0 kg of help, an empty sled): said so.
-            "\(weight) is more than five times the last working set of \(exercise.name) with a weight (\(previous))",
+            "\(weight) of \(exercise.name) is more than five times \(comparedWith) (\(previous))",
             remedy: "check the number and the unit; if it is right, add --confirm")
     }
 

@@ -267,21 +267,46 @@ public struct TrainingSnapshot {
     ) throws
         -> Weight?
     {
-        func isWorking(_ details: SetDetails) -> Bool {
-            (details.weight?.milligrams ?? 0) > 0 && details.kind != .warmup
-        }
         if let set = workout.sets.last(where: {
-            !$0.isRemoved && $0.number < number ?? .max && $0.details.exerciseId == exerciseId && isWorking($0.details)
+            !$0.isRemoved && $0.number < number ?? .max && $0.details.exerciseId == exerciseId
+                && Self.isWorking($0.details)
         }) {
             return set.details.weight
         }
+        return try latestWeight(of: exerciseId, outside: workout, before: number == nil ? nil : workout.startedAt)
+    }
+
+    /// The weight of the exercise's last working set with a weight other than set `number` of `workout`: in the
+    /// workout, else in the latest other workout, whenever it was. What a corrected set is compared with besides
+    /// the set before it, which an older workout's first set has none of.
+    func otherWeight(of exerciseId: String, in workout: Workout, except number: UInt32) throws -> Weight? {
+        if let set = workout.sets.last(where: {
+            !$0.isRemoved && $0.number != number && $0.details.exerciseId == exerciseId && Self.isWorking($0.details)
+        }) {
+            return set.details.weight
+        }
+        return try latestWeight(of: exerciseId, outside: workout, before: nil)
+    }
+
+    /// A working set with a weight: what the five-times check compares with.
+    private static func isWorking(_ details: SetDetails) -> Bool {
+        (details.weight?.milligrams ?? 0) > 0 && details.kind != .warmup
+    }
+
+    /// The weight of the exercise's last working set in another workout than `workout`, of one started before
+    /// `startedAt` when it is given.
+    private func latestWeight(
+        of exerciseId: String, outside workout: Workout, before startedAt: Timestamp?
+    ) throws
+        -> Weight?
+    {
         var weight: Weight?
         try table(.sessions)?.scan(prefix: Key().text(exerciseId).bytes, reverse: true) { key, value in
             let facts = try ReadModelRow.decode(key: key, value: value, table: "sessions", SetFact.decode(key:row:))
             weight =
-                facts.last {
-                    $0.workoutId != workout.id && (number == nil || $0.startedAt < workout.startedAt)
-                        && isWorking($0.details)
+                facts.last { fact in
+                    fact.workoutId != workout.id && startedAt.map { fact.startedAt < $0 } ?? true
+                        && Self.isWorking(fact.details)
                 }?.details.weight
             return weight == nil
         }
