@@ -92,13 +92,18 @@ struct ImportPlan {
                 continue
             }
             guard let stored = try snapshot.workout(stream) else { throw SnapshotBehind() }
+            // Deleted in LiftLedger: it stays deleted, and nothing is written to it (as `correct` and `edit` refuse).
+            if stored.isDeleted {
+                report.alreadyImported += 1
+                continue
+            }
             // As it stands, the workout may read as the file does already (LiftLedger's own export of it, after
             // changes made in LiftLedger): nothing to correct. A start or a note the file gives otherwise (read in
             // another time zone, a note written since in the app) is the file's.
             var corrections: [any TrainingEventPayload] = []
             let start = changedStart && stored.startedAt != workout.start ? workout.start : nil
             let note = changedNote && Self.asRead(stored.note) != Self.asRead(workout.note) ? workout.note ?? "" : nil
-            if !stored.isDeleted, start != nil || note != nil {
+            if start != nil || note != nil {
                 corrections.append(WorkoutEdited(startedAt: start, note: note))
             }
             if !setsAsImported, !Self.sameSets(stored.liveSetDetails, details) {
@@ -113,8 +118,13 @@ struct ImportPlan {
                 appends.append(
                     StreamAppend(
                         stream: stream, expectedVersion: try snapshot.expectedVersion(of: stream),
+                        // Dated at the end of the workout as the corrections leave it: the file's, when its start
+                        // is the file's; else its own (the file read in another zone, or a date set in LiftLedger,
+                        // would date a correction outside the workout it corrects).
                         events: corrections.map {
-                            $0.proposed(occurredAt: workout.end, metadata: metadata)
+                            $0.proposed(
+                                occurredAt: start == nil ? stored.finishedAt ?? workout.end : workout.end,
+                                metadata: metadata)
                         }))
             }
         }

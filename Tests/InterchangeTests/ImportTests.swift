@@ -576,6 +576,37 @@ struct ImportTests {
         #expect(try start("workout-1") == Timestamp(rfc3339: "2024-01-15T15:00:00Z"))
     }
 
+    /// A workout deleted in LiftLedger stays deleted when a changed file is imported again: nothing is written to it,
+    /// and it counts as already imported. A correction to a workout not deleted is dated at the workout's own end, not
+    /// at the file's start read in the zone the profile has since (Tokyo, eight hours ahead of Berlin in winter).
+    @Test func aReimportLeavesADeletedWorkoutAloneAndDatesCorrectionsInTheWorkout() async throws {
+        let file = directory.child("late.csv")
+        func write(weight: Int) throws {
+            try Data(
+                """
+                Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE
+                2025-03-01 23:30:00,Late,1h,Squat (Barbell),1,\(weight),5,0,0,,,
+                2025-03-03 18:00:00,Legs,1h,Squat (Barbell),1,\(weight),5,0,0,,,
+
+                """.utf8
+            ).write(to: URL(fileURLWithPath: file))
+        }
+        try write(weight: 100)
+        _ = try await importing(file, unit: .kilograms)
+        try await log.deleteWorkout("workout-2")
+        try await log.updateProfile(ProfileUpdated(timeZone: "Asia/Tokyo"))
+        try write(weight: 150)
+        let head = try journal.head().position
+        let report = try await importing(file, unit: .kilograms)
+        #expect(report.workoutsCorrected == 1 && report.workoutsAlreadyImported == 1)
+        #expect(try journal.head().position == head + 1)
+        #expect(try journal.readStream("workout-2").last?.type == WorkoutDeleted.typeName)
+        // Late ran from 23:30 to 00:30 in Berlin (UTC+1): 22:30Z to 23:30Z on 2025-03-01.
+        let correction = try #require(try journal.readStream("workout-1").last)
+        #expect(correction.type == SetCorrected.typeName)
+        #expect(correction.occurredAt == Timestamp(rfc3339: "2025-03-01T23:30:00Z"))
+    }
+
     /// Names with no letter or digit stay apart: each was `custom-` (💪 and ??? normalize to nothing, 🏋️ to its
     /// variation selector alone), so their sets and records merged. Their ids are their visible characters in hex
     /// (🏋️ without its variation selector, so that 🏋 finds it too), each is found by its name, and a --map entry
