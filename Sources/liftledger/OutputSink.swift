@@ -146,10 +146,11 @@ final class OutputSink {
     private static func partial(beside final: String) throws -> (FileHandle, Target) {
         let parent = (final as NSString).deletingLastPathComponent
         var isDirectory: ObjCBool = false
-        guard parent.isEmpty || FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory),
-            parent.isEmpty || isDirectory.boolValue
-        else {
-            throw CLIError(message: "there is no directory \(parent)", remedy: "create it first, or give another path")
+        let exists = parent.isEmpty || FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory)
+        guard exists, parent.isEmpty || isDirectory.boolValue else {
+            throw CLIError(
+                message: exists ? "\(parent) is a file, not a directory" : "there is no directory \(parent)",
+                remedy: "create it first, or give another path")
         }
         removePartials(beside: final)
         let partial = final + ".partial-\(getpid())"

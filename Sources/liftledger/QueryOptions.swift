@@ -20,25 +20,28 @@ struct AsOfOption: ParsableArguments {
 
     /// The point `asOf` names, reading a date in the time zone in force at that day's end: the end in `timeZone`,
     /// the current one, and then, when `zoneInForce` gives another zone at that instant, the end in that zone. On the
-    /// day of a move east, neither zone is in force at its own end of the day (the move came between the two ends):
-    /// the day then ends at the move. Before it, times read in the zone left fall on that day or before; from it, in
-    /// the zone moved to, on a later day.
+    /// day of a move east, neither zone is in force at its own end of the day (a move came between the two ends):
+    /// the day then ends at the move that made it a later day. Before it, times read in the zone then fall on that
+    /// day or before; from it, on a later day.
     func point(
         in timeZone: TimeZone, zoneInForce: (Timestamp) throws -> TimeZone
     ) throws -> TrainingReadModels.Point? {
         guard let point = try point(in: timeZone) else { return nil }
-        guard date != nil, case .instant(let end) = point else { return point }
+        guard let day = date, case .instant(let end) = point else { return point }
         let then = try zoneInForce(end)
         guard then != timeZone, case .instant(let endThen)? = try self.point(in: then) else { return point }
         if try zoneInForce(endThen) == then { return .instant(endThen) }
-        // The last instant before the move, between the two ends: the zone at the later end is the one moved to.
+        // The last instant that is still the day in the zone in force at it, between the two ends: at the earlier
+        // end it is (in the zone of the day's end there, or one behind it), at the later one it is not.
+        func isLater(_ instant: Timestamp) throws -> Bool {
+            LocalDate(instant.date, in: try zoneInForce(instant)) > day
+        }
         var (before, after) = (min(end, endThen), max(end, endThen))
-        let movedTo = try zoneInForce(after)
         while after.microsecondsSinceEpoch - before.microsecondsSinceEpoch > 1 {
             let middle = Timestamp(
                 microsecondsSinceEpoch: before.microsecondsSinceEpoch
                     + (after.microsecondsSinceEpoch - before.microsecondsSinceEpoch) / 2)
-            if try zoneInForce(middle) == movedTo { after = middle } else { before = middle }
+            if try isLater(middle) { after = middle } else { before = middle }
         }
         return .instant(before)
     }

@@ -20,11 +20,12 @@ enum TemporaryJournal {
     /// Removes `path` at the end of the process from now on. Signals that would end the process without running
     /// exit handlers (SIGINT, SIGTERM, SIGHUP) exit through them instead, with the status a shell gives a death by
     /// them (128 + the signal); SIGPIPE is ignored, so that a write to a reader gone fails and exits (see
-    /// ``Terminal/write(_:)``).
+    /// ``Terminal/write(_:)``), quietly.
     static func removeAtExit(_ path: String) {
         directory.withLock { $0 = path }
         atexit { TemporaryJournal.remove() }
         signal(SIGPIPE, SIG_IGN)
+        Terminal.endsQuietlyWhenTheReaderGoes.store(true, ordering: .relaxed)
         let sources = [SIGINT, SIGTERM, SIGHUP].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -8,19 +9,22 @@ import Foundation
 enum Terminal {
     static var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
-    /// Writes `text` to standard output. When it cannot take it (a full disk, a closed descriptor), says so in one line
-    /// on standard error and exits with status 1: a change the command made before stands. A reader gone (with
-    /// SIGPIPE ignored) ends the process quietly, with status 141.
+    /// Whether a reader gone ends the process quietly, with the status of a death by SIGPIPE (141), rather than with
+    /// an error: for a command that ignores SIGPIPE itself so as to clean up (``TemporaryJournal``), whose reader
+    /// left on purpose (`demo | head`).
+    static let endsQuietlyWhenTheReaderGoes = Atomic<Bool>(false)
+
+    /// Writes `text` to standard output. When it cannot take it (a full disk, a closed descriptor, a reader gone with
+    /// SIGPIPE ignored), says so in one line on standard error and exits with status 1; what the command recorded
+    /// before stands.
     static func write(_ text: String) {
         do {
             try FileHandle.standardOutput.write(contentsOf: Data(text.utf8))
         } catch {
-            // The reader has gone (SIGPIPE ignored): nothing to tell anyone; the status of a death by SIGPIPE.
-            if code(of: error) == EPIPE { exit(128 + SIGPIPE) }
+            if code(of: error) == EPIPE, endsQuietlyWhenTheReaderGoes.load(ordering: .relaxed) { exit(128 + SIGPIPE) }
             fail(
-                "cannot write to standard output (\(reason(error)))"
-                    + "; make room or send it elsewhere, then run it again (a change it made stands: see liftledger events)"
-            )
+                "cannot write to standard output (\(reason(error))); make room or send it elsewhere, then run it "
+                    + "again (what it was to record is recorded: see liftledger events)")
         }
     }
 

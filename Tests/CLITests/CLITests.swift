@@ -191,8 +191,18 @@ struct CLITests {
         #expect(result.status == 1)
         #expect(
             result.standardError == "liftledger: error: cannot write to standard output (No space left on device); "
-                + "make room or send it elsewhere, then run it again (a change it made stands: see liftledger events)\n"
-        )
+                + "make room or send it elsewhere, then run it again (what it was to record is recorded: see "
+                + "liftledger events)\n")
+        // A reader gone, with SIGPIPE ignored: the same, with the system's reason.
+        let gone = try run(
+            "/bin/sh",
+            ["-c", "trap '' PIPE; \"$0\" events --journal \"$1\" | true", BuiltProgram.liftledger, journal])
+        #expect(gone.standardError.hasPrefix("liftledger: error: cannot write to standard output (Broken pipe); "))
+        // An export through a file says so.
+        let file = directory.child("a-file")
+        try Data("x".utf8).write(to: URL(fileURLWithPath: file))
+        let through = try liftledger(["export", "--format", "jsonl", "--output", file + "/x.jsonl"], journal: journal)
+        #expect(through.status == 1 && through.standardError.contains(": \(file) is a file, not a directory; "))
         // An export to such a file says the system's reason, not Foundation's error.
         let export = try liftledger(["export", "--format", "jsonl", "--output", "/dev/full"], journal: journal)
         #expect(export.status == 1)

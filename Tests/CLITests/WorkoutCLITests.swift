@@ -176,6 +176,10 @@ struct WorkoutCLITests {
             (["schedule", "set", "--split", "A,Rest!"], "a routine cannot be named \"Rest!\""),
             (["schedule", "set", "--split", "A,B\u{1B}[2J"], "a routine's name cannot hold a line break or another"),
             (["routine", "add", String(repeating: "a", count: 101), "squat"], "a routine's name is at most 100 char"),
+            // A schedule reads commas as its separators; `start -Legs` is read as an option.
+            (["routine", "add", "Push, Pull", "squat"], "a routine's name cannot hold a comma or begin with -"),
+            (["routine", "add", " -Legs", "squat"], "a routine's name cannot hold a comma or begin with -"),
+            (["schedule", "set", "--split=-Legs,rest"], "a routine's name cannot hold a comma or begin with -"),
             // A range with a side missing, or a sign, is a slip, not a target.
             (["routine", "add", "Push", "bench", "--reps=-5"], "cannot read reps \"-5\""),
             (["routine", "add", "Push", "bench", "--reps", "5-"], "cannot read reps \"5-\""),

@@ -85,7 +85,7 @@ extension TrainingLog {
 
     /// The id of a routine named `name`, when a routine can have that name: one line, with a letter or a digit, not
     /// `rest` (which a schedule reads as a rest day), and, for a routine not in `snapshot` yet, of at most
-    /// ``Exercise/maximumNameLength`` characters (older versions took longer names, which stay usable).
+    /// ``Exercise/maximumNameLength`` characters, without a comma and not beginning with `-`.
     static func routineID(forName name: String, in snapshot: TrainingSnapshot) throws -> String {
         try requireOneLine(name, "a routine's name")
         let id = Routine.id(forName: name)
@@ -100,10 +100,18 @@ extension TrainingLog {
                 .invalidValue, "a routine cannot be named \(name.debugDescription)",
                 remedy: "a schedule reads rest as a rest day; give the routine another name")
         }
-        guard try Exercise.fitsName(name) || snapshot.routine(named: name) != nil else {
+        // Checked for a new routine only: older versions took such names, and their routines stay usable.
+        guard try snapshot.routine(named: name) == nil else { return id }
+        guard Exercise.fitsName(name) else {
             throw TrainingError(
                 .invalidValue, "a routine's name is at most \(Exercise.maximumNameLength) characters",
                 remedy: "give a shorter name")
+        }
+        // A schedule lists routines between commas, and a command line reads a word that begins with - as an option.
+        guard !name.contains(","), !name.trimmingCharacters(in: .whitespaces).hasPrefix("-") else {
+            throw TrainingError(
+                .invalidValue, "a routine's name cannot hold a comma or begin with -: \(name.debugDescription)",
+                remedy: "give another name, such as Legs")
         }
         return id
     }

@@ -299,5 +299,6 @@ extension TimeZone {
     }
 
     /// What to give instead of an offset.
-    public static let offsetRemedy = "give an IANA name such as Asia/Karachi, or Etc/GMT-5 for five hours east"
+    public static let offsetRemedy =
+        "give an IANA name such as Europe/Berlin (the Etc/GMT names have the POSIX sign: Etc/GMT-5 is five hours east)"
 }
