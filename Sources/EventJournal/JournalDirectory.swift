@@ -115,9 +115,13 @@ enum JournalDirectory {
                     ? bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 16, as: UInt32.self) } : nil
             }
         }
+        var found = magic()
         // A data file still empty beside a lock file: another process is creating the journal.
-        waitWhileCreated { magic() == nil && hasLockFile(path) }
-        guard magic() == 0xBEEF_C0DE else {
+        if found == nil, hasLockFile(path) {
+            waitWhileCreated { magic() == nil }
+            found = magic()
+        }
+        guard found == 0xBEEF_C0DE else {
             throw JournalError(
                 .notAJournal, "\(path)/\(dataFile) is not an LMDB file",
                 remedy: "point --journal at a LiftLedger journal directory")

@@ -198,6 +198,15 @@ struct CLITests {
             "/bin/sh",
             ["-c", "trap '' PIPE; \"$0\" events --journal \"$1\" | true", BuiltProgram.liftledger, journal])
         #expect(gone.standardError.hasPrefix("liftledger: error: cannot write to standard output (Broken pipe); "))
+        // A query as of a position, which replays into a scratch store, leaves none behind when it exits so.
+        let temporary = directory.child("tmp")
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: false)
+        let asOf = try run(
+            "/bin/sh",
+            ["-c", "exec \"$0\" history --as-of 1 --journal \"$1\" > /dev/full", BuiltProgram.liftledger, journal],
+            environment: ["TMPDIR": temporary])
+        #expect(asOf.status == 1 && asOf.standardError.contains("cannot write to standard output"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).isEmpty)
         // An export through a file says so.
         let file = directory.child("a-file")
         try Data("x".utf8).write(to: URL(fileURLWithPath: file))
