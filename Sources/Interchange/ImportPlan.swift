@@ -118,13 +118,12 @@ struct ImportPlan {
                 appends.append(
                     StreamAppend(
                         stream: stream, expectedVersion: try snapshot.expectedVersion(of: stream),
-                        // Dated at the end of the workout as the corrections leave it: the file's, when its start
-                        // is the file's; else its own (the file read in another zone, or a date set in LiftLedger,
-                        // would date a correction outside the workout it corrects).
+                        // Dated at the end of the workout as the corrections leave it: its own, moved with its
+                        // start when the file's start is taken (a length is never corrected). The file's end read in
+                        // another zone, or after a date set in LiftLedger, could lie outside the workout.
                         events: corrections.map {
                             $0.proposed(
-                                occurredAt: start == nil ? stored.finishedAt ?? workout.end : workout.end,
-                                metadata: metadata)
+                                occurredAt: Self.end(of: stored, startingAt: start) ?? workout.end, metadata: metadata)
                         }))
             }
         }
@@ -173,6 +172,15 @@ struct ImportPlan {
     static let sourcePrefix = "import:"
 
     /// `stream`'s workout as the events imports wrote leave it: its start, note and sets as the files gave them.
+    /// The end of `workout`, moved with its start to `start` when one is given.
+    static func end(of workout: Workout, startingAt start: Timestamp?) -> Timestamp? {
+        guard let finished = workout.finishedAt else { return nil }
+        guard let start else { return finished }
+        return Timestamp(
+            microsecondsSinceEpoch: finished.microsecondsSinceEpoch + start.microsecondsSinceEpoch
+                - workout.startedAt.microsecondsSinceEpoch)
+    }
+
     static func importedWorkout(of stream: String, in journal: Journal) throws -> Workout? {
         let events = try journal.readStream(stream).filter { $0.metadata.source.hasPrefix(sourcePrefix) }.compactMap {
             try $0.withView { try RecordedTrainingEvent($0) }

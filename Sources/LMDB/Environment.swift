@@ -365,7 +365,10 @@ public final class Environment: @unchecked Sendable {
         defer { free(line) }
         while getline(&line, &capacity, maps) > 0, let line {
             let text = String(cString: line)
-            guard text.hasSuffix(" " + dataFile + "\n") else { continue }
+            // A file removed since it was opened (a scratch store's) is listed with ` (deleted)` after its path.
+            guard text.hasSuffix(" " + dataFile + "\n") || text.hasSuffix(" " + dataFile + " (deleted)\n") else {
+                continue
+            }
             let range = text.prefix { $0 != " " }.split(separator: "-")
             guard range.count == 2, let start = UInt(range[0], radix: 16), let end = UInt(range[1], radix: 16),
                 end > start, let address = UnsafeMutableRawPointer(bitPattern: start)

@@ -148,9 +148,10 @@ final class OutputSink {
         var isDirectory: ObjCBool = false
         let exists = parent.isEmpty || FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory)
         guard exists, parent.isEmpty || isDirectory.boolValue else {
-            throw CLIError(
-                message: exists ? "\(parent) is a file, not a directory" : "there is no directory \(parent)",
-                remedy: "create it first, or give another path")
+            throw exists
+                ? CLIError(
+                    message: "\(parent) is a file, not a directory", remedy: "give the path of a file in a directory")
+                : CLIError(message: "there is no directory \(parent)", remedy: "create it first, or give another path")
         }
         removePartials(beside: final)
         let partial = final + ".partial-\(getpid())"

@@ -21,29 +21,43 @@ struct AsOfOption: ParsableArguments {
     /// The point `asOf` names, reading a date in the time zone in force at that day's end: the end in `timeZone`,
     /// the current one, and then, when `zoneInForce` gives another zone at that instant, the end in that zone. On the
     /// day of a move east, neither zone is in force at its own end of the day (a move came between the two ends):
-    /// the day then ends at the move that made it a later day. Before it, times read in the zone then fall on that
-    /// day or before; from it, on a later day.
+    /// the day then ends at the first instant that is a later day in the zone in force at it. Before it, every time
+    /// read in the zone then falls on that day or before.
     func point(
         in timeZone: TimeZone, zoneInForce: (Timestamp) throws -> TimeZone
     ) throws -> TrainingReadModels.Point? {
         guard let point = try point(in: timeZone) else { return nil }
-        guard let day = date, case .instant(let end) = point else { return point }
+        guard date != nil, case .instant(let end) = point else { return point }
         let then = try zoneInForce(end)
         guard then != timeZone, case .instant(let endThen)? = try self.point(in: then) else { return point }
         if try zoneInForce(endThen) == then { return .instant(endThen) }
-        // The last instant that is still the day in the zone in force at it, between the two ends: at the earlier
-        // end it is (in the zone of the day's end there, or one behind it), at the later one it is not.
-        func isLater(_ instant: Timestamp) throws -> Bool {
-            LocalDate(instant.date, in: try zoneInForce(instant)) > day
+        // From two days before the earlier end (a day in every zone), stretch by stretch of one zone: in each, the day
+        // after is later from the start of that day in its zone.
+        let from = Timestamp(microsecondsSinceEpoch: min(end, endThen).microsecondsSinceEpoch - 2 * 86_400_000_000)
+        let to = max(end, endThen)
+        let starts = [from] + (try Self.changes(of: zoneInForce, from: from, to: to))
+        for (index, start) in starts.enumerated() {
+            guard case .instant(let dayEnd)? = try self.point(in: try zoneInForce(start)) else { continue }
+            let nextDay = max(start, Timestamp(microsecondsSinceEpoch: dayEnd.microsecondsSinceEpoch + 1))
+            let stretchEnd = index + 1 < starts.count ? starts[index + 1] : to
+            if nextDay < stretchEnd {
+                return .instant(Timestamp(microsecondsSinceEpoch: nextDay.microsecondsSinceEpoch - 1))
+            }
         }
-        var (before, after) = (min(end, endThen), max(end, endThen))
-        while after.microsecondsSinceEpoch - before.microsecondsSinceEpoch > 1 {
-            let middle = Timestamp(
-                microsecondsSinceEpoch: before.microsecondsSinceEpoch
-                    + (after.microsecondsSinceEpoch - before.microsecondsSinceEpoch) / 2)
-            if try isLater(middle) { after = middle } else { before = middle }
-        }
-        return .instant(before)
+        return .instant(to)
+    }
+
+    /// The instants between `from` and `to` at which the zone in force changes, in order, each found by halving (a
+    /// change and its undoing between two halving points are passed over).
+    private static func changes(
+        of zoneInForce: (Timestamp) throws -> TimeZone, from: Timestamp, to: Timestamp
+    ) throws -> [Timestamp] {
+        guard try zoneInForce(from) != zoneInForce(to) else { return [] }
+        guard to.microsecondsSinceEpoch - from.microsecondsSinceEpoch > 1 else { return [to] }
+        let middle = Timestamp(
+            microsecondsSinceEpoch: from.microsecondsSinceEpoch
+                + (to.microsecondsSinceEpoch - from.microsecondsSinceEpoch) / 2)
+        return try changes(of: zoneInForce, from: from, to: middle) + changes(of: zoneInForce, from: middle, to: to)
     }
 
     /// The point `asOf` names, reading a date in `timeZone`.

@@ -23,8 +23,8 @@ enum Terminal {
         } catch {
             if code(of: error) == EPIPE, endsQuietlyWhenTheReaderGoes.load(ordering: .relaxed) { exit(128 + SIGPIPE) }
             fail(
-                "cannot write to standard output (\(reason(error))); make room or send it elsewhere, then run it "
-                    + "again (what it was to record is recorded: see liftledger events)")
+                "cannot write to standard output (\(reason(error))); make room or send it elsewhere, and before "
+                    + "running it again see liftledger events: what it was to record is recorded")
         }
     }
 

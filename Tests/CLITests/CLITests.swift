@@ -191,13 +191,24 @@ struct CLITests {
         #expect(result.status == 1)
         #expect(
             result.standardError == "liftledger: error: cannot write to standard output (No space left on device); "
-                + "make room or send it elsewhere, then run it again (what it was to record is recorded: see "
-                + "liftledger events)\n")
-        // A reader gone, with SIGPIPE ignored: the same, with the system's reason.
-        let gone = try run(
-            "/bin/sh",
-            ["-c", "trap '' PIPE; \"$0\" events --journal \"$1\" | true", BuiltProgram.liftledger, journal])
-        #expect(gone.standardError.hasPrefix("liftledger: error: cannot write to standard output (Broken pipe); "))
+                + "make room or send it elsewhere, and before running it again see liftledger events: what it was to "
+                + "record is recorded\n")
+        // A reader gone, with SIGPIPE ignored: the same, with the system's reason. The pipe's reading end is closed
+        // before the program starts, so that its first write fails.
+        let pipe = Pipe()
+        try pipe.fileHandleForReading.close()
+        let errors = Pipe()
+        let gone = Process()
+        gone.executableURL = URL(fileURLWithPath: "/bin/sh")
+        gone.arguments = ["-c", "trap '' PIPE; exec \"$0\" events --journal \"$1\"", BuiltProgram.liftledger, journal]
+        (gone.standardOutput, gone.standardError) = (pipe, errors)
+        try gone.run()
+        try pipe.fileHandleForWriting.close()
+        gone.waitUntilExit()
+        let goneError = String(decoding: try errors.fileHandleForReading.readToEnd() ?? Data(), as: UTF8.self)
+        #expect(gone.terminationStatus == 1)
+        #expect(
+            goneError.hasPrefix("liftledger: error: cannot write to standard output (Broken pipe); "), "\(goneError)")
         // A query as of a position, which replays into a scratch store, leaves none behind when it exits so.
         let temporary = directory.child("tmp")
         try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: false)

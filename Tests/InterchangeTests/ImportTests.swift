@@ -578,7 +578,7 @@ struct ImportTests {
 
     /// A workout deleted in LiftLedger stays deleted when a changed file is imported again: nothing is written to it,
     /// and it counts as already imported. A correction to a workout not deleted is dated at the workout's own end, not
-    /// at the file's start read in the zone the profile has since (Tokyo, eight hours ahead of Berlin in winter).
+    /// at the file's end read in the zone the profile has since (Tokyo, eight hours ahead of Berlin in winter).
     @Test func aReimportLeavesADeletedWorkoutAloneAndDatesCorrectionsInTheWorkout() async throws {
         let file = directory.child("late.csv")
         func write(weight: Int) throws {

@@ -188,7 +188,9 @@ struct EnvironmentTests {
 
     /// Pages read through the map count in this process's resident memory until released; the figure is the data
     /// file mapping's `Rss` in /proc/self/smaps.
-    @Test func releasedPagesLeaveThisProcesssResidentMemory() throws {
+    /// Also once the data file is removed, as a scratch store's is as soon as it is open.
+    @Test(arguments: [false, true])
+    func releasedPagesLeaveThisProcesssResidentMemory(fileRemoved: Bool) throws {
         let value = [UInt8](repeating: 7, count: 4_000)
         try environment.write { transaction in
             for index in 0..<8_192 {
@@ -208,6 +210,8 @@ struct EnvironmentTests {
             }
         }
         #expect(sum == 7 * 8_192)
+        let file = URL(fileURLWithPath: directory.path).resolvingSymlinksInPath().path + "/data.mdb"
+        if fileRemoved { try FileManager.default.removeItem(atPath: file) }
         let before = try residentKilobytes()
         environment.releaseResidentPages()
         let after = try residentKilobytes()
@@ -221,7 +225,8 @@ struct EnvironmentTests {
         let handle = try #require(FileHandle(forReadingAtPath: "/proc/self/smaps"))
         defer { try? handle.close() }
         let smaps = String(decoding: try handle.readToEnd() ?? Data(), as: UTF8.self).split(separator: "\n")
-        let header = try #require(smaps.firstIndex { $0.hasSuffix(" " + file) })
+        let header = try #require(
+            smaps.firstIndex { $0.hasSuffix(" " + file) || $0.hasSuffix(" " + file + " (deleted)") })
         let rss = try #require(smaps[header...].first { $0.hasPrefix("Rss:") })
         return try #require(Int(rss.split(separator: " ", omittingEmptySubsequences: true)[1]))
     }

@@ -163,8 +163,8 @@ struct CommandTests {
         }
         #expect(
             refusal?.message
-                == "600 kg of Barbell Bench Press - Medium Grip is more than five times the heaviest of the sets "
-                + "around it and the weight it replaces (100 kg)")
+                == "600 kg of Barbell Bench Press - Medium Grip is more than five times the heaviest of the set "
+                + "before it, its latest other set and the weight it replaces (100 kg)")
     }
 
     @Test func exercisesAreTakenOutAndMovedInAWorkout() async throws {

@@ -119,7 +119,7 @@ extension TrainingLog {
                     weight, confirmed: correction.confirmed,
                     exercise: try self.exercise(details.exerciseId, in: snapshot),
                     previous: [before, other, replaced].compactMap { $0 }.max { $0.milligrams < $1.milligrams },
-                    comparedWith: "the heaviest of the sets around it and the weight it replaces")
+                    comparedWith: "the heaviest of the set before it, its latest other set and the weight it replaces")
             }
             // Written, it would name itself the event that made the set, and its session, what they are.
             guard details != set.details else {
