@@ -287,11 +287,13 @@ struct TodayCommand: AsyncParsableCommand {
                 ]).rendered + "\n")
         } else if let due {
             let known = routines.contains { $0.id == Routine.id(forName: due) }
+            // A name an older version took that begins with -, after `--`, so that it is not read as an option.
+            let word = (due.hasPrefix("-") ? "-- " : "") + TrainingFormat.shellWord(due)
             Terminal.write(
                 "\(day.weekdayName) \(day): \(due)"
                     + (known
-                        ? "; start it with liftledger start \(TrainingFormat.shellWord(due))\n"
-                        : " (no such routine yet; create it with liftledger routine add \(TrainingFormat.shellWord(due)) "
+                        ? "; start it with liftledger start \(word)\n"
+                        : " (no such routine yet; create it with liftledger routine add \(word) "
                             + "EXERCISE)\n"))
         } else {
             Terminal.write("\(day.weekdayName) \(day): rest day\n")

@@ -43,6 +43,21 @@ struct CommandTests {
         #expect(try test.journal.version(of: "profile") == 2)
     }
 
+    /// A schedule an older version recorded with a name new routines cannot have (`-Legs`) can be set again as it is;
+    /// a new such name is refused.
+    @Test func aScheduleNameFromBeforeTheRuleStands() async throws {
+        let test = try TestJournal()
+        let old = Schedule(.weekdays(["-Legs", nil, nil, nil, nil, nil, nil]))
+        _ = try await test.journal.append([old.event.proposed()], to: "schedule")
+        let log = try TrainingLog(journal: test.journal)
+        try await log.setSchedule(Schedule(.weekdays([nil, "-Legs", nil, nil, nil, nil, nil])))
+        #expect(
+            await trainingError {
+                try await log.setSchedule(Schedule(.weekdays(["-Push", nil, nil, nil, nil, nil, nil])))
+            }?
+            .message == "a routine's name cannot hold a comma or begin with -: \"-Push\"")
+    }
+
     /// A routine named at more than 100 characters by an older version, which took such names, stays usable: exercises
     /// are added to it and a schedule names it; a new routine of such a name is refused.
     @Test func aLongRoutineNameRecordedBeforeTheLimitStaysUsable() async throws {

@@ -198,10 +198,15 @@ extension TrainingLog {
         return (routine, exercise.id)
     }
 
-    /// Replaces the schedule. Each day names a routine by a name a routine can have, whether or not it exists yet.
+    /// Replaces the schedule. Each day names a routine by a name a routine can have, whether or not it exists yet, or
+    /// by a name the schedule in force has.
     public func setSchedule(_ schedule: Schedule) async throws {
         try await execute { snapshot, _ in
-            for name in schedule.event.days where !name.isEmpty { _ = try Self.routineID(forName: name, in: snapshot) }
+            // The names the schedule in force has already stand, as an older version took them.
+            let current = Set(try snapshot.schedule().event.days)
+            for name in schedule.event.days where !name.isEmpty && !current.contains(name) {
+                _ = try Self.routineID(forName: name, in: snapshot)
+            }
             return Decision(
                 stream: "schedule", expectedVersion: try snapshot.expectedVersion(of: "schedule"),
                 events: [schedule.event],
