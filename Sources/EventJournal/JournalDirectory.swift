@@ -130,8 +130,8 @@ enum JournalDirectory {
 
     /// Waits, up to five seconds, while `isBeingCreated` says another process is making the journal (two `init`s at
     /// once, or a command beside one): what it sees then is the journal, not a half-made one.
-    private static func waitWhileCreated(_ isBeingCreated: () -> Bool) {
-        for _ in 0..<500 where isBeingCreated() { usleep(10_000) }
+    private static func waitWhileCreated(_ isBeingCreated: () throws -> Bool) rethrows {
+        for _ in 0..<500 where try isBeingCreated() { usleep(10_000) }
     }
 
     /// True when the directory has LMDB's lock file: some process has opened it the usual way, and one may be
@@ -176,9 +176,10 @@ enum JournalDirectory {
         var found = try openMeta()
         // No journal yet in an environment of at most two transactions (the one that makes it, and one another opener
         // may commit): another process is making the journal in it.
-        for _ in 0..<500 where found == nil && environment.info().lastTransactionID <= 2 {
-            usleep(10_000)
+        try waitWhileCreated {
+            guard found == nil, environment.info().lastTransactionID <= 2 else { return false }
             found = try openMeta()
+            return found == nil
         }
         guard let meta = found else { throw notAJournal }
         let (version, idBytes) = try mappingStorageErrors {

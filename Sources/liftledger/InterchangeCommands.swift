@@ -48,17 +48,7 @@ struct ImportCommand: AsyncParsableCommand {
     func run() async throws {
         var options = ImportOptions(format: format, mappingFile: map, isDryRun: dryRun)
         options.unit = unit.flatMap(MassUnit.init(parsing:))
-        if let timeZone {
-            if TimeZone.isOffsetName(timeZone) {
-                throw CLIError(message: TimeZone.offsetRefusal(timeZone), remedy: TimeZone.offsetRemedy)
-            }
-            guard let zone = TimeZone.usable(timeZone) else {
-                throw CLIError(
-                    message: "unknown time zone \(timeZone.debugDescription)",
-                    remedy: "give an IANA name such as Europe/Berlin")
-            }
-            options.timeZone = zone
-        }
+        if let timeZone { options.timeZone = try TimeZone.named(timeZone) }
         let log = try location.trainingLog()
         let report: ImportReport
         do {

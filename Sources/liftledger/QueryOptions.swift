@@ -91,7 +91,7 @@ struct AsOfOption: ParsableArguments {
     var date: LocalDate? { isPosition ? nil : asOf.flatMap(LocalDate.init) }
 
     /// Whether `asOf` is a position: digits alone.
-    private var isPosition: Bool { asOf.map { !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } } ?? false }
+    private var isPosition: Bool { asOf?.isDigits ?? false }
 }
 
 extension TrainingReadModels.Point {

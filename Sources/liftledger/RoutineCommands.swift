@@ -91,7 +91,7 @@ struct RoutineAddCommand: AsyncParsableCommand {
     func run() async throws {
         // Digits alone on each side of at most one hyphen: `5-`, `-5`, `5--8` and `+5` are typing slips, not targets.
         let parts = reps.split(separator: "-", omittingEmptySubsequences: false)
-        let bounds = parts.compactMap { part in part.allSatisfy { $0.isASCII && $0.isNumber } ? UInt32(part) : nil }
+        let bounds = parts.compactMap { UInt32(digits: $0) }
         guard (1...2).contains(bounds.count), bounds.count == parts.count, bounds.first! <= bounds.last!
         else {
             throw CLIError(

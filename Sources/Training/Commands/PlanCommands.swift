@@ -5,13 +5,7 @@ extension TrainingLog {
     /// Records profile changes, and a body-weight entry if one is given.
     public func updateProfile(_ update: ProfileUpdated, bodyWeight: Weight? = nil) async throws {
         try Self.requireText(update.name, "a profile's name")
-        if let zone = update.timeZone, TimeZone.isOffsetName(zone) {
-            throw TrainingError(.invalidValue, TimeZone.offsetRefusal(zone), remedy: TimeZone.offsetRemedy)
-        }
-        if let zone = update.timeZone, TimeZone.usable(zone) == nil {
-            throw TrainingError(
-                .invalidValue, "unknown time zone \"\(zone)\"", remedy: "give an IANA name such as Europe/Berlin")
-        }
+        if let zone = update.timeZone { _ = try TimeZone.named(zone) }
         if let age = update.age, !(5...120).contains(age) {
             throw TrainingError(.invalidValue, "an age of \(age)", remedy: "give an age from 5 to 120")
         }
@@ -83,10 +77,11 @@ extension TrainingLog {
         }
     }
 
-    /// The id of a routine named `name`, when a routine can have that name: one line, with a letter or a digit, not
-    /// `rest` (which a schedule reads as a rest day), and, for a routine not in `snapshot` yet, of at most
-    /// ``Exercise/maximumNameLength`` characters, without a comma and not beginning with `-`.
-    static func routineID(forName name: String, in snapshot: TrainingSnapshot) throws -> String {
+    /// The id of a routine named `name`, and the routine when `snapshot` has it, when a routine can have that name:
+    /// one line, with a letter or a digit, not `rest` (which a schedule reads as a rest day), and, for a routine not
+    /// in `snapshot` yet, of at most ``Exercise/maximumNameLength`` characters, without a comma and not beginning
+    /// with `-`.
+    static func routine(named name: String, in snapshot: TrainingSnapshot) throws -> (id: String, routine: Routine?) {
         try requireOneLine(name, "a routine's name")
         let id = Routine.id(forName: name)
         guard !id.isEmpty else {
@@ -101,7 +96,7 @@ extension TrainingLog {
                 remedy: "a schedule reads rest as a rest day; give the routine another name")
         }
         // Checked for a new routine only: older versions took such names, and their routines stay usable.
-        guard try snapshot.routine(named: name) == nil else { return id }
+        if let routine = try snapshot.routine(named: name) { return (id, routine) }
         guard Exercise.fitsName(name) else {
             throw TrainingError(
                 .invalidValue, "a routine's name is at most \(Exercise.maximumNameLength) characters",
@@ -113,7 +108,7 @@ extension TrainingLog {
                 .invalidValue, "a routine's name cannot hold a comma or begin with -: \(name.debugDescription)",
                 remedy: "give another name, such as Legs")
         }
-        return id
+        return (id, nil)
     }
 
     /// Adds an exercise to the end of a routine, creating the routine if it does not exist; returns the routine's
@@ -130,10 +125,9 @@ extension TrainingLog {
                 remedy: "give 1 to 20 sets, reps from 1 to 100 (such as 8-12) and 1 to 3600 s of rest")
         }
         return try await execute { snapshot, _ in
-            let id = try Self.routineID(forName: routineName, in: snapshot)
+            let (id, routine) = try Self.routine(named: routineName, in: snapshot)
             let exercise = try exercise(name, in: snapshot)
             var events: [any TrainingEventPayload] = []
-            let routine = try snapshot.routine(named: id)
             if routine == nil { events.append(RoutineCreated(routineId: id, name: routineName)) }
             if routine?.exercises.contains(where: { $0.exerciseId == exercise.id }) == true {
                 throw TrainingError(
@@ -205,7 +199,7 @@ extension TrainingLog {
             // The names the schedule in force has already stand, as an older version took them.
             let current = Set(try snapshot.schedule().event.days)
             for name in schedule.event.days where !name.isEmpty && !current.contains(name) {
-                _ = try Self.routineID(forName: name, in: snapshot)
+                _ = try Self.routine(named: name, in: snapshot)
             }
             return Decision(
                 stream: "schedule", expectedVersion: try snapshot.expectedVersion(of: "schedule"),

@@ -68,7 +68,7 @@ public struct Rules: Sendable, Equatable {
             affects: .fold,
             text: { String($0.estimateMaxReps) },
             parse: { rules, text in
-                guard let reps = wholeNumber(text), (1...30).contains(reps) else { return false }
+                guard let reps = UInt32(digits: text), (1...30).contains(reps) else { return false }
                 rules.estimateMaxReps = reps
                 return true
             }),
@@ -142,7 +142,7 @@ public struct Rules: Sendable, Equatable {
             accepts: "a whole number from 1 to 7", affects: .queries,
             text: { String($0.weeklyTarget) },
             parse: { rules, text in
-                guard let target = wholeNumber(text), (1...7).contains(target) else { return false }
+                guard let target = UInt32(digits: text), (1...7).contains(target) else { return false }
                 rules.weeklyTarget = target
                 return true
             }),
@@ -150,7 +150,7 @@ public struct Rules: Sendable, Equatable {
             "plateau.sessions", "sessions of an exercise without a higher estimate that make a plateau (2 to 20)",
             accepts: "a whole number from 2 to 20", affects: .queries, text: { String($0.plateauSessions) },
             parse: { rules, text in
-                guard let sessions = wholeNumber(text), (2...20).contains(sessions) else { return false }
+                guard let sessions = UInt32(digits: text), (2...20).contains(sessions) else { return false }
                 rules.plateauSessions = sessions
                 return true
             }),
@@ -159,7 +159,7 @@ public struct Rules: Sendable, Equatable {
             accepts: "a whole number of seconds from 60 to 604800", affects: .queries,
             text: { String($0.staleAfterSeconds) },
             parse: { rules, text in
-                guard let seconds = wholeNumber(text).map(Int64.init), (60...604_800).contains(seconds) else {
+                guard let seconds = UInt32(digits: text).map(Int64.init), (60...604_800).contains(seconds) else {
                     return false
                 }
                 rules.staleAfterSeconds = seconds
@@ -228,11 +228,6 @@ public struct Rules: Sendable, Equatable {
     /// What the rules that take a fraction accept.
     private static let fractionAccepted = "a number from 0 to 1 with at most three decimals"
 
-    /// A whole number written in digits alone: `+12`, which `UInt32` reads, is refused as a fraction's `+0.5` is.
-    private static func wholeNumber(_ text: String) -> UInt32? {
-        text.allSatisfy { $0.isASCII && $0.isNumber } ? UInt32(text) : nil
-    }
-
     private static func fraction(_ text: String) -> ExactDecimal? {
         guard let value = ExactDecimal(text), !value.isNegative, !(ExactDecimal(1) < value), value.scale <= 3 else {
             return nil
@@ -293,12 +288,20 @@ extension TimeZone {
         return match.1.contains { $0.isNumber && $0 != "0" }
     }
 
-    /// What is wrong with an offset given for a time zone (see ``isOffsetName(_:)``).
-    public static func offsetRefusal(_ identifier: String) -> String {
-        "\"\(identifier)\" is an offset, which some tools read east of UTC and others west"
+    /// The time zone a user names (`profile set --time-zone`, `import --time-zone`): one ``usable(_:)`` gives, and no
+    /// offset (``isOffsetName(_:)``).
+    public static func named(_ identifier: String) throws(TrainingError) -> TimeZone {
+        guard !isOffsetName(identifier) else {
+            throw TrainingError(
+                .invalidValue, "\"\(identifier)\" is an offset, which some tools read east of UTC and others west",
+                remedy:
+                    "give an IANA name such as Europe/Berlin (the Etc/GMT names have the POSIX sign: Etc/GMT-5 is five "
+                    + "hours east)")
+        }
+        guard let zone = usable(identifier) else {
+            throw TrainingError(
+                .invalidValue, "unknown time zone \"\(identifier)\"", remedy: "give an IANA name such as Europe/Berlin")
+        }
+        return zone
     }
-
-    /// What to give instead of an offset.
-    public static let offsetRemedy =
-        "give an IANA name such as Europe/Berlin (the Etc/GMT names have the POSIX sign: Etc/GMT-5 is five hours east)"
 }
