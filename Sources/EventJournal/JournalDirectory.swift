@@ -75,6 +75,11 @@ enum JournalDirectory {
     static let backupStagingPrefix = ".partial-"
 
     static func prepareBackupDestination(_ path: String) throws(JournalError) {
+        // An empty path would put the staging directory, and then the copy, at the file system's root.
+        guard !path.isEmpty else {
+            throw JournalError.invalid(
+                "the backup destination is empty", remedy: "give the path of a new or empty directory")
+        }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
             throw JournalError(

@@ -294,10 +294,11 @@ struct CLITests {
         #expect(copy["headHash"] as? String == original["headHash"] as? String)
         #expect(copy["journalId"] as? String == original["journalId"] as? String)
         #expect(try liftledger(["verify"], journal: destination).status == 0)
-        // A destination that is a file, or a directory with something in it, is refused for what it is.
+        // A destination that is a file, or a directory with something in it, is refused for what it is; an empty
+        // one (which put the copy at the file system's root) for being empty.
         let file = directory.child("file")
         #expect(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
-        for (target, hint) in [(file, "is a file"), (destination, "is not empty")] {
+        for (target, hint) in [(file, "is a file"), (destination, "is not empty"), ("", "destination is empty")] {
             let refused = try liftledger(["backup", target], journal: journal)
             #expect(refused.status == 1 && refused.standardError.contains(hint), "\(refused.standardError)")
         }
