@@ -67,14 +67,14 @@ enum ClearableChoice: String, ExpressibleByArgument, CaseIterable {
 }
 
 enum WeightArgument {
-    /// `100kg`, `225 lb`, `100` (in the profile's unit) or `bw`.
-    static func parse(_ text: String, log: TrainingLog) throws -> Weight? {
+    /// `100kg`, `225 lb`, `100` (in `unit`, else the profile's) or `bw`.
+    static func parse(_ text: String, unit: MassUnit? = nil, log: TrainingLog) throws -> Weight? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         for unit in ["kgs", "kg", "lbs", "lb"] where trimmed.lowercased().hasSuffix(unit) {
             let number = trimmed.dropLast(unit.count).trimmingCharacters(in: .whitespaces)
             return try SetEntry.weight(number, unit: MassUnit(parsing: unit)!)
         }
-        let unit = try log.query { try $0.profileFields().unit } ?? .kilograms
+        let unit = try unit ?? log.query { try $0.profileFields().unit } ?? .kilograms
         return try SetEntry.weight(trimmed, unit: unit, explicitUnit: false)
     }
 }

@@ -50,10 +50,11 @@ struct ProfileSetCommand: AsyncParsableCommand {
         }
         update.unit = unit.flatMap(MassUnit.init(parsing:))
         let weight = try bodyWeight.map { text -> Weight in
-            // A body weight is a number: bw, which stands for one in a set, is none.
-            guard let weight = try? WeightArgument.parse(text, log: log) else {
+            // A body weight is a number: bw, which stands for one in a set, is none. A number alone is read in the
+            // unit this command sets, if it sets one.
+            guard let weight = try? WeightArgument.parse(text, unit: update.unit, log: log) else {
                 throw CLIError(
-                    message: "body weight \"\(text)\" is not a weight of 0 or more",
+                    message: "body weight \"\(text)\" is not a weight \(TrainingLog.bodyWeightRange)",
                     remedy: "give one such as 80kg or 176lb")
             }
             return weight

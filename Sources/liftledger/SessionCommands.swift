@@ -181,7 +181,7 @@ enum SetKindChoice: String, ExpressibleByArgument, CaseIterable {
 
 enum RPEArgument {
     static func parse(_ text: String) throws -> RPE {
-        guard let value = Double(text), let rpe = RPE(value) else {
+        guard let value = ExactDecimal(text), let rpe = RPE(value) else {
             throw TrainingError(
                 .invalidValue, "RPE \(text.debugDescription) is not 1 to 10 in half steps",
                 remedy: "give an RPE such as 8 or 8.5")

@@ -127,6 +127,10 @@ struct WorkoutCLITests {
             (["log", "squat", "2300lb", "x", "1"], "weight 2300 lb is more than 1000 kg (2204.62 lb)"),
             (["log", "squat", "100kg", "x", "5", "--rpe", "11"], "half steps"),
             (["log", "squat", "100kg", "x", "5", "--rpe", "8.3"], "half steps"),
+            // Read as decimals, not through binary64 (which took these for 8.5, 8 and 10).
+            (["log", "squat", "100kg", "x", "5", "--rpe", "8.4999999999999999"], "half steps"),
+            (["log", "squat", "100kg", "x", "5", "--rpe", "0x8"], "half steps"),
+            (["log", "squat", "100kg", "x", "5", "--rpe", "1e1"], "half steps"),
             (["log", "squaat", "presss", "100kg", "x", "5"], "unknown exercise"),
             (["log", "squat", "501kg", "x", "1"], "--confirm"),
             (["log", "squat", "100kg", "x", "5", "--type", "heavy"], "or 'failure'; see liftledger log --help"),
@@ -816,6 +820,10 @@ struct WorkoutCLITests {
         try ok(["profile", "set", "--unit", "lb", "--time-zone", "America/New_York", "--body-weight", "180"])
         let profile = try jsonObject(try ok(["profile", "show", "--json"]).lines[0])
         #expect(profile["unit"] as? String == "lb" && profile["timeZone"] as? String == "America/New_York")
+        // The body weight's number alone is read in the unit the same command sets (it was read in the unit before,
+        // kilograms: 180 kg): 180 lb is 180 × 0.45359237 = 81.6466266 kg.
+        let body = (profile["bodyWeight"] as? [String: Any])?["weight"] as? [String: Any]
+        #expect(body?["unit"] as? String == "lb" && body?["kilograms"] as? String == "81.6466266")
 
         try ok(["start"])
         try ok(["log", "zercher carry", "135", "x", "20"])

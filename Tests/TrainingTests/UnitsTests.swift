@@ -19,6 +19,16 @@ struct UnitsTests {
     }
 
     /// 225 × 0.45359237 = 90.718474 (× 200) + 11.33980925 (× 25) = 102.05828325, by hand.
+    /// An RPE read from decimals is 1 to 10 in half steps exactly: nothing near one is rounded onto it.
+    @Test func anRPEIsExactlyAHalfStep() throws {
+        for (text, halfSteps) in [("1", 2), ("8.5", 17), ("8.50", 17), ("10", 20), ("10.0", 20)] {
+            #expect(RPE(try #require(ExactDecimal(text)))?.halfSteps == UInt8(halfSteps), "\(text)")
+        }
+        for text in ["0.5", "8.4999999999999999", "8.25", "8.3", "10.5", "11", "-8"] {
+            #expect(RPE(try #require(ExactDecimal(text))) == nil, "\(text)")
+        }
+    }
+
     @Test func poundsConvertExactly() {
         let entered = weight("225", .pounds)
         #expect(entered.kilograms.description == "102.05828325")
@@ -71,6 +81,15 @@ struct UnitsTests {
         #expect(MassUnit.pounds.text(milligrams: Score(226_796_185), digits: 2) == "500")
         #expect(MassUnit.pounds.text(milligrams: Score(226_796_185, over: 100_000), digits: 2) == "0.01")
         #expect(MassUnit.kilograms.text(milligrams: Score(10_005_000), digits: 2) == "10.01")
+        // A mass kept in whole milligrams is read in pounds to five decimals first: 1008.75 lb (201.75 lb × 5) is
+        // 457,561,303.2625 mg, kept as 457,561,303, which is 1008.7499995 lb; 12.005 lb is 5,445,376 mg, 12.0049991 lb;
+        // 100.25 lb is 45,472,635 mg, 100.2499998 lb (each by hand: pounds × 453,592.37, rounded to the milligram).
+        // Rounded from the exact fraction of the kept milligrams, each half went down.
+        #expect(MassUnit.pounds.text(milligrams: Score(457_561_303), digits: 1) == "1008.8")
+        #expect(MassUnit.pounds.text(milligrams: Score(5_445_376), digits: 2) == "12.01")
+        #expect(MassUnit.pounds.text(milligrams: 45_472_635, digits: 1) == "100.3")
+        // A fraction of a milligram is not read to five decimals first: 2,267.96184 mg is just under 0.005 lb.
+        #expect(MassUnit.pounds.text(milligrams: Score(226_796_184, over: 100_000), digits: 2) == "0")
         // 115.2 − 106.875 = 8.325 exactly (Brzycki's 95 × 36/32 = 106.875 and 80 × 36/25 = 115.2), which rounded
         // through binary64 (8.3249999…) gave 8.32.
         #expect(Score(115_200_000).subtracting(Score(106_875_000)).text(per: 1_000_000, digits: 2) == "8.33")

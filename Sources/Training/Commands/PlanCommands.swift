@@ -2,6 +2,9 @@ import EventJournal
 import Foundation
 
 extension TrainingLog {
+    /// The body weights a profile takes, in both units (the pounds rounded inward, so that both ends are in range).
+    public static let bodyWeightRange = "from 20 to 400 kg (44.1 to 881.8 lb)"
+
     /// Records profile changes, and a body-weight entry if one is given.
     public func updateProfile(_ update: ProfileUpdated, bodyWeight: Weight? = nil) async throws {
         try Self.requireText(update.name, "a profile's name")
@@ -14,7 +17,7 @@ extension TrainingLog {
         }
         if let bodyWeight, bodyWeight.kilograms < ExactDecimal(20) || ExactDecimal(400) < bodyWeight.kilograms {
             throw TrainingError(
-                .invalidValue, "a body weight of \(bodyWeight)", remedy: "give a body weight from 20 to 400 kg")
+                .invalidValue, "a body weight of \(bodyWeight)", remedy: "give a body weight \(Self.bodyWeightRange)")
         }
         try await execute { snapshot, _ in
             var events: [any TrainingEventPayload] = []

@@ -34,6 +34,13 @@ public struct RPE: Sendable, Hashable, CustomStringConvertible, Encodable {
         halfSteps = UInt8(doubled)
     }
 
+    /// Nil unless `value` is exactly 1 to 10 in steps of 0.5 (8.4999999999999999 is not 8.5).
+    public init?(_ value: ExactDecimal) {
+        guard value.scale <= 1, let tenths = value.scaled(toDigits: 1), tenths % 5 == 0, (10...100).contains(tenths)
+        else { return nil }
+        halfSteps = UInt8(tenths / 5)
+    }
+
     init(halfSteps: UInt64) throws(PayloadError) {
         guard (2...20).contains(halfSteps) else { throw PayloadError("RPE of \(halfSteps) half steps") }
         self.halfSteps = UInt8(halfSteps)

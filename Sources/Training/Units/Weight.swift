@@ -16,19 +16,39 @@ public enum MassUnit: String, Sendable, Hashable, CaseIterable {
     var code: UInt64 { self == .kilograms ? 1 : 2 }
 
     /// A mass given in milligrams, in this unit, rounded to `digits` decimals, for people (JSON gives kilograms
-    /// exactly instead): 108,862,169 mg is `108.86` kg, or `240` lb.
+    /// exactly instead): 108,862,169 mg is `108.86` kg, or `240` lb. A whole number of milligrams is rounded as
+    /// ``text(milligrams:digits:)-(Score,_)`` rounds it.
     public func text(milligrams: Double, digits: UInt8) -> String {
+        if let whole = Int64(exactly: milligrams) { return text(milligrams: Score(whole), digits: digits) }
         let value = milligrams / (self == .kilograms ? 1_000_000 : 453_592.37)
         return ExactDecimal(rounding: value, toDigits: digits)?.description ?? String(value)
     }
 
     /// A mass given in milligrams as an exact fraction, in this unit, rounded half away from zero to `digits`
     /// decimals from the exact value (a pound is 45,359,237 / 100 mg), for people.
+    ///
+    /// A whole number of milligrams in pounds is first read to five decimals of a pound (steps of 4.5 mg): it is a
+    /// mass rounded to the milligram, a weight or a volume, and 201.75 lb × 5 = 1008.75 lb, kept as 457,561,299 mg,
+    /// is 1008.7499978 lb, which would round down where 1008.75 rounds up.
     public func text(milligrams value: Score, digits: UInt8) -> String {
         guard self == .pounds else { return value.text(per: 1_000_000, digits: digits) }
+        let milligramsPerHundredPounds: Int64 = 45_359_237
+        if value.denominator == 1, digits < 5 {
+            let (scaled, overflow) = value.numerator.multipliedReportingOverflow(by: 10_000_000)
+            if !overflow {
+                var (hundredThousandths, remainder) = scaled.quotientAndRemainder(
+                    dividingBy: milligramsPerHundredPounds)
+                if remainder.magnitude * 2 >= milligramsPerHundredPounds { hundredThousandths += scaled < 0 ? -1 : 1 }
+                return Score(hundredThousandths, over: 100_000).text(per: 1, digits: digits)
+            }
+        }
         let (numerator, overflow) = value.numerator.multipliedReportingOverflow(by: 100)
-        let (denominator, denominatorOverflow) = value.denominator.multipliedReportingOverflow(by: 45_359_237)
-        guard !overflow, !denominatorOverflow else { return text(milligrams: value.doubleValue, digits: digits) }
+        let (denominator, denominatorOverflow) = value.denominator.multipliedReportingOverflow(
+            by: milligramsPerHundredPounds)
+        guard !overflow, !denominatorOverflow else {
+            return ExactDecimal(rounding: value.doubleValue / 453_592.37, toDigits: digits)?.description
+                ?? String(value.doubleValue / 453_592.37)
+        }
         return Score(numerator, over: denominator).text(per: 1, digits: digits)
     }
 
