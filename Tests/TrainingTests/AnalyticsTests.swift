@@ -122,18 +122,26 @@ struct AnalyticsTests {
     }
 
     @Test func lessAssistanceIsBetterForAnAssistedExercise() async throws {
-        // Band Assisted Pull-Up: 30 kg of help × 8, then 20 × 8 (better), then 25 × 8 (not).
+        // Band Assisted Pull-Up: 30 kg of help × 8, then 20 × 8 (better), then 25 × 8 (not), then 15 × 8 and one at
+        // body weight (no help) × 6 in one workout: 15 is better for 8 reps, and the body-weight set, 0 kg of help,
+        // is the heaviest and the first 6RM.
         try await workout(at: "2026-01-05T18:00:00Z", [set("band assisted pull up", "30", 8)])
         try await workout(at: "2026-01-07T18:00:00Z", [set("band assisted pull up", "20", 8)])
         try await workout(at: "2026-01-09T18:00:00Z", [set("band assisted pull up", "25", 8)])
+        try await workout(
+            at: "2026-01-11T18:00:00Z", [set("band assisted pull up", "15", 8), set("band assisted pull up", nil, 6)])
         let records = try records("band assisted pull up")
-        #expect(records[.heaviestWeight]?.map(\.valueText) == ["30", "20"])
-        #expect(records[.repMaximum(8)]?.map(\.valueText) == ["30", "20"])
+        #expect(records[.heaviestWeight]?.map(\.valueText) == ["30", "20", "15", "0"])
+        #expect(records[.repMaximum(8)]?.map(\.valueText) == ["30", "20", "15"])
+        #expect(records[.repMaximum(6)]?.map(\.valueText) == ["0"])
         #expect(records[.mostReps]?.map(\.valueText) == ["8"])
         #expect(records[.estimatedOneRepMax] == nil && records[.bestSetVolume] == nil)
         #expect(records[.bestSessionVolume] == nil)
         // The help is no load: the workouts have no volume, as body-weight sets have none.
-        #expect(try log.query { try $0.history().map(\.volume) } == [0, 0, 0])
+        #expect(try log.query { try $0.history().map(\.volume) } == [0, 0, 0, 0])
+        // A session's top weight is its least help, as for the records: 30, 20, 25, then 0 (of 15 and none).
+        let sessions = try log.query { try $0.progress(of: "Band_Assisted_Pull-Up").sessions }
+        #expect(sessions.map(\.topWeight) == [30_000_000, 20_000_000, 25_000_000, 0])
     }
 
     /// An exercise is assisted by the word, not the letters: an Unassisted Dip is weighted, more is better and it has

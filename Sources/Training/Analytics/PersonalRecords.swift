@@ -312,7 +312,8 @@ struct RecordTracker {
         if details.reps >= 1 {
             let reps = Int64(details.reps)
             offer(.mostReps, Score(reps))
-            if let weight = set.milligrams, weight > 0 || isAssisted {
+            // An assisted exercise's weight is help: a set at body weight had none.
+            if let weight = set.milligrams ?? (isAssisted ? 0 : nil), weight > 0 || isAssisted {
                 offer(.heaviestWeight, Score(weight))
                 if details.reps <= 12 { offer(.repMaximum(details.reps), Score(weight)) }
                 if !isAssisted {

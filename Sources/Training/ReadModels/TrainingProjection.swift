@@ -61,8 +61,9 @@ public struct TrainingProjection: Projection {
     /// dated before 2000 by its local date, and ahead of its recording from its latest new date; a workout of
     /// implausible sets alone makes no day nor a week's workout; a session keeps its sets' time and distance; an
     /// estimate is worked out from the exact weight, not whole milligrams; an empty note is none; a `workouts` row keeps
-    /// when the last pause ended.
-    public let version: UInt32 = 11
+    /// when the last pause ended. 12: an assisted exercise's session has a top weight, its least help, and a set of
+    /// it at body weight is one of no help, for records too.
+    public let version: UInt32 = 12
     public let rules: Rules
     public var rulesDigest: [UInt8] { rules.foldDigest }
     public let tables = TrainingTable.allCases.map(\.name)

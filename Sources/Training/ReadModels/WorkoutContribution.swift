@@ -127,7 +127,13 @@ struct WorkoutContribution {
                     WeekCounter(milliSets: secondary, milliVolume: volume.multipliedClamped(by: secondary)))
                 muscleShare.force.add(WeekCounter(milliSets: 1_000, milliVolume: volume.multipliedClamped(by: 1_000)))
                 // A missed lift (no reps) makes no record, nor the session's top weight.
-                guard !info.isAssisted, fact.details.reps > 0 else { continue }
+                guard fact.details.reps > 0 else { continue }
+                if info.isAssisted {
+                    // The top weight is the least help, as for records; a set at body weight had none.
+                    let help = fact.milligrams ?? 0
+                    if help < (session.topWeight ?? .max) { session.topWeight = help }
+                    continue
+                }
                 if let weight = fact.milligrams {
                     // A working set that is not excluded: its volume is the set's, worked out once above.
                     session.recordVolume = session.recordVolume.addingClamped(volume)
