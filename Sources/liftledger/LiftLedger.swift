@@ -60,11 +60,23 @@ struct LiftLedger: AsyncParsableCommand {
             // --help and --version end here too; argument errors become one line like every other error.
             let status = exitCode(for: error)
             if status == .success { exit(withError: error) }
+            let arguments = Array(CommandLine.arguments.dropFirst())
             var text = message(for: error)
             if text.hasSuffix(".") { text.removeLast() }
-            let command = commandPath(Array(CommandLine.arguments.dropFirst()))
-            Terminal.fail("\(text); see \(command) --help", status: status.rawValue)
+            text = negativeNumberGiven(for: text, in: arguments) ?? text
+            Terminal.fail("\(text); see \(commandPath(arguments)) --help", status: status.rawValue)
         }
+    }
+
+    /// The argument parser reads a negative number (`remove-set -1`) as an option, and then says the argument it was
+    /// given for is missing: the account of what was given instead of `message`, when that is what happened.
+    static func negativeNumberGiven(for message: String, in arguments: [String]) -> String? {
+        let prefix = "Missing expected argument '"
+        guard message.hasPrefix(prefix), message.hasSuffix("'"),
+            let negative = arguments.first(where: { $0.hasPrefix("-") && $0.dropFirst().isDigits })
+        else { return nil }
+        return
+            "'\(message.dropFirst(prefix.count).dropLast())' was given \(negative), a negative number: give 1 or more"
     }
 
     /// The command that `arguments` name, as far as they name one: `liftledger routine add`.

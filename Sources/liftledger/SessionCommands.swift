@@ -207,20 +207,24 @@ struct RestStartCommand: AsyncParsableCommand {
     // Unrecognized arguments are taken too, so that a negative number is refused as a length rather than as an option.
     @Argument(
         parsing: .allUnrecognized,
-        help: "How long, in seconds (default: the routine's rest for the exercise, else 120).")
-    var seconds: [String] = []
+        help: ArgumentHelp(
+            "How long: seconds, or a time as log --time reads one (1:30, 2m), up to an hour (default: the routine's "
+                + "rest for the last set's exercise, or before any set the first exercise's, else 120).",
+            valueName: "seconds"))
+    var words: [String] = []
 
     func run() async throws {
-        let given = try seconds.first.map { text in
-            if ["start", "extend", "skip"].contains(text) {
+        let given = try words.first.map { first in
+            if ["start", "extend", "skip"].contains(first) {
                 throw CLIError(
-                    message: "\(text) came after an option",
-                    remedy: "name it first: liftledger rest \(text) ... --journal DIR")
+                    message: "\(first) came after an option",
+                    remedy: "name it first: liftledger rest \(first) ... --journal DIR")
             }
-            guard seconds.count == 1, let length = UInt32(text), (1...3_600).contains(length) else {
+            let text = words.joined(separator: " ")
+            guard let length = try? TimeAndDistance.seconds(text), length <= 3_600 else {
                 throw CLIError(
-                    message: "a rest of \(seconds.joined(separator: " ").debugDescription) seconds",
-                    remedy: "give 1 to 3600 seconds, such as liftledger rest 90")
+                    message: "a rest of \(text.debugDescription)",
+                    remedy: "give 1 to 3600 seconds or a time up to an hour, such as liftledger rest 90, 1:30 or 2m")
             }
             return length
         }
@@ -230,11 +234,12 @@ struct RestStartCommand: AsyncParsableCommand {
         Terminal.write("resting \(TrainingFormat.duration(seconds: Int64(length)))\n")
     }
 
-    /// The routine's rest for the exercise of the last set, else two minutes.
+    /// The routine's rest for the exercise of the last set (before any set, the first exercise: the one to begin
+    /// with), else two minutes.
     private func defaultRest(_ snapshot: TrainingSnapshot) throws -> UInt32 {
         guard let workout = try snapshot.activeWorkout(),
             let routine = try workout.routineId.flatMap({ try snapshot.routine(named: $0) }),
-            let exerciseId = workout.sets.last?.details.exerciseId ?? workout.exercises.last?.exerciseId,
+            let exerciseId = workout.sets.last?.details.exerciseId ?? workout.exercises.first?.exerciseId,
             let target = routine.exercises.first(where: { $0.exerciseId == exerciseId }), target.restSeconds > 0
         else { return 120 }
         return target.restSeconds

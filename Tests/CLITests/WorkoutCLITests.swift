@@ -34,7 +34,7 @@ struct WorkoutCLITests {
         try ok(["add", "bench", "press"])
         try ok(["log", "bench", "press", "60kg", "x", "10", "--type", "warmup"])
         try ok(["log", "bench press", "100kg", "x", "5", "--rpe", "8"])
-        try ok(["rest", "90"])
+        try ok(["rest", "1:30"])
         // 90 + 30 s, less the few seconds since the rest began, as every other rest message gives times.
         let extended = try ok(["rest", "extend", "30"]).standardOutput
         #expect(extended == "rest: 2m 00s left\n" || extended.hasPrefix("rest: 1m 5"), "\(extended)")
@@ -158,6 +158,13 @@ struct WorkoutCLITests {
             (["events", "--limit", "-1"], "--limit must be 0 or more"),
             (["routine", "add", "Push", "bench", "--rest", "-5"], "-5"),
             (["correct", "1", "--workout", "-1", "--reps", "5"], "no workout -1"),
+            // A negative number where an argument is expected is read as an option by the parser: said for what it is,
+            // not as the argument missing.
+            (
+                ["remove-set", "-1"],
+                "'<set>' was given -1, a negative number: give 1 or more; see liftledger remove-set"
+            ),
+            (["correct", "-2", "--reps", "3"], "'<set>' was given -2, a negative number: give 1 or more"),
             (["why", "balance"], "why balance needs a muscle; such as: liftledger why balance chest"),
             (["why", "balance", "bench", "press"], "\"bench press\" is no muscle, and \"balance bench press\" no"),
             (["log", "squat", "100kg", "x", "5", "--workout", "-1"], "no workout -1"),
@@ -191,7 +198,8 @@ struct WorkoutCLITests {
             (["routine", "add", "Push", "bench", "--reps", "+5"], "cannot read reps \"+5\""),
             (["profile", "set", "--age", "5000000000"], "an age of 5000000000; give an age from 5 to 120"),
             (["rest", "extend", "0"], "changes nothing"),
-            (["rest", "-5"], "a rest of \"-5\" seconds; give 1 to 3600 seconds"),
+            (["rest", "-5"], "a rest of \"-5\"; give 1 to 3600 seconds or a time up to an hour"),
+            (["rest", "1:00:01"], "give 1 to 3600 seconds"),
             (["rest", "5000"], "give 1 to 3600 seconds"),
             (["rest", "--durability", "relaxed", "extend", "30"], "extend came after an option; name it first"),
             (["schedule", "set", "--split", "Push,,Legs"], "day 2 of --split is empty"),
@@ -605,6 +613,11 @@ struct WorkoutCLITests {
         let status = try jsonObject(try ok(["status", "--json"]).lines[0])
         #expect((status["exercises"] as? [[String: Any]])?.count == 2)
         #expect(status["routineId"] as? String == "legs")
+        // Before any set, the rest is the first exercise's (romanian deadlift, which has none: 120 s), not the last
+        // one's (squat's 180 s); after a set of squats, squat's.
+        #expect(try ok(["rest"]).standardOutput == "resting 2m 00s\n")
+        try ok(["log", "squat", "100kg", "x", "5"])
+        #expect(try ok(["rest"]).standardOutput == "resting 3m 00s\n")
 
         // A routine whose name has a space is named as the shell needs it.
         try ok(["routine", "add", "Upper A", "bench press"])
