@@ -212,14 +212,17 @@ def main():
         stats["sets"] += 1
         implausible = (reps > 1000 or (kilograms or 0) > 1000 or workout_start < datetime(2000, 1, 1)
                        or workout_start > datetime.now() + timedelta(days=1))
-        if kind == "warmup" or reps < 1 or kilograms is None or kilograms <= 0 or implausible:
-            continue
+        # An assisted exercise's weight is help (RULES.md): the least is the best, 0 too, and a set without a
+        # weight had none.
         assisted = "assisted" in name.lower()
+        load = Decimal(0) if assisted and kilograms is None else kilograms
+        if kind == "warmup" or reps < 1 or load is None or (load <= 0 and not assisted) or implausible:
+            continue
         h = stats["heaviest"]
-        if h is None or (kilograms < h if assisted else kilograms > h):
-            stats["heaviest"] = kilograms
+        if h is None or (load < h if assisted else load > h):
+            stats["heaviest"] = load
         if not assisted and reps <= 12:
-            e1rm = kilograms if reps == 1 else kilograms * (30 + reps) / 30
+            e1rm = load if reps == 1 else load * (30 + reps) / 30
             if stats["epley"] is None or e1rm > stats["epley"]:
                 stats["epley"] = e1rm
 

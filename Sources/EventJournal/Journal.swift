@@ -69,6 +69,10 @@ public final class Journal: Sendable {
         return try Journal(path: path, options: options, existing: layout == .journal)
     }
 
+    /// Whether this process has appended records to a journal since it started: a command that cannot print what it
+    /// did says by it whether anything was recorded.
+    public static var hasAppendedInThisProcess: Bool { JournalStore.hasAppended.load(ordering: .relaxed) }
+
     /// True when `path` is a directory holding a data file: a journal, unless opening it says otherwise.
     public static func exists(at path: String) -> Bool {
         (try? JournalDirectory.inspect(path)) == .journal

@@ -168,7 +168,7 @@ enum JournalDirectory {
         let path = environment.path
         let notAJournal = JournalError(
             .notAJournal, "\(path) holds an LMDB file that is not a LiftLedger journal",
-            remedy: "point --journal at a LiftLedger journal directory")
+            remedy: "point --journal at a LiftLedger journal directory, or restore it from a backup if it is damaged")
         func openMeta() throws -> Database? {
             do {
                 return try environment.openDatabases([JournalStore.metaName], create: false).first

@@ -1,5 +1,6 @@
 import Foundation
 import LMDB
+import Synchronization
 
 /// The journal's databases and the operations on them inside a transaction. See docs/FORMAT.md for the layout.
 final class JournalStore: Sendable {
@@ -8,6 +9,10 @@ final class JournalStore: Sendable {
     static let streamsName = "streams"
     static let streamHeadsName = "stream_heads"
     static let eventIDsName = "event_ids"
+
+    /// Whether this process has appended records, to any journal: set in the transaction that writes them, as it
+    /// commits (a commit that fails then has its own error).
+    static let hasAppended = Atomic<Bool>(false)
 
     enum MetaKey {
         static let format = Array("format".utf8)
@@ -354,6 +359,7 @@ final class JournalStore: Sendable {
     private func finishAppending(at head: (position: UInt64, hash: [UInt8]), _ txn: Transaction) throws {
         try txn.put(BigEndianKey.encode(head.position) + head.hash, forKey: MetaKey.head, in: meta)
         if reservesFileSpace { try environment.reserveFileSpace(in: txn) }
+        Self.hasAppended.store(true, ordering: .relaxed)
     }
 
     /// The position of the record with event id `id`, if stored.

@@ -55,7 +55,19 @@ extension JournalStore {
         }
 
         let recordProblem: VerificationProblem? = try txn.withCursor(on: events) { cursor in
-            var entry = try cursor.first()
+            // A damaged page of records (a size reaching past the pages in use) is the next record's problem, and
+            // ends the walk.
+            var damaged: VerificationProblem?
+            func move(_ step: () throws -> CursorEntry?) throws -> CursorEntry? {
+                do {
+                    return try step()
+                } catch let error as LMDBError where error.code == .corrupted {
+                    damaged = VerificationProblem(
+                        position: checked + 1, detail: "the page holding it is damaged")
+                    return nil
+                }
+            }
+            var entry = try move(cursor.first)
             while let current = entry {
                 let expected = checked + 1
                 guard let position = BigEndianKey.decode(current.key) else {
@@ -95,9 +107,9 @@ extension JournalStore {
                 tallies[stream] = StreamTally(version: version, lastPosition: position)
                 checked = position
                 if checked % 16_384 == 0 { progress?(checked, head.position) }
-                entry = try cursor.next()
+                entry = try move(cursor.next)
             }
-            return nil
+            return damaged
         }
         if let recordProblem { return report(recordProblem, head: head.position) }
         progress?(checked, head.position)

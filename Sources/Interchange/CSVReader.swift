@@ -44,7 +44,9 @@ struct CSVReader {
             var wasQuoted = false
             func finish(_ field: inout [UInt8]) throws(ImportError) {
                 guard let text = String(validating: field, as: UTF8.self) else {
-                    throw ImportError(.malformed, "line \(start): text that is not UTF-8", remedy: Self.remedy)
+                    throw ImportError(
+                        .malformed, "line \(start): text that is not UTF-8",
+                        remedy: "save the file as UTF-8 (as the apps export it), then import it")
                 }
                 fields.append(text)
                 field.removeAll(keepingCapacity: true)

@@ -136,7 +136,10 @@ struct ExportReader {
             )
         case .fitnotes:
             let start = try parser.instant(field(.date), line: line)
-            return (field(.date), start, start, "Workout", nil)
+            // The day, however the row writes it (`2022-9-14` is `2022-09-14`): written as FitNotes writes it, so that
+            // the workout's identity is the one an import of its own file gave it.
+            let day = LocalDate(dayNumber: LocalDate.dayNumber(of: start, in: parser.timeZone))
+            return (day.description, start, start, "Workout", nil)
         }
     }
 

@@ -42,6 +42,22 @@ public struct Importer: Sendable {
 
     public init(log: TrainingLog) { self.log = log }
 
+    /// Refuses, by the start of a file, text that is not UTF-8 because it is UTF-16 (a byte-order mark, or NUL bytes
+    /// among the first line's), and a LiftLedger journal export (JSON Lines), which `import-journal` reads.
+    private static func requireCSVText(_ start: ArraySlice<UInt8>, _ path: String) throws(ImportError) {
+        let firstLine = start.prefix { $0 != UInt8(ascii: "\n") }
+        if start.starts(with: [0xFF, 0xFE]) || start.starts(with: [0xFE, 0xFF]) || firstLine.contains(0) {
+            throw ImportError(
+                .file, "\(path) is UTF-16 text, not UTF-8",
+                remedy: "save it as UTF-8 (or export it from the app again), then import it")
+        }
+        if firstLine.starts(with: Array(#"{""#.utf8)) {
+            throw ImportError(
+                .unknownLayout, "\(path) is a LiftLedger journal export (JSON Lines), not an app's CSV",
+                remedy: "import it into a new journal with liftledger import-journal FILE --journal NEW")
+        }
+    }
+
     /// Imports the export at `path`; throws, having written nothing, when it cannot be read whole.
     public func importFile(at path: String, options: ImportOptions = ImportOptions()) async throws -> ImportReport {
         // The header decides whether the file is an export at all, before the rest of it is read. The file is read
@@ -51,6 +67,7 @@ public struct Importer: Sendable {
         let start = try Self.read(handle, path, upTo: Self.maximumHeaderBytes)
         // Blank lines before the header are passed over, as blank lines anywhere are.
         let headerStart = start.drop { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }
+        try Self.requireCSVText(headerStart, path)
         let delimiter = CSVReader.delimiter(ofHeader: headerStart)
         func isLineEnd(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") }
         var headerReader = CSVReader(Array(headerStart.prefix { !isLineEnd($0) }), delimiter: delimiter)

@@ -50,8 +50,8 @@ public struct EnvironmentInfo: Sendable {
 /// grows while no transaction of this process is live, and the closure runs again.
 ///
 /// `@unchecked Sendable`: the `MDB_env` is opened with `MDB_NOTLS`, so LMDB allows its use from any thread; the
-/// one mutable property of the map, its size, changes only while `gate` is held exclusively, which waits for every
-/// transaction in this process to end (each holds `gate` shared).
+/// mutable properties of the map, its size and where it lies (`map`), change only while `gate` is held exclusively,
+/// which waits for every transaction in this process to end (each holds `gate` shared).
 public final class Environment: @unchecked Sendable {
     let handle: OpaquePointer
     /// The directory, as given when first opened.
@@ -63,6 +63,9 @@ public final class Environment: @unchecked Sendable {
     /// The data file, as `/proc/self/maps` names its mapping (resolved at open, so a later `chdir` cannot change it).
     private let dataFile: String
     private let gate = ReadWriteLock()
+    /// Where the data file is mapped, as `/proc/self/maps` gives it; nil where it does not. Set at open and when the
+    /// map is resized, with `gate` held exclusively (or before anyone else has the environment).
+    private var map: Range<UInt>?
     /// Serialises `mdb_dbi_open`, which LMDB forbids in concurrent transactions.
     private let databaseOpening = Mutex(())
     private let fileSpaceReserve = FileSpaceReserve()
@@ -138,6 +141,7 @@ public final class Environment: @unchecked Sendable {
         self.dataFile = canonicalPath(path) + "/data.mdb"
         self.options = options
         self.registryKey = registryKey
+        map = Self.map(of: dataFile)
     }
 
     /// Refuses a data file shorter than the pages its meta page counts (a copy cut short, a truncated file): LMDB
@@ -188,10 +192,10 @@ public final class Environment: @unchecked Sendable {
     /// The names of the environment's named databases: the keys of its main database, which in an environment used
     /// only through named databases are their names.
     public func databaseNames() throws -> [String] {
-        try withTransaction(readOnly: true, commit: false) { txn in
+        try withTransaction(readOnly: true, commit: false) { transaction in
             var main: MDB_dbi = 0
-            try check(mdb_dbi_open(txn, nil, 0, &main), "mdb_dbi_open(main)", path: path)
-            return try Transaction(txn, readOnly: true).withCursor(on: Database(dbi: main, name: "main")) { cursor in
+            try check(mdb_dbi_open(transaction.txn, nil, 0, &main), "mdb_dbi_open(main)", path: path)
+            return try transaction.withCursor(on: Database(dbi: main, name: "main")) { cursor in
                 var names: [String] = []
                 var entry = try cursor.first()
                 while let found = entry {
@@ -212,15 +216,15 @@ public final class Environment: @unchecked Sendable {
         while true {
             let observedMapSize = info().mapSize
             do {
-                return try withTransaction(readOnly: readOnly, commit: true) { txn in
+                return try withTransaction(readOnly: readOnly, commit: true) { transaction in
                     let databases = try names.map { name in
                         var dbi: MDB_dbi = 0
                         try check(
-                            mdb_dbi_open(txn, name, create ? UInt32(MDB_CREATE) : 0, &dbi), "mdb_dbi_open(\(name))",
-                            path: path)
+                            mdb_dbi_open(transaction.txn, name, create ? UInt32(MDB_CREATE) : 0, &dbi),
+                            "mdb_dbi_open(\(name))", path: path)
                         return Database(dbi: dbi, name: name)
                     }
-                    try initialize(Transaction(txn, readOnly: readOnly), databases)
+                    try initialize(transaction, databases)
                     return databases
                 }
             } catch let error as LMDBError where error.code == .mapFull && !readOnly {
@@ -232,7 +236,7 @@ public final class Environment: @unchecked Sendable {
     /// Runs `body` in a read-only transaction: a consistent snapshot. Keep it short; it pins old pages.
     @discardableResult
     public func read<T>(_ body: (Transaction) throws -> T) throws -> T {
-        try withTransaction(readOnly: true, commit: false) { txn in try body(Transaction(txn, readOnly: true)) }
+        try withTransaction(readOnly: true, commit: false, body)
     }
 
     /// Runs `body` in a write transaction that commits when `body` returns and aborts when it throws.
@@ -254,9 +258,7 @@ public final class Environment: @unchecked Sendable {
         while true {
             let observedMapSize = info().mapSize
             do {
-                return try withTransaction(readOnly: false, commit: true) { txn in
-                    try body(Transaction(txn, readOnly: false))
-                }
+                return try withTransaction(readOnly: false, commit: true, body)
             } catch let error as LMDBError where error.code == .mapFull {
                 try growMap(from: observedMapSize)
             }
@@ -358,23 +360,38 @@ public final class Environment: @unchecked Sendable {
     public func releaseResidentPages() {
         gate.lockShared()
         defer { gate.unlock() }
-        guard let maps = fopen("/proc/self/maps", "r") else { return }
+        for mapping in Self.mappings(of: dataFile) {
+            guard let address = UnsafeMutableRawPointer(bitPattern: mapping.lowerBound) else { continue }
+            madvise(address, Int(mapping.count), MADV_DONTNEED)
+        }
+    }
+
+    /// Where this process maps `file`, from the first of its mappings to the end of the last.
+    private static func map(of file: String) -> Range<UInt>? {
+        mappings(of: file).reduce(nil) { union, mapping in
+            union.map { min($0.lowerBound, mapping.lowerBound)..<max($0.upperBound, mapping.upperBound) } ?? mapping
+        }
+    }
+
+    /// The address ranges at which this process maps `file`, as `/proc/self/maps` lists them.
+    private static func mappings(of file: String) -> [Range<UInt>] {
+        guard let maps = fopen("/proc/self/maps", "r") else { return [] }
         defer { fclose(maps) }
         var line: UnsafeMutablePointer<CChar>?
         var capacity = 0
         defer { free(line) }
+        var found: [Range<UInt>] = []
         while getline(&line, &capacity, maps) > 0, let line {
             let text = String(cString: line)
             // A file removed since it was opened (a scratch store's) is listed with ` (deleted)` after its path.
-            guard text.hasSuffix(" " + dataFile + "\n") || text.hasSuffix(" " + dataFile + " (deleted)\n") else {
-                continue
-            }
+            guard text.hasSuffix(" " + file + "\n") || text.hasSuffix(" " + file + " (deleted)\n") else { continue }
             let range = text.prefix { $0 != " " }.split(separator: "-")
             guard range.count == 2, let start = UInt(range[0], radix: 16), let end = UInt(range[1], radix: 16),
-                end > start, let address = UnsafeMutableRawPointer(bitPattern: start)
+                end > start
             else { continue }
-            madvise(address, Int(end - start), MADV_DONTNEED)
+            found.append(start..<end)
         }
+        return found
     }
 
     public func info() -> EnvironmentInfo {
@@ -397,7 +414,7 @@ public final class Environment: @unchecked Sendable {
     /// Begins a transaction, runs `body`, then commits or aborts. Holds `gate` shared throughout, and adopts a map
     /// size grown by another process (`MDB_MAP_RESIZED`) before retrying.
     private func withTransaction<T>(
-        readOnly: Bool, commit: Bool, _ body: (OpaquePointer) throws -> T
+        readOnly: Bool, commit: Bool, _ body: (Transaction) throws -> T
     ) throws -> T {
         try ForkGuard.check("mdb_txn_begin")
         while true {
@@ -418,9 +435,16 @@ public final class Environment: @unchecked Sendable {
                 TransactionDepth.leave()
                 gate.unlock()
             }
+            // The pages in use as the transaction begins: those of its snapshot, and for a write, the pages it
+            // reads from the map (the ones it writes stay in memory until the commit).
+            let pages = map.map { map in
+                MappedPages(
+                    map: map,
+                    inUse: map.lowerBound..<map.lowerBound + UInt(unguardedInfo().lastPage + 1) * UInt(pageSize))
+            }
             let result: T
             do {
-                result = try body(txn)
+                result = try body(Transaction(txn, readOnly: readOnly, pages: pages))
             } catch {
                 mdb_txn_abort(txn)
                 throw error
@@ -450,6 +474,7 @@ public final class Environment: @unchecked Sendable {
         let current = unguardedInfo().mapSize
         guard current <= observed else { return }
         try check(mdb_env_set_mapsize(handle, current * 2), "mdb_env_set_mapsize", path: path)
+        map = Self.map(of: dataFile)
     }
 
     private func adoptMapSize() throws(LMDBError) {
@@ -457,6 +482,7 @@ public final class Environment: @unchecked Sendable {
         gate.lockExclusive()
         defer { gate.unlock() }
         try check(mdb_env_set_mapsize(handle, 0), "mdb_env_set_mapsize", path: path)
+        map = Self.map(of: dataFile)
     }
 }
 

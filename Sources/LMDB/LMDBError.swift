@@ -22,12 +22,15 @@ public struct LMDBError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let readersFull = Code(MDB_READERS_FULL)
         public static let mapResized = Code(MDB_MAP_RESIZED)
         public static let badTransaction = Code(MDB_BAD_TXN)
+        public static let pageNotFound = Code(MDB_PAGE_NOTFOUND)
         public static let noSpace = Code(ENOSPC)
         public static let fileTooLarge = Code(EFBIG)
         public static let quotaExceeded = Code(EDQUOT)
         public static let permissionDenied = Code(EACCES)
         public static let noSuchFile = Code(ENOENT)
         public static let readOnlyFileSystem = Code(EROFS)
+        /// LMDB's code for a write the system cut short, as a full disk or a file-size limit does.
+        public static let inputOutput = Code(EIO)
         /// Not an LMDB code: the wrapper was used in a way LMDB forbids (for example after `fork()`).
         public static let misuse = Code(-1)
 
@@ -51,7 +54,7 @@ public struct LMDBError: Error, Sendable, Equatable, CustomStringConvertible {
         self.code = code
         self.operation = operation
         self.path = path
-        isOnFullVolume = code.rawValue == EIO && path.map(Self.volumeIsNearlyFull) == true
+        isOnFullVolume = code == .inputOutput && path.map(Self.volumeIsNearlyFull) == true
         self.remedy = remedy ?? Self.defaultRemedy(for: isOnFullVolume ? .noSpace : code)
     }
 
@@ -82,14 +85,20 @@ public struct LMDBError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalid, .versionMismatch:
             return "the file is not an LMDB environment this build can read, or it is damaged; point at a journal "
                 + "directory, or restore it from a backup"
-        case .corrupted, .panic:
+        case .corrupted, .panic, .pageNotFound:
             return "the environment is damaged; restore it from a backup"
+        case .badTransaction:
+            return "an earlier failure ended the transaction (a damaged page, often): if it happens again, the "
+                + "environment is damaged; restore it from a backup"
         case .readersFull:
             return "too many processes are reading; close some, stale readers are cleared when a journal opens"
         case .mapFull:
             return "the memory map could not grow; free address space or memory and retry"
         case .databasesFull:
             return "raise maxDatabases when opening the environment"
+        case .inputOutput:
+            return "a write was cut short: check the free space, the file-size limit (ulimit -f) and the disk, then "
+                + "retry (nothing was written)"
         default:
             return "see the LMDB documentation for this return code"
         }

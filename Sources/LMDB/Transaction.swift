@@ -7,10 +7,13 @@ import CLMDB
 public struct Transaction {
     let txn: OpaquePointer
     public let isReadOnly: Bool
+    /// Where the values it reads from the map must lie; nil when the map was not found.
+    let pages: MappedPages?
 
-    init(_ txn: OpaquePointer, readOnly: Bool) {
+    init(_ txn: OpaquePointer, readOnly: Bool, pages: MappedPages?) {
         self.txn = txn
         self.isReadOnly = readOnly
+        self.pages = pages
     }
 
     // MARK: Reading
@@ -24,7 +27,7 @@ public struct Transaction {
         let rc = mdb_get(txn, database.dbi, &keyValue, &data)
         if rc == MDB_NOTFOUND { return nil }
         try check(rc, "mdb_get(\(database.name))")
-        return try body(UnsafeRawBufferPointer(start: data.mv_data, count: data.mv_size))
+        return try body(MappedPages.buffer(data, within: pages, "mdb_get(\(database.name))"))
     }
 
     /// Calls `body` with the value stored under `key`, or returns nil when there is none.
@@ -45,7 +48,7 @@ public struct Transaction {
         try check(mdb_cursor_open(txn, database.dbi, &cursor), "mdb_cursor_open(\(database.name))")
         guard let cursor else { throw LMDBError(code: .misuse, operation: "mdb_cursor_open(\(database.name))") }
         defer { mdb_cursor_close(cursor) }
-        return try body(Cursor(cursor: cursor, database: database))
+        return try body(Cursor(cursor: cursor, database: database, pages: pages))
     }
 
     /// Entry counts and page figures of `database` as this transaction sees it.
@@ -122,6 +125,7 @@ public struct CursorEntry {
 public struct Cursor {
     let cursor: OpaquePointer
     let database: Database
+    let pages: MappedPages?
 
     public func first() throws -> CursorEntry? { try move(MDB_FIRST) }
     public func last() throws -> CursorEntry? { try move(MDB_LAST) }
@@ -155,7 +159,7 @@ public struct Cursor {
         if rc == MDB_NOTFOUND { return nil }
         try check(rc, "mdb_cursor_get(\(database.name))")
         return CursorEntry(
-            key: UnsafeRawBufferPointer(start: key.mv_data, count: key.mv_size),
-            value: UnsafeRawBufferPointer(start: data.mv_data, count: data.mv_size))
+            key: try MappedPages.buffer(key, within: pages, "mdb_cursor_get(\(database.name))"),
+            value: try MappedPages.buffer(data, within: pages, "mdb_cursor_get(\(database.name))"))
     }
 }

@@ -1,3 +1,4 @@
+import EventJournal
 import Foundation
 import Synchronization
 
@@ -22,9 +23,11 @@ enum Terminal {
             try FileHandle.standardOutput.write(contentsOf: Data(text.utf8))
         } catch {
             if code(of: error) == EPIPE, endsQuietlyWhenTheReaderGoes.load(ordering: .relaxed) { exit(128 + SIGPIPE) }
-            fail(
-                "cannot write to standard output (\(reason(error))); make room or send it elsewhere, and before "
-                    + "running it again see liftledger events: what it was to record is recorded")
+            // A command that recorded something must not simply be run again (its set would be logged twice).
+            let recorded =
+                Journal.hasAppendedInThisProcess
+                ? ", and before running it again see liftledger events: what it was to record is recorded" : ""
+            fail("cannot write to standard output (\(reason(error))); make room or send it elsewhere\(recorded)")
         }
     }
 

@@ -14,9 +14,21 @@ struct VerifyCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let journal = try location.open()
         var bar = ProgressBar(label: "verify")
-        let report = try journal.verify { bar.update($0, of: $1) }
+        let report: VerificationReport
+        do {
+            report = try location.open().verify { bar.update($0, of: $1) }
+        } catch let error as JournalError where json && [.corruptRecord, .storage, .notAJournal].contains(error.code) {
+            // Damage that stops the journal opening or being read is a failed check too: a script reads it as one.
+            bar.finish()
+            Terminal.write(
+                JSON.object([
+                    ("valid", .bool(false)), ("recordsChecked", .unsigned(0)), ("headPosition", .null),
+                    ("firstBadPosition", error.position.map { .unsigned($0) } ?? .null),
+                    ("problem", .string(error.message)),
+                ]).rendered + "\n")
+            throw error
+        }
         bar.finish()
         if json {
             var members: [(String, JSON)] = [

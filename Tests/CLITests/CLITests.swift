@@ -191,8 +191,20 @@ struct CLITests {
         #expect(result.status == 1)
         #expect(
             result.standardError == "liftledger: error: cannot write to standard output (No space left on device); "
+                + "make room or send it elsewhere\n")
+        // A command that recorded before it printed says so: run again, it would record twice.
+        let appended = try run(
+            "/bin/sh",
+            [
+                "-c", "exec \"$0\" append --stream s --type T --data 2 --journal \"$1\" > /dev/full",
+                BuiltProgram.liftledger, journal,
+            ])
+        #expect(appended.status == 1)
+        #expect(
+            appended.standardError == "liftledger: error: cannot write to standard output (No space left on device); "
                 + "make room or send it elsewhere, and before running it again see liftledger events: what it was to "
                 + "record is recorded\n")
+        #expect(try liftledger(["events", "--json"], journal: journal).lines.count == 2)
         // A reader gone, with SIGPIPE ignored: the same, with the system's reason. The pipe's reading end is closed
         // before the program starts, so that its first write fails.
         let pipe = Pipe()
@@ -301,6 +313,36 @@ struct CLITests {
         for (target, hint) in [(file, "is a file"), (destination, "is not empty"), ("", "destination is empty")] {
             let refused = try liftledger(["backup", target], journal: journal)
             #expect(refused.status == 1 && refused.standardError.contains(hint), "\(refused.standardError)")
+        }
+    }
+
+    /// LMDB trusts the sizes in its pages: record 3's, made 16 MiB larger, reached past the end of the file, where
+    /// `verify`, `events` and `export` read and died of SIGBUS (status 135). Each fails in one line, `verify` at
+    /// position 3.
+    @Test func aDamagedNodeSizeFailsReadersInOneLine() throws {
+        var ids: [UUID] = []
+        for index in 1...5 {
+            let id = UUID()
+            ids.append(id)
+            let appended = try liftledger(
+                ["append", "--stream", "s", "--type", "T", "--data", "\(index)", "--id", id.uuidString],
+                journal: journal)
+            #expect(appended.status == 0)
+        }
+        #expect(try enlargeNodeSize(inJournal: journal, eventID: ids[2], position: 3) >= 1)
+        let verify = try liftledger(["verify"], journal: journal)
+        #expect(verify.status == 1)
+        #expect(
+            verify.standardError.hasPrefix(
+                "liftledger: error: verify failed at position 3: the page holding it is "
+                    + "damaged;"), "\(verify.standardError)")
+        for arguments in [
+            ["events", "--json"], ["export", "--format", "jsonl", "--output", directory.child("x.jsonl")],
+        ] {
+            let result = try liftledger(arguments, journal: journal)
+            #expect(result.status == 1, "\(arguments): \(result.standardError)")
+            #expect(result.standardError.contains("a stored size reaches past the pages in use"), "\(arguments)")
+            #expect(result.standardError.split(separator: "\n").count == 1)
         }
     }
 

@@ -297,6 +297,21 @@ struct ImportTests {
         #expect(remapped.countedSets.map(\.details.exerciseId).first == "Dumbbell_Bench_Press")
     }
 
+    /// FitNotes' workout is its day, however a row writes it: a row dated `2021-2-1` joins the `2021-02-01` workout
+    /// (it made a second workout that day), and the file as FitNotes writes it is the same two workouts.
+    @Test func aFitNotesDayIsOneWorkoutHoweverItIsWritten() async throws {
+        let text = try String(contentsOfFile: Self.synthetic + "fitnotes-old.csv", encoding: .utf8)
+        let unpadded = directory.child("fitnotes-unpadded.csv")
+        try Data(text.replacingOccurrences(of: "2021-02-01,Kettlebell", with: "2021-2-1,Kettlebell").utf8).write(
+            to: URL(fileURLWithPath: unpadded))
+        let report = try await importing(unpadded)
+        #expect(report.workoutsAdded == 2 && report.sets == 4)
+        #expect(try sets("workout-1").count == 3)
+        let head = try journal.head()
+        #expect(try await importing("fitnotes-old.csv").workoutsAdded == 0)
+        #expect(try journal.head() == head)
+    }
+
     @Test func aWorkoutChangedInTheAppIsCorrectedUnderNewSetNumbersAndOnceOnly() async throws {
         _ = try await importing("fitnotes-old.csv")
         // Workout 1 holds bench 135 lb × 8, bench 155 lb × 5 and swings 35 lb × 20 as sets 1 to 3. Set 1 is removed
@@ -715,6 +730,28 @@ struct ImportTests {
                 at: Self.exports + "strong-2026.csv", options: ImportOptions(format: .fitnotes, unit: .kilograms))
         }
         #expect(misnamed?.code == .unknownLayout && misnamed?.message.contains("Category column") == true)
+        // A real export in another encoding is said to be one, with the fix: UTF-16 with its byte-order mark and
+        // without, and Latin-1 (its `Ü` one byte, 0xDC, which UTF-8 never has alone).
+        let strong = try String(contentsOfFile: Self.synthetic + "strong-de.csv", encoding: .utf8)
+        #expect(strong.contains("Ü"))
+        for (name, data, says) in [
+            ("utf16.csv", try #require(strong.data(using: .utf16)), "is UTF-16 text, not UTF-8"),
+            ("utf16le.csv", try #require(strong.data(using: .utf16LittleEndian)), "is UTF-16 text, not UTF-8"),
+            ("latin1.csv", try #require(strong.data(using: .isoLatin1)), "text that is not UTF-8"),
+        ] {
+            let file = directory.child(name)
+            try data.write(to: URL(fileURLWithPath: file))
+            let error = await importError { _ = try await importing(file, unit: .kilograms) }
+            #expect(error?.message.contains(says) == true, "\(name): \(String(describing: error))")
+            #expect(error?.remedy.contains("UTF-8") == true, "\(name)")
+        }
+        // LiftLedger's own JSON Lines export is for import-journal.
+        let lines = directory.child("journal.jsonl")
+        var exported = ""
+        try JournalExport.write(journal) { exported += $0 }
+        try Data(exported.utf8).write(to: URL(fileURLWithPath: lines))
+        let journalExport = await importError { _ = try await importing(lines) }
+        #expect(journalExport?.remedy.contains("liftledger import-journal") == true)
         #expect(try journal.head() == head)
     }
 

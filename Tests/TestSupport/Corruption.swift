@@ -48,3 +48,33 @@ public func crc32c<C: Collection<UInt8>>(_ bytes: C) -> UInt32 {
     }
     return ~crc
 }
+
+/// Makes the data size LMDB keeps for the record at `position` 16 MiB larger, in every copy of the record's leaf node
+/// in a journal's data file: LMDB's node header (its `mdb.c`: two 16-bit halves of the data size, the low half
+/// first, then 16-bit flags and key size, all little-endian) lies just before the node's key, the record's position
+/// in 8 big-endian bytes, which lies just before the record. The record is found by its event id at offset 44, as
+/// ``flipFirstPayloadByte(inJournal:eventID:position:payloadLength:)`` finds it. Returns how many copies were changed.
+public func enlargeNodeSize(inJournal path: String, eventID: UUID, position: UInt64) throws -> Int {
+    let file = path + "/data.mdb"
+    let data = try Data(contentsOf: URL(fileURLWithPath: file))
+    let idBytes = Data(withUnsafeBytes(of: eventID.uuid) { Array($0) })
+    let key = Data(withUnsafeBytes(of: position.bigEndian) { Array($0) })
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file))
+    defer { try? handle.close() }
+    var searchFrom = data.startIndex
+    var changed = 0
+    while let idRange = data.range(of: idBytes, in: searchFrom..<data.endIndex) {
+        searchFrom = idRange.upperBound
+        let start = idRange.lowerBound - 44
+        let header = start - 8 - 8
+        // The key before the record, and a key size of 8 in the header before it.
+        guard header >= 0, data[(start - 8)..<start] == key, data[header + 6] == 8, data[header + 7] == 0 else {
+            continue
+        }
+        // The low byte of the size's high half: 0xFF × 65,536 bytes more.
+        try handle.seek(toOffset: UInt64(header + 2))
+        try handle.write(contentsOf: Data([0xFF]))
+        changed += 1
+    }
+    return changed
+}

@@ -104,9 +104,10 @@ struct SessionTests {
     }
 
     /// A pause that ended after the last set bounds a finish: its whole time is out of the time trained, so a finish
-    /// before its end would leave it out twice. Set at 6 s, paused at 7 s, resumed at 11 s: `--at last` is 11 s, and
-    /// the workout 7 s long (6 + 1 before the pause); a finish at 9 s is refused, in Berlin's time (UTC+1 in November),
-    /// as `--at` reads one.
+    /// before its end would leave it out twice. Set at 6 s, paused at 7 s, resumed at 11.25 s: a finish at 9 s is
+    /// refused, in Berlin's time (UTC+1 in November), as `--at` reads one, and the remedy gives the earliest whole
+    /// second allowed, 12 s (11 s, the instant cut to the second, would be refused in its turn); a finish then is
+    /// taken.
     @Test func aFinishIsNotBeforeTheLastPauseEnded() async throws {
         let test = try TestJournal()
         let clock = ManualClock("2026-11-22T18:00:00Z")
@@ -117,7 +118,7 @@ struct SessionTests {
         try await log.logSet(SetRequest(exercise: "squat", weight: nil, reps: 5))
         clock.advance(seconds: 1)
         try await log.pause()
-        clock.advance(seconds: 4)
+        clock.advance(seconds: 4.25)
         try await log.resume()
         clock.advance(seconds: 3_600)
         let error = await #expect(throws: TrainingError.self) {
@@ -127,9 +128,9 @@ struct SessionTests {
         #expect(
             error?.message == "a finish at 2026-11-22 19:00:09 is before the workout's last set or its last pause's end"
         )
-        #expect(error?.remedy == "give a time from 2026-11-22 19:00:11 (Europe/Berlin) to now, or --at last")
-        try await log.finish(at: .lastSet)
-        #expect(try log.query { try $0.history() }.first?.durationSeconds == 7)
+        #expect(error?.remedy == "give a time from 2026-11-22 19:00:12 (Europe/Berlin) to now, or --at last")
+        try await log.finish(at: .at(Timestamp(rfc3339: "2026-11-22T18:00:12Z")!))
+        #expect(try log.query { try $0.history() }.first?.finishedAt == Timestamp(rfc3339: "2026-11-22T18:00:12Z"))
     }
 
     @Test func restTimerExtendAndSkip() async throws {
@@ -244,6 +245,31 @@ struct SessionTests {
                 == SetSuggestion(
                     weight: weight("12.5"), reps: 10,
                     reason: "not every set reached 10 reps last time: the same again"))
+    }
+
+    /// No weight is suggested that a set may not have: 998 kg × 8 reaching the top of 5-8 gives 1000.5 kg, past the
+    /// 1,000 kg limit (by hand), so the same again; 997.5 kg gives 1000, at the limit.
+    @Test func noSuggestionIsHeavierThanASetMayBe() async throws {
+        let test = try TestJournal()
+        let clock = ManualClock()
+        let log = try TrainingLog(journal: test.journal, clock: clock.function)
+        try await log.addToRoutine("Heavy", exercise: "squat", sets: 1, reps: 5...8, restSeconds: 90)
+        func suggestion(after kilograms: String) async throws -> SetSuggestion? {
+            try await log.start(routine: "Heavy")
+            try await log.logSet(SetRequest(exercise: "squat", weight: weight(kilograms), reps: 8, confirmed: true))
+            try await log.finish()
+            clock.advance(seconds: 86_400)
+            try await log.start(routine: "Heavy")
+            defer { clock.advance(seconds: 3_600) }
+            let suggestion = try log.activeSession()?.exercises.first?.suggestion
+            try await log.discard()
+            return suggestion
+        }
+        #expect(try await suggestion(after: "997.5")?.weight == weight("1000"))
+        #expect(
+            try await suggestion(after: "998")
+                == SetSuggestion(
+                    weight: weight("998"), reps: 8, reason: "every set reached 8 reps last time: the same again"))
     }
 
     /// An assisted exercise's weight is help: reaching the top of the range takes 2.5 kg of it off, and the last of it

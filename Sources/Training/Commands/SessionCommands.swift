@@ -261,15 +261,20 @@ extension TrainingLog {
             case .lastSet: end = min(lastSet, now)
             case .at(let instant):
                 guard lastSet <= instant, instant <= now else {
-                    // In the profile's zone, the one --at reads a local time in.
+                    // In the profile's zone, the one --at reads a local time in; the earliest given to the second
+                    // that is not before the last set (logged within a second, 09:10:00.32 is 09:10:01).
                     let zone = snapshot.rules.timeZone
+                    let earliest = Timestamp(
+                        microsecondsSinceEpoch: -(-lastSet.microsecondsSinceEpoch).dividedRoundingDown(by: 1_000_000)
+                            * 1_000_000)
                     throw TrainingError(
                         .invalidValue,
                         "a finish at \(instant.localText(in: zone)) is "
                             + (instant > now
                                 ? "in the future" : "before the workout's last set or its last pause's end"),
                         remedy:
-                            "give a time from \(lastSet.localText(in: zone)) (\(zone.identifier)) to now, or --at last")
+                            "give a time from \(earliest.localText(in: zone)) (\(zone.identifier)) to now, or --at last"
+                    )
                 }
                 end = instant
             }

@@ -87,7 +87,10 @@ public struct SetSuggestion: Sendable, Equatable {
         let step = first.details.weight?.unit == .pounds ? ExactDecimal(5) : ExactDecimal(significand: 25, scale: 1)!
         if working.allSatisfy({ $0.details.reps >= targets.maximumReps }), let weight = first.details.weight {
             let reached = "every set reached \(targets.maximumReps) reps last time"
-            if !isAssisted, let heavier = weight.value.adding(step) {
+            // Not past the heaviest weight a set may be logged with.
+            if !isAssisted, let heavier = weight.value.adding(step),
+                !(SetEntry.maximumKilograms < Weight(heavier, weight.unit).kilograms)
+            {
                 return SetSuggestion(
                     weight: Weight(heavier, weight.unit), reps: targets.minimumReps,
                     reason: "\(reached): add \(step) \(weight.unit.rawValue)")
@@ -102,7 +105,7 @@ public struct SetSuggestion: Sendable, Equatable {
             }
         }
         // The first set at the top already: the same again, whether another fell short or there is nothing to add
-        // (body weight) or take off (no help left).
+        // (body weight, or a weight at the heaviest a set may have) or take off (no help left).
         guard first.details.reps < targets.maximumReps else {
             let every = working.allSatisfy { $0.details.reps >= targets.maximumReps }
             return SetSuggestion(
