@@ -714,7 +714,8 @@ struct ImportTests {
         // Random bytes may fail as text (UTF-16's NUL bytes, or not UTF-8) or as a layout; every other case has one
         // right answer.
         let cases: [(String, MassUnit?, [ImportError.Code])] = [
-            (random, nil, [.file, .malformed, .unknownLayout]), (empty, nil, [.empty]), (headerOnly, .kilograms, [.empty]),
+            (random, nil, [.file, .malformed, .unknownLayout]), (empty, nil, [.empty]),
+            (headerOnly, .kilograms, [.empty]),
             // The Chinese file writes kilograms converted to pounds (docs/IMPORT.md, "Weights"): read as kilograms, its
             // noisy values are plain only in the other unit, so --unit kg is refused.
             (Self.exports + "strong-zh-2020-2023.csv", .kilograms, [.unit]),

@@ -79,6 +79,21 @@ struct SessionTests {
         #expect(try log.query { try $0.history() }.first?.durationSeconds == 120)
     }
 
+    /// A clock set back since the last set (30 minutes behind it) finishes the workout at its last set, not before
+    /// its start: started at 18:00, a set at 18:10, the clock then reads 17:40; by hand, 600 s long, ending at 18:10.
+    @Test func aClockSetBackFinishesAtTheLastSet() async throws {
+        let test = try TestJournal()
+        let clock = ManualClock("2026-11-22T18:00:00Z")
+        let log = try TrainingLog(journal: test.journal, clock: clock.function)
+        try await log.start()
+        clock.advance(seconds: 600)
+        try await log.logSet(SetRequest(exercise: "squat", weight: nil, reps: 5))
+        clock.set("2026-11-22T17:40:00Z")
+        try await log.finish()
+        let summary = try #require(try log.query { try $0.history() }.first)
+        #expect(summary.durationSeconds == 600 && summary.finishedAt == Timestamp(rfc3339: "2026-11-22T18:10:00Z"))
+    }
+
     /// A workout left running overnight finishes as of its last set: a set at 60 s, then 14 h idle and a correction
     /// the next morning, is 60 s long. A finish before the last set, or after now, is refused, writing nothing.
     @Test func aWorkoutLeftRunningFinishesAtItsLastSet() async throws {

@@ -257,7 +257,8 @@ extension TrainingLog {
                 workout.countedSets.map(\.loggedAt).max() ?? workout.startedAt, workout.resumedAt ?? workout.startedAt)
             let end: Timestamp
             switch time {
-            case .now: end = now
+            // A clock set back since the last set (by hand, or to a wrong time) would end the workout before it.
+            case .now: end = max(now, lastSet)
             case .lastSet: end = min(lastSet, now)
             case .at(let instant):
                 guard lastSet <= instant, instant <= now else {
