@@ -36,7 +36,7 @@ public struct Importer: Sendable {
     public let log: TrainingLog
 
     /// The largest file read: exports of decades of training are a few megabytes.
-    static let maximumFileBytes = 256 << 20
+    static let maximumFileBytes = 64 << 20
     /// How much of a file may come before the end of its header line.
     static let maximumHeaderBytes = 64 << 10
 

@@ -747,6 +747,14 @@ struct ImportTests {
             #expect(error?.message.contains(says) == true, "\(name): \(String(describing: error))")
             #expect(error?.remedy.contains("UTF-8") == true, "\(name)")
         }
+        // A file over the largest an import reads (64 MB), whose header is an export's, is refused before its rows
+        // are read.
+        let huge = directory.child("huge.csv")
+        var padded = Data("Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,RPE\n".utf8)
+        padded.append(Data(repeating: UInt8(ascii: "\n"), count: (64 << 20) + 1 - padded.count))
+        try padded.write(to: URL(fileURLWithPath: huge))
+        let tooLarge = await importError { _ = try await importing(huge, unit: .kilograms) }
+        #expect(tooLarge?.code == .file && tooLarge?.message.hasSuffix("is over the 64 MB an export can be") == true)
         // LiftLedger's own JSON Lines export is for import-journal.
         let lines = directory.child("journal.jsonl")
         var exported = ""
