@@ -214,7 +214,7 @@ def main():
                        or workout_start > datetime.now() + timedelta(days=1))
         # An assisted exercise's weight is help (RULES.md): the least is the best, 0 too, and a set without a
         # weight had none.
-        assisted = "assisted" in name.lower()
+        assisted = "assisted" in re.split(r"[^0-9a-z]+", name.lower())
         load = Decimal(0) if assisted and kilograms is None else kilograms
         if kind == "warmup" or reps < 1 or load is None or (load <= 0 and not assisted) or implausible:
             continue

@@ -7,7 +7,7 @@ public struct JournalError: Error, Sendable, CustomStringConvertible {
         case wrongExpectedVersion
         /// An event id already stored with other content, or repeated within one append.
         case duplicateEventID
-        /// A stored record fails its checksum or does not decode.
+        /// A stored record fails its checksum or does not decode, or a page of the journal's file is damaged.
         case corruptRecord
         /// The directory holds no journal.
         case noJournal
@@ -53,6 +53,11 @@ public struct JournalError: Error, Sendable, CustomStringConvertible {
             return JournalError(
                 .outOfSpace, "the disk is full: \(error.operation) failed with \(error.code)",
                 remedy: "free space on the volume that holds the journal, then retry; nothing was written")
+        }
+        if error.isDamage {
+            return JournalError(
+                .corruptRecord, "the journal's file is damaged: \(error.operation) failed with \(error.code)",
+                remedy: error.remedy)
         }
         return JournalError(
             .storage, "storage error: \(error.operation) failed with \(error.code)", remedy: error.remedy)

@@ -10,8 +10,7 @@ final class JournalStore: Sendable {
     static let streamHeadsName = "stream_heads"
     static let eventIDsName = "event_ids"
 
-    /// Whether this process has appended records, to any journal: set in the transaction that writes them, as it
-    /// commits (a commit that fails then has its own error).
+    /// Whether this process has appended records, to any journal: set once a transaction that wrote some commits.
     static let hasAppended = Atomic<Bool>(false)
 
     enum MetaKey {
@@ -256,7 +255,8 @@ final class JournalStore: Sendable {
     /// checks gets its own error and writes nothing; the others go ahead. A storage failure fails the whole batch.
     func commit(_ requests: [AppendRequest]) -> [Result<AppendResult, Error>] {
         do {
-            return try environment.write { txn in
+            var appended = false
+            let results = try environment.write { txn in
                 var head = try readHead(txn)
                 let headBefore = head.position
                 let recordedAt = Timestamp.now()
@@ -271,8 +271,12 @@ final class JournalStore: Sendable {
                     }
                 }
                 if head.position != headBefore { try finishAppending(at: head, txn) }
+                appended = head.position != headBefore
                 return results
             }
+            // Committed (the closure may have run more than once, and a commit can fail after it).
+            if appended { Self.hasAppended.store(true, ordering: .relaxed) }
+            return results
         } catch let error as LMDBError {
             let failure = JournalError.storage(error)
             return requests.map { _ in .failure(failure) }
@@ -284,7 +288,8 @@ final class JournalStore: Sendable {
     /// Applies `requests` in one write transaction, all or nothing: the first that fails its checks throws, and
     /// nothing is written.
     func commitAll(_ requests: [AppendRequest]) throws -> [AppendResult] {
-        try mappingStorageErrors {
+        var appended = false
+        let results = try mappingStorageErrors {
             try environment.write { txn in
                 var head = try readHead(txn)
                 let headBefore = head.position
@@ -294,9 +299,12 @@ final class JournalStore: Sendable {
                     results.append(try write(request, plan: try check(request, txn), head: &head, at: recordedAt, txn))
                 }
                 if head.position != headBefore { try finishAppending(at: head, txn) }
+                appended = head.position != headBefore
                 return results
             }
         }
+        if appended { Self.hasAppended.store(true, ordering: .relaxed) }
+        return results
     }
 
     /// Writes records exactly as another journal held them, continuing this one, in one write transaction: each must
@@ -353,13 +361,13 @@ final class JournalStore: Sendable {
                 try finishAppending(at: head, txn)
             }
         }
+        if !records.isEmpty { Self.hasAppended.store(true, ordering: .relaxed) }
     }
 
     /// Ends a transaction that appended records: stores the new head, and keeps space past the last page.
     private func finishAppending(at head: (position: UInt64, hash: [UInt8]), _ txn: Transaction) throws {
         try txn.put(BigEndianKey.encode(head.position) + head.hash, forKey: MetaKey.head, in: meta)
         if reservesFileSpace { try environment.reserveFileSpace(in: txn) }
-        Self.hasAppended.store(true, ordering: .relaxed)
     }
 
     /// The position of the record with event id `id`, if stored.

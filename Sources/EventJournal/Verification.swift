@@ -54,20 +54,8 @@ extension JournalStore {
             return report(VerificationProblem(position: nil, detail: error.message), head: 0)
         }
 
-        let recordProblem: VerificationProblem? = try txn.withCursor(on: events) { cursor in
-            // A damaged page of records (a size reaching past the pages in use) is the next record's problem, and
-            // ends the walk.
-            var damaged: VerificationProblem?
-            func move(_ step: () throws -> CursorEntry?) throws -> CursorEntry? {
-                do {
-                    return try step()
-                } catch let error as LMDBError where error.code == .corrupted {
-                    damaged = VerificationProblem(
-                        position: checked + 1, detail: "the page holding it is damaged")
-                    return nil
-                }
-            }
-            var entry = try move(cursor.first)
+        func walk(_ cursor: Cursor) throws -> VerificationProblem? {
+            var entry = try cursor.first()
             while let current = entry {
                 let expected = checked + 1
                 guard let position = BigEndianKey.decode(current.key) else {
@@ -107,9 +95,17 @@ extension JournalStore {
                 tallies[stream] = StreamTally(version: version, lastPosition: position)
                 checked = position
                 if checked % 16_384 == 0 { progress?(checked, head.position) }
-                entry = try move(cursor.next)
+                entry = try cursor.next()
             }
-            return damaged
+            return nil
+        }
+        // A damaged page, of records or of an index read for one, is the next record's problem, and ends the walk.
+        let recordProblem: VerificationProblem? = try txn.withCursor(on: events) { cursor in
+            do {
+                return try walk(cursor)
+            } catch let error as LMDBError where error.isDamage {
+                return VerificationProblem(position: checked + 1, detail: "a page holding it or its index is damaged")
+            }
         }
         if let recordProblem { return report(recordProblem, head: head.position) }
         progress?(checked, head.position)

@@ -38,7 +38,11 @@ struct FieldParser {
     /// An RPE from 1 to 10 in half steps; nil for an empty field.
     static func rpe(_ text: String, line: Int) throws(ImportError) -> RPE? {
         guard let value = try decimal(text, line: line, "RPE") else { return nil }
-        guard let rpe = RPE(value) else { throw malformed(line, "RPE", text) }
+        guard let rpe = RPE(value) else {
+            throw ImportError(
+                .malformed, "line \(line): RPE \(text.prefix(40).debugDescription) is not 1 to 10 in half steps",
+                remedy: "fix that row in the file (or remove it), then import again")
+        }
         return rpe
     }
 

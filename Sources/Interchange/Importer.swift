@@ -42,13 +42,13 @@ public struct Importer: Sendable {
 
     public init(log: TrainingLog) { self.log = log }
 
-    /// Refuses, by the start of a file, text that is not UTF-8 because it is UTF-16 (a byte-order mark, or NUL bytes
-    /// among the first line's), and a LiftLedger journal export (JSON Lines), which `import-journal` reads.
+    /// Refuses, by the start of a file, text that is not UTF-8 because it is UTF-16 or UTF-32 (a byte-order mark, or
+    /// NUL bytes among the first line's), and a LiftLedger journal export (JSON Lines), which `import-journal` reads.
     private static func requireCSVText(_ start: ArraySlice<UInt8>, _ path: String) throws(ImportError) {
         let firstLine = start.prefix { $0 != UInt8(ascii: "\n") }
         if start.starts(with: [0xFF, 0xFE]) || start.starts(with: [0xFE, 0xFF]) || firstLine.contains(0) {
             throw ImportError(
-                .file, "\(path) is UTF-16 text, not UTF-8",
+                .malformed, "\(path) is UTF-16 or UTF-32 text (it has NUL bytes), not UTF-8",
                 remedy: "save it as UTF-8 (or export it from the app again), then import it")
         }
         if firstLine.starts(with: Array(#"{""#.utf8)) {

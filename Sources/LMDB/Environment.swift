@@ -63,6 +63,8 @@ public final class Environment: @unchecked Sendable {
     /// The data file, as `/proc/self/maps` names its mapping (resolved at open, so a later `chdir` cannot change it).
     private let dataFile: String
     private let gate = ReadWriteLock()
+    /// The data file's descriptor, which LMDB keeps open for the environment's life.
+    private let dataFileDescriptor: Int32
     /// Where the data file is mapped, as `/proc/self/maps` gives it; nil where it does not. Set at open and when the
     /// map is resized, with `gate` held exclusively (or before anyone else has the environment).
     private var map: Range<UInt>?
@@ -141,7 +143,12 @@ public final class Environment: @unchecked Sendable {
         self.dataFile = canonicalPath(path) + "/data.mdb"
         self.options = options
         self.registryKey = registryKey
-        map = Self.map(of: dataFile)
+        var info = MDB_envinfo()
+        mdb_env_info(env, &info)
+        map = Self.map(of: dataFile, size: info.me_mapsize)
+        var descriptor: Int32 = -1
+        mdb_env_get_fd(env, &descriptor)
+        dataFileDescriptor = descriptor
     }
 
     /// Refuses a data file shorter than the pages its meta page counts (a copy cut short, a truncated file): LMDB
@@ -366,11 +373,12 @@ public final class Environment: @unchecked Sendable {
         }
     }
 
-    /// Where this process maps `file`, from the first of its mappings to the end of the last.
-    private static func map(of file: String) -> Range<UInt>? {
-        mappings(of: file).reduce(nil) { union, mapping in
-            union.map { min($0.lowerBound, mapping.lowerBound)..<max($0.upperBound, mapping.upperBound) } ?? mapping
-        }
+    /// Where this process maps `file` with an environment's map of `size` bytes.
+    private static func map(of file: String, size: Int) -> Range<UInt>? {
+        // LMDB maps the whole map size at once; another mapping of the file (an environment opened only to inspect
+        // it, say) makes the map ambiguous, and it is then not checked.
+        let maps = mappings(of: file).filter { $0.count == size }
+        return maps.count == 1 ? maps[0] : nil
     }
 
     /// The address ranges at which this process maps `file`, as `/proc/self/maps` lists them.
@@ -435,12 +443,10 @@ public final class Environment: @unchecked Sendable {
                 TransactionDepth.leave()
                 gate.unlock()
             }
-            // The pages in use as the transaction begins: those of its snapshot, and for a write, the pages it
-            // reads from the map (the ones it writes stay in memory until the commit).
+            // The pages in use as the transaction begins, and the file beyond them, where the values it reads from
+            // the map must lie.
             let pages = map.map { map in
-                MappedPages(
-                    map: map,
-                    inUse: map.lowerBound..<map.lowerBound + UInt(unguardedInfo().lastPage + 1) * UInt(pageSize))
+                MappedPages(map: map, pages: unguardedInfo().lastPage + 1, pageSize: pageSize, file: dataFileDescriptor)
             }
             let result: T
             do {
@@ -474,7 +480,7 @@ public final class Environment: @unchecked Sendable {
         let current = unguardedInfo().mapSize
         guard current <= observed else { return }
         try check(mdb_env_set_mapsize(handle, current * 2), "mdb_env_set_mapsize", path: path)
-        map = Self.map(of: dataFile)
+        map = Self.map(of: dataFile, size: unguardedInfo().mapSize)
     }
 
     private func adoptMapSize() throws(LMDBError) {
@@ -482,7 +488,7 @@ public final class Environment: @unchecked Sendable {
         gate.lockExclusive()
         defer { gate.unlock() }
         try check(mdb_env_set_mapsize(handle, 0), "mdb_env_set_mapsize", path: path)
-        map = Self.map(of: dataFile)
+        map = Self.map(of: dataFile, size: unguardedInfo().mapSize)
     }
 }
 

@@ -58,6 +58,9 @@ public struct LMDBError: Error, Sendable, Equatable, CustomStringConvertible {
         self.remedy = remedy ?? Self.defaultRemedy(for: isOnFullVolume ? .noSpace : code)
     }
 
+    /// True when the failure means the environment's file is damaged.
+    public var isDamage: Bool { code == .corrupted || code == .panic || code == .pageNotFound }
+
     /// True when the failure means the disk (or a file-size limit) has no room for the write.
     public var isOutOfSpace: Bool {
         code == .noSpace || code == .fileTooLarge || code == .quotaExceeded || isOnFullVolume
@@ -97,8 +100,7 @@ public struct LMDBError: Error, Sendable, Equatable, CustomStringConvertible {
         case .databasesFull:
             return "raise maxDatabases when opening the environment"
         case .inputOutput:
-            return "a write was cut short: check the free space, the file-size limit (ulimit -f) and the disk, then "
-                + "retry (nothing was written)"
+            return "a read or write was cut short: check the free space, the file-size limit (ulimit -f) and the disk"
         default:
             return "see the LMDB documentation for this return code"
         }

@@ -1,20 +1,35 @@
 import CLMDB
 
-/// The part of an environment's memory map that holds its pages in use, as a transaction begins: where a value LMDB
-/// hands out from the map must lie.
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Where a value LMDB hands out from an environment's memory map must lie: within the pages in use as the transaction
+/// began, or at least within the data file.
 ///
-/// LMDB trusts the sizes in its pages: a damaged node's size can reach past the pages in use, and a read there past
-/// the end of the file ends the process with SIGBUS. Values are checked against these bounds before anyone reads
-/// them. Values outside the map (a write transaction's own pages, which LMDB keeps in memory until the commit) are
-/// not checked.
+/// LMDB trusts the sizes in its pages: a damaged node's size can reach past the end of the file, and a read there ends
+/// the process with SIGBUS. Values are checked before anyone reads them: against the pages in use first, then, for a
+/// value past them (a page a large write transaction spilled to the file before its commit), against the file's
+/// size. Values outside the map (pages a write transaction keeps in memory) are not checked.
 struct MappedPages {
     /// The whole map.
     let map: Range<UInt>
-    /// The map's pages that the file holds: from the start of the map to the end of the last page in use.
+    /// The pages in use as the transaction began, from the start of the map.
     let inUse: Range<UInt>
+    /// The data file's descriptor, for its size.
+    let file: Int32
+
+    /// The bounds of `map`, whose first `pages` pages of `pageSize` bytes are in use (clamped to the map, should a
+    /// damaged meta page count more).
+    init(map: Range<UInt>, pages: Int, pageSize: Int, file: Int32) {
+        let (bytes, overflow) = UInt(clamping: pages).multipliedReportingOverflow(by: UInt(clamping: pageSize))
+        self.map = map
+        self.inUse = map.lowerBound..<(overflow ? map.upperBound : map.lowerBound + min(bytes, UInt(map.count)))
+        self.file = file
+    }
 
     /// A buffer over `value`, which `operation` returned; an error when it points into the map of `pages` (when
-    /// known) past the pages in use.
+    /// known) past the end of the file.
     @inline(__always)
     static func buffer(
         _ value: MDB_val, within pages: MappedPages?, _ operation: @autoclosure () -> String
@@ -25,13 +40,19 @@ struct MappedPages {
 
     private func check(_ value: MDB_val, _ operation: @autoclosure () -> String) throws(LMDBError) {
         let start = UInt(bitPattern: value.mv_data)
-        // An empty value may end a page, and so begin where the pages in use end.
-        let fits = inUse.lowerBound <= start && start <= inUse.upperBound && value.mv_size <= inUse.upperBound - start
-        if map.contains(start), !fits {
-            throw LMDBError(
-                code: .corrupted, operation: operation(),
-                remedy: "a stored size reaches past the pages in use: the environment is damaged; restore it from a "
-                    + "backup")
-        }
+        guard map.contains(start), !Self.holds(inUse, start, value.mv_size) else { return }
+        var status = stat()
+        let fileBytes = fstat(file, &status) == 0 ? UInt(clamping: status.st_size) : 0
+        let inFile = map.lowerBound..<map.lowerBound + min(fileBytes, UInt(map.count))
+        guard !Self.holds(inFile, start, value.mv_size) else { return }
+        throw LMDBError(
+            code: .corrupted, operation: operation(),
+            remedy: "a stored size reaches past the end of the data file: the environment is damaged; restore it "
+                + "from a backup")
+    }
+
+    /// Whether `count` bytes from `start` lie in `range` (an empty value may end a page, and so begin at its end).
+    private static func holds(_ range: Range<UInt>, _ start: UInt, _ count: Int) -> Bool {
+        range.lowerBound <= start && start <= range.upperBound && UInt(count) <= range.upperBound - start
     }
 }

@@ -37,6 +37,7 @@ struct LiftLedger: AsyncParsableCommand {
 
     /// Runs the command, printing journal and CLI errors as one line on standard error with a non-zero status.
     static func main() async {
+        Terminal.occupyClosedStandardDescriptors()
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {
@@ -69,14 +70,18 @@ struct LiftLedger: AsyncParsableCommand {
     }
 
     /// The argument parser reads a negative number (`remove-set -1`) as an option, and then says the argument it was
-    /// given for is missing: the account of what was given instead of `message`, when that is what happened.
+    /// given for is missing: the account of what was given instead of `message`, when that is what happened (a
+    /// negative number that follows an option, `--workout -1`, is that option's value).
     static func negativeNumberGiven(for message: String, in arguments: [String]) -> String? {
         let prefix = "Missing expected argument '"
         guard message.hasPrefix(prefix), message.hasSuffix("'"),
-            let negative = arguments.first(where: { $0.hasPrefix("-") && $0.dropFirst().isDigits })
+            let negative = arguments.indices.first(where: { index in
+                let isOptionValue = index > 0 && arguments[index - 1].hasPrefix("--")
+                return arguments[index].hasPrefix("-") && ExactDecimal(arguments[index]) != nil && !isOptionValue
+            })
         else { return nil }
         return
-            "'\(message.dropFirst(prefix.count).dropLast())' was given \(negative), a negative number: give 1 or more"
+            "'\(message.dropFirst(prefix.count).dropLast())' was given \(arguments[negative]): give a number of 1 or more"
     }
 
     /// The command that `arguments` name, as far as they name one: `liftledger routine add`.

@@ -214,6 +214,7 @@ struct RestStartCommand: AsyncParsableCommand {
     var words: [String] = []
 
     func run() async throws {
+        let words = RestLength.words(words)
         let given = try words.first.map { first in
             if ["start", "extend", "skip"].contains(first) {
                 throw CLIError(
@@ -246,6 +247,12 @@ struct RestStartCommand: AsyncParsableCommand {
     }
 }
 
+/// The words `rest` and `rest extend` take for a length, read whatever comes after the options: a `--` that ends the
+/// options is not one of them.
+enum RestLength {
+    static func words(_ words: [String]) -> [String] { words.first == "--" ? Array(words.dropFirst()) : words }
+}
+
 struct RestExtendCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "extend", abstract: "Lengthen the running rest timer (a negative number shortens it).")
@@ -253,14 +260,26 @@ struct RestExtendCommand: AsyncParsableCommand {
     @OptionGroup var location: JournalLocation
 
     // Unrecognized arguments are taken too, so that a negative number is read as one rather than as an option.
-    @Argument(parsing: .allUnrecognized, help: "Seconds to add (negative to take off).")
-    var seconds: [String] = []
+    @Argument(
+        parsing: .allUnrecognized,
+        help: ArgumentHelp(
+            "Seconds to add, or a time as log --time reads one (30s, 1:00); negative to take off.",
+            valueName: "seconds"))
+    var words: [String] = []
 
     func run() async throws {
-        guard seconds.count == 1, let amount = Int32(seconds[0]) else {
+        let text = RestLength.words(words).joined(separator: " ")
+        let isShortening = text.hasPrefix("-")
+        let magnitude = isShortening ? String(text.dropFirst()) : text
+        let amount: Int32
+        if let seconds = try? TimeAndDistance.seconds(magnitude), let signed = Int32(exactly: seconds) {
+            amount = isShortening ? -signed : signed
+        } else if UInt32(digits: magnitude) == 0 {
+            amount = 0
+        } else {
             throw CLIError(
-                message: "expected one number of seconds, got \(seconds.joined(separator: " ").debugDescription)",
-                remedy: "write liftledger rest extend 30 (or -15 to shorten the rest)")
+                message: "cannot read a rest's change from \(text.debugDescription)",
+                remedy: "write liftledger rest extend 30 (or 1:00, or -15 to shorten the rest)")
         }
         guard amount != 0 else {
             throw CLIError(

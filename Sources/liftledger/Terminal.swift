@@ -15,6 +15,21 @@ enum Terminal {
     /// left on purpose (`demo | head`).
     static let endsQuietlyWhenTheReaderGoes = Atomic<Bool>(false)
 
+    /// Opens standard input, output and error on `/dev/null`, read-only, where they are closed: a file the process
+    /// opens later (LMDB's lock file) would otherwise take the descriptor and receive what is written there. A write
+    /// to such a descriptor fails, as to a closed one. Call it first.
+    static func occupyClosedStandardDescriptors() {
+        for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO]
+        where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+            // The lowest free descriptor: this one, as those before it are open by now.
+            let opened = open("/dev/null", O_RDONLY)
+            if opened >= 0, opened != descriptor {
+                dup2(opened, descriptor)
+                close(opened)
+            }
+        }
+    }
+
     /// Writes `text` to standard output. When it cannot take it (a full disk, a closed descriptor, a reader gone with
     /// SIGPIPE ignored), says so in one line on standard error and exits with status 1; what the command recorded
     /// before stands.

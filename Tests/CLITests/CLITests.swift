@@ -192,6 +192,20 @@ struct CLITests {
         #expect(
             result.standardError == "liftledger: error: cannot write to standard output (No space left on device); "
                 + "make room or send it elsewhere\n")
+        // A closed standard output stays closed: the descriptor is not left for the next file opened to take (a
+        // dispatch eventfd took it, and the output went there, "Invalid argument"; LMDB's lock file could take it).
+        let closed = try run(
+            "/bin/sh", ["-c", "exec \"$0\" events --journal \"$1\" >&-", BuiltProgram.liftledger, journal])
+        #expect(closed.status == 1)
+        #expect(
+            closed.standardError.hasPrefix("liftledger: error: cannot write to standard output (Bad file descriptor)"),
+            "\(closed.standardError)")
+        // LMDB writes its reader table in the lock file; text written there would make it longer.
+        let lockBytes = try Data(contentsOf: URL(fileURLWithPath: journal + "/lock.mdb")).count
+        let allClosed = try run(
+            "/bin/sh", ["-c", "exec \"$0\" events --journal \"$1\" <&- >&- 2>&-", BuiltProgram.liftledger, journal])
+        #expect(allClosed.status == 1)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: journal + "/lock.mdb")).count == lockBytes)
         // A command that recorded before it printed says so: run again, it would record twice.
         let appended = try run(
             "/bin/sh",
@@ -334,16 +348,29 @@ struct CLITests {
         #expect(verify.status == 1)
         #expect(
             verify.standardError.hasPrefix(
-                "liftledger: error: verify failed at position 3: the page holding it is "
-                    + "damaged;"), "\(verify.standardError)")
+                "liftledger: error: verify failed at position 3: a page holding it or its index is damaged;"),
+            "\(verify.standardError)")
+        let report = try jsonObject(try liftledger(["verify", "--json"], journal: journal).lines[0])
+        #expect(report["valid"] as? Bool == false && report["firstBadPosition"] as? Int == 3)
         for arguments in [
             ["events", "--json"], ["export", "--format", "jsonl", "--output", directory.child("x.jsonl")],
         ] {
             let result = try liftledger(arguments, journal: journal)
             #expect(result.status == 1, "\(arguments): \(result.standardError)")
-            #expect(result.standardError.contains("a stored size reaches past the pages in use"), "\(arguments)")
+            #expect(
+                result.standardError.contains("a stored size reaches past the end of the data file"), "\(arguments)")
             #expect(result.standardError.split(separator: "\n").count == 1)
         }
+        // A journal cut short cannot be opened: `verify --json` still says it is not valid, and why.
+        let cut = directory.child("cut")
+        try FileManager.default.createDirectory(atPath: cut, withIntermediateDirectories: false)
+        let data = try Data(contentsOf: URL(fileURLWithPath: journal + "/data.mdb"))
+        try data.prefix(2 * 4_096).write(to: URL(fileURLWithPath: cut + "/data.mdb"))
+        let cutVerify = try liftledger(["verify", "--json"], journal: cut)
+        #expect(cutVerify.status == 1)
+        let cutReport = try jsonObject(cutVerify.lines[0])
+        #expect(cutReport["valid"] as? Bool == false && cutReport["headPosition"] is NSNull)
+        #expect((cutReport["problem"] as? String)?.contains("damaged") == true, "\(cutReport)")
     }
 
     @Test func aCorruptRecordFailsVerifyAndEventsWithItsPosition() throws {

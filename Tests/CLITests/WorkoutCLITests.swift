@@ -36,7 +36,7 @@ struct WorkoutCLITests {
         try ok(["log", "bench press", "100kg", "x", "5", "--rpe", "8"])
         try ok(["rest", "1:30"])
         // 90 + 30 s, less the few seconds since the rest began, as every other rest message gives times.
-        let extended = try ok(["rest", "extend", "30"]).standardOutput
+        let extended = try ok(["rest", "extend", "30s"]).standardOutput
         #expect(extended == "rest: 2m 00s left\n" || extended.hasPrefix("rest: 1m 5"), "\(extended)")
         try ok(["rest", "skip"])
         try ok(["log", "bench press", "100", "5", "--type", "failure", "--note", "last rep grinding"])
@@ -162,9 +162,12 @@ struct WorkoutCLITests {
             // not as the argument missing.
             (
                 ["remove-set", "-1"],
-                "'<set>' was given -1, a negative number: give 1 or more; see liftledger remove-set"
+                "'<set>' was given -1: give a number of 1 or more; see liftledger remove-set"
             ),
-            (["correct", "-2", "--reps", "3"], "'<set>' was given -2, a negative number: give 1 or more"),
+            (["correct", "-2", "--reps", "3"], "'<set>' was given -2: give a number of 1 or more"),
+            (["remove-set", "-1.5"], "'<set>' was given -1.5: give a number of 1 or more"),
+            // An option's negative value is the option's: the set is what is missing.
+            (["correct", "--workout", "-1", "--reps", "5"], "Missing expected argument '<set>'"),
             (["why", "balance"], "why balance needs a muscle; such as: liftledger why balance chest"),
             (["why", "balance", "bench", "press"], "\"bench press\" is no muscle, and \"balance bench press\" no"),
             (["log", "squat", "100kg", "x", "5", "--workout", "-1"], "no workout -1"),
@@ -198,6 +201,7 @@ struct WorkoutCLITests {
             (["routine", "add", "Push", "bench", "--reps", "+5"], "cannot read reps \"+5\""),
             (["profile", "set", "--age", "5000000000"], "an age of 5000000000; give an age from 5 to 120"),
             (["rest", "extend", "0"], "changes nothing"),
+            (["rest", "extend", "soon"], "cannot read a rest's change from \"soon\""),
             (["rest", "-5"], "a rest of \"-5\"; give 1 to 3600 seconds or a time up to an hour"),
             (["rest", "1:00:01"], "give 1 to 3600 seconds"),
             (["rest", "5000"], "give 1 to 3600 seconds"),

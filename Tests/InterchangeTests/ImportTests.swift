@@ -358,6 +358,14 @@ struct ImportTests {
         #expect(
             error?.code == .malformed && error?.message.hasPrefix("line 7:") == true, "\(String(describing: error))")
         #expect(try snapshot(of: journal.path) == before, "not a byte of the journal changed")
+        // An RPE that is a number, but no half step from 1 to 10, is said to be that (line 3's 8.5 made 7.25).
+        lines = try String(contentsOfFile: Self.synthetic + "strong-2023.csv", encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        lines[2] = lines[2].replacingOccurrences(of: ",,8.5", with: ",,7.25")
+        try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: file))
+        let rpe = await importError { _ = try await importing(file, unit: .kilograms) }
+        #expect(rpe?.message == "line 3: RPE \"7.25\" is not 1 to 10 in half steps", "\(String(describing: rpe))")
+        #expect(try snapshot(of: journal.path) == before)
     }
 
     /// A Hevy workout's end_time gives its duration, which must be 0 to a year, as Strong's durations must: an end two
@@ -711,10 +719,9 @@ struct ImportTests {
         try Data("Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,RPE\n".utf8)
             .write(to: URL(fileURLWithPath: headerOnly))
         let head = try journal.head()
-        // Random bytes may fail as text (UTF-16's NUL bytes, or not UTF-8) or as a layout; every other case has one
-        // right answer.
+        // Random bytes may fail as text or as a layout; every other case has one right answer.
         let cases: [(String, MassUnit?, [ImportError.Code])] = [
-            (random, nil, [.file, .malformed, .unknownLayout]), (empty, nil, [.empty]),
+            (random, nil, [.malformed, .unknownLayout]), (empty, nil, [.empty]),
             (headerOnly, .kilograms, [.empty]),
             // The Chinese file writes kilograms converted to pounds (docs/IMPORT.md, "Weights"): read as kilograms, its
             // noisy values are plain only in the other unit, so --unit kg is refused.
@@ -737,8 +744,8 @@ struct ImportTests {
         let strong = try String(contentsOfFile: Self.synthetic + "strong-de.csv", encoding: .utf8)
         #expect(strong.contains("Ü"))
         for (name, data, says) in [
-            ("utf16.csv", try #require(strong.data(using: .utf16)), "is UTF-16 text, not UTF-8"),
-            ("utf16le.csv", try #require(strong.data(using: .utf16LittleEndian)), "is UTF-16 text, not UTF-8"),
+            ("utf16.csv", try #require(strong.data(using: .utf16)), "is UTF-16 or UTF-32 text"),
+            ("utf16le.csv", try #require(strong.data(using: .utf16LittleEndian)), "is UTF-16 or UTF-32 text"),
             ("latin1.csv", try #require(strong.data(using: .isoLatin1)), "text that is not UTF-8"),
         ] {
             let file = directory.child(name)

@@ -79,6 +79,22 @@ struct SessionTests {
         #expect(try log.query { try $0.history() }.first?.durationSeconds == 120)
     }
 
+    /// A finish given to the second while the last set is in the current second has no time to suggest: set at
+    /// 18:00:06.25, now 18:00:06.50, a finish at 18:00:06 is refused with the ways that do work.
+    @Test func aFinishInTheLastSetsSecondSuggestsNoTimeToCome() async throws {
+        let test = try TestJournal()
+        let clock = ManualClock("2026-11-22T18:00:00Z")
+        let log = try TrainingLog(journal: test.journal, clock: clock.function)
+        try await log.start()
+        clock.advance(seconds: 6.25)
+        try await log.logSet(SetRequest(exercise: "squat", weight: nil, reps: 5))
+        clock.advance(seconds: 0.25)
+        let error = await #expect(throws: TrainingError.self) {
+            try await log.finish(at: .at(Timestamp(rfc3339: "2026-11-22T18:00:06Z")!))
+        }
+        #expect(error?.remedy == "finish now (leave --at out), or give --at last")
+    }
+
     /// A clock set back since the last set (30 minutes behind it) finishes the workout at its last set, not before
     /// its start: started at 18:00, a set at 18:10, the clock then reads 17:40; by hand, 600 s long, ending at 18:10.
     @Test func aClockSetBackFinishesAtTheLastSet() async throws {

@@ -18,7 +18,6 @@ struct UnitsTests {
         #expect(ExactDecimal("97.5")!.adding(ExactDecimal("2.5")!) == ExactDecimal(100))
     }
 
-    /// 225 × 0.45359237 = 90.718474 (× 200) + 11.33980925 (× 25) = 102.05828325, by hand.
     /// An RPE read from decimals is 1 to 10 in half steps exactly: nothing near one is rounded onto it.
     @Test func anRPEIsExactlyAHalfStep() throws {
         for (text, halfSteps) in [("1", 2), ("8.5", 17), ("8.50", 17), ("10", 20), ("10.0", 20)] {
@@ -29,6 +28,7 @@ struct UnitsTests {
         }
     }
 
+    /// 225 × 0.45359237 = 90.718474 (× 200) + 11.33980925 (× 25) = 102.05828325, by hand.
     @Test func poundsConvertExactly() {
         let entered = weight("225", .pounds)
         #expect(entered.kilograms.description == "102.05828325")
@@ -81,14 +81,19 @@ struct UnitsTests {
         #expect(MassUnit.pounds.text(milligrams: Score(226_796_185), digits: 2) == "500")
         #expect(MassUnit.pounds.text(milligrams: Score(226_796_185, over: 100_000), digits: 2) == "0.01")
         #expect(MassUnit.kilograms.text(milligrams: Score(10_005_000), digits: 2) == "10.01")
-        // A mass kept in whole milligrams is read in pounds to five decimals first: 1008.75 lb (201.75 lb × 5) is
-        // 457,561,303.2625 mg, kept as 457,561,303, which is 1008.7499995 lb; 12.005 lb is 5,445,376 mg, 12.0049991 lb;
-        // 100.25 lb is 45,472,635 mg, 100.2499998 lb (each by hand: pounds × 453,592.37, rounded to the milligram).
-        // Rounded from the exact fraction of the kept milligrams, each half went down.
+        // A mass kept in whole milligrams within 0.00005 lb of whole hundredths of a pound is read as those: 1008.75 lb
+        // (201.75 lb × 5) is 457,561,303.2375 mg, kept as 457,561,303, which is 1008.7499995 lb; 100.25 lb is
+        // 45,472,635 mg, 100.2499998 lb; seven sets of 206.15 lb × 5, each kept as 467,540,335 mg, are 3,272,782,345 mg,
+        // 7215.2499942 lb (each by hand: pounds × 453,592.37, rounded to the milligram). Rounded from the exact fraction
+        // of the kept milligrams, each half went down.
         #expect(MassUnit.pounds.text(milligrams: Score(457_561_303), digits: 1) == "1008.8")
-        #expect(MassUnit.pounds.text(milligrams: Score(5_445_376), digits: 2) == "12.01")
         #expect(MassUnit.pounds.text(milligrams: 45_472_635, digits: 1) == "100.3")
-        // A fraction of a milligram is not read to five decimals first: 2,267.96184 mg is just under 0.005 lb.
+        #expect(MassUnit.pounds.text(milligrams: Score(3_272_782_345), digits: 1) == "7215.3")
+        // Not a mass just short of a half of what is shown: 53 kg is 116.8449990 lb, and 12.005 lb, kept as 5,445,376
+        // mg, is 12.0049991 lb, both rounded as they are to two decimals.
+        #expect(MassUnit.pounds.text(milligrams: Score(53_000_000), digits: 2) == "116.84")
+        #expect(MassUnit.pounds.text(milligrams: Score(5_445_376), digits: 2) == "12")
+        // Nor a fraction of a milligram: 2,267.96184 mg is just under 0.005 lb.
         #expect(MassUnit.pounds.text(milligrams: Score(226_796_184, over: 100_000), digits: 2) == "0")
         // 115.2 − 106.875 = 8.325 exactly (Brzycki's 95 × 36/32 = 106.875 and 80 × 36/25 = 115.2), which rounded
         // through binary64 (8.3249999…) gave 8.32.

@@ -273,8 +273,10 @@ extension TrainingLog {
                         "a finish at \(instant.localText(in: zone)) is "
                             + (instant > now
                                 ? "in the future" : "before the workout's last set or its last pause's end"),
-                        remedy:
-                            "give a time from \(earliest.localText(in: zone)) (\(zone.identifier)) to now, or --at last"
+                        // Nothing to give when the last set was in this very second.
+                        remedy: earliest > now
+                            ? "finish now (leave --at out), or give --at last"
+                            : "give a time from \(earliest.localText(in: zone)) (\(zone.identifier)) to now, or --at last"
                     )
                 }
                 end = instant

@@ -20,36 +20,46 @@ public enum MassUnit: String, Sendable, Hashable, CaseIterable {
     /// ``text(milligrams:digits:)-(Score,_)`` rounds it.
     public func text(milligrams: Double, digits: UInt8) -> String {
         if let whole = Int64(exactly: milligrams) { return text(milligrams: Score(whole), digits: digits) }
-        let value = milligrams / (self == .kilograms ? 1_000_000 : 453_592.37)
-        return ExactDecimal(rounding: value, toDigits: digits)?.description ?? String(value)
+        return Self.rounded(milligrams / milligramsPerUnit, digits: digits)
     }
 
     /// A mass given in milligrams as an exact fraction, in this unit, rounded half away from zero to `digits`
     /// decimals from the exact value (a pound is 45,359,237 / 100 mg), for people.
     ///
-    /// A whole number of milligrams in pounds is first read to five decimals of a pound (steps of 4.5 mg): it is a
-    /// mass rounded to the milligram, a weight or a volume, and 201.75 lb × 5 = 1008.75 lb, kept as 457,561,299 mg,
-    /// is 1008.7499978 lb, which would round down where 1008.75 rounds up.
+    /// A whole number of milligrams in pounds within a twentieth of a thousandth of a pound (23 mg) of a whole number
+    /// of hundredths is taken as that number: it is a mass kept to the milligram, a weight or a sum of set volumes
+    /// each rounded to one, and 201.75 lb × 5 = 1008.75 lb, kept as 457,561,303 mg, is 1008.7499995 lb, which would
+    /// round down where 1008.75 rounds up. (A mass entered otherwise that close to a half, such as 135.42 kg,
+    /// 298.549990 lb, rounds up too: by less than a thousandth of a pound more than exactly.)
     public func text(milligrams value: Score, digits: UInt8) -> String {
         guard self == .pounds else { return value.text(per: 1_000_000, digits: digits) }
         let milligramsPerHundredPounds: Int64 = 45_359_237
-        if value.denominator == 1, digits < 5 {
-            let (scaled, overflow) = value.numerator.multipliedReportingOverflow(by: 10_000_000)
+        if value.denominator == 1, digits < 2 {
+            // In ten-thousandths of a pound, rounded half away from zero.
+            let (scaled, overflow) = value.numerator.multipliedReportingOverflow(by: 1_000_000)
             if !overflow {
-                var (hundredThousandths, remainder) = scaled.quotientAndRemainder(
-                    dividingBy: milligramsPerHundredPounds)
-                if remainder.magnitude * 2 >= milligramsPerHundredPounds { hundredThousandths += scaled < 0 ? -1 : 1 }
-                return Score(hundredThousandths, over: 100_000).text(per: 1, digits: digits)
+                var (tenThousandths, remainder) = scaled.quotientAndRemainder(dividingBy: milligramsPerHundredPounds)
+                if remainder.magnitude * 2 >= milligramsPerHundredPounds { tenThousandths += scaled < 0 ? -1 : 1 }
+                if tenThousandths % 100 == 0 {
+                    return Score(tenThousandths, over: 10_000).text(per: 1, digits: digits)
+                }
             }
         }
         let (numerator, overflow) = value.numerator.multipliedReportingOverflow(by: 100)
         let (denominator, denominatorOverflow) = value.denominator.multipliedReportingOverflow(
             by: milligramsPerHundredPounds)
         guard !overflow, !denominatorOverflow else {
-            return ExactDecimal(rounding: value.doubleValue / 453_592.37, toDigits: digits)?.description
-                ?? String(value.doubleValue / 453_592.37)
+            return Self.rounded(value.doubleValue / 453_592.37, digits: digits)
         }
         return Score(numerator, over: denominator).text(per: 1, digits: digits)
+    }
+
+    /// Milligrams in one of this unit.
+    private var milligramsPerUnit: Double { self == .kilograms ? 1_000_000 : 453_592.37 }
+
+    /// `value` rounded to `digits` decimals through binary64, as text: for masses too large for exact fractions.
+    private static func rounded(_ value: Double, digits: UInt8) -> String {
+        ExactDecimal(rounding: value, toDigits: digits)?.description ?? String(value)
     }
 
     init(code: UInt64) throws(PayloadError) {
