@@ -160,6 +160,12 @@ struct ExportReader {
                 .malformed, "line \(line) names no exercise",
                 remedy: "fix that row in the file (or remove it), then import again")
         }
+        // As `exercise add` takes names: on one line, and not too long for read-model keys.
+        guard !exercise.holdsControlCharacters else {
+            throw ImportError(
+                .malformed, "line \(line) names an exercise with a line break or another control character",
+                remedy: "put the name on one line in the file, then import again")
+        }
         guard Exercise.fitsName(exercise) else {
             throw ImportError(
                 .malformed, "line \(line) names an exercise longer than \(Exercise.maximumNameLength) characters",

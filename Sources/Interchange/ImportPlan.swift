@@ -28,11 +28,16 @@ struct ImportPlan {
         var customs: [CustomExerciseAdded] = []
         func outcome(_ set: ImportedSet) -> ExerciseMapper.Outcome {
             if let known = outcomes[set.exercise] { return known }
-            let mapped = mapper.map(set.exercise, category: set.category)
-            outcomes[set.exercise] = mapped
-            if case .custom(let added) = mapped, !customs.contains(where: { $0.exerciseId == added.exerciseId }) {
-                customs.append(added)
+            var mapped = mapper.map(set.exercise, category: set.category)
+            // Spellings of one new custom exercise are the exercise as its first spelling adds it.
+            if case .custom(let added) = mapped {
+                if let first = customs.first(where: { $0.exerciseId == added.exerciseId }) {
+                    mapped = .custom(first)
+                } else {
+                    customs.append(added)
+                }
             }
+            outcomes[set.exercise] = mapped
             return mapped
         }
         let metadata = EventMetadata(correlationID: digest, source: source)

@@ -832,7 +832,11 @@ struct WorkoutCLITests {
         let custom = try jsonObject(try ok(["exercise", "show", "zercher carry", "--json"]).lines[0])
         #expect(custom["custom"] as? Bool == true && custom["id"] as? String == "custom-zercher-carry")
         let bad = try liftledger(["exercise", "add", "Thing", "--primary", "elbows"], journal: journal)
-        #expect(bad.status != 0 && bad.standardError.contains("unknown muscle"))
+        #expect(bad.status != 0 && bad.standardError.contains("unknown muscle \"elbows\"; use --primary with"))
+        // A wrong secondary muscle names its own option.
+        let badSecondary = try liftledger(
+            ["exercise", "add", "Thing", "--primary", "chest", "--secondary", "elbows"], journal: journal)
+        #expect(badSecondary.standardError.contains("unknown muscle \"elbows\"; use --secondary with"))
 
         try ok(["profile", "set", "--unit", "lb", "--time-zone", "America/New_York", "--body-weight", "180"])
         let profile = try jsonObject(try ok(["profile", "show", "--json"]).lines[0])

@@ -297,6 +297,23 @@ struct ImportTests {
         #expect(remapped.countedSets.map(\.details.exerciseId).first == "Dumbbell_Bench_Press")
     }
 
+    /// A new custom exercise spelt three ways in one file is one exercise, named as its first row spells it, and the
+    /// report names it so for each spelling (it gave each row's spelling, names no exercise has).
+    @Test func aNewCustomExerciseSpeltSeveralWaysIsReportedByItsName() async throws {
+        let file = directory.child("spellings.csv")
+        let rows = ["Weird Thing", "weird  thing", "WEIRD-THING"].enumerated().map { index, name in
+            "2026-04-24 09:40:00,Upper,51m,\"\(name)\",\(index + 1),40,10,0,0,\n"
+        }
+        try Data(
+            ("Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,RPE\n" + rows.joined())
+                .utf8
+        ).write(to: URL(fileURLWithPath: file))
+        let report = try await importing(file, unit: .kilograms)
+        #expect(report.customExercisesAdded == ["Weird Thing"])
+        #expect(Set(report.exercises.map(\.exerciseId)) == ["custom-weird-thing"])
+        #expect(report.exercises.map(\.name) == ["Weird Thing", "Weird Thing", "Weird Thing"])
+    }
+
     /// FitNotes' workout is its day, however a row writes it: a row dated `2021-2-1` joins the `2021-02-01` workout
     /// (it made a second workout that day), and the file as FitNotes writes it is the same two workouts.
     @Test func aFitNotesDayIsOneWorkoutHoweverItIsWritten() async throws {
@@ -473,6 +490,14 @@ struct ImportTests {
         let tooLong = await importError { _ = try await importing(try file(longest + "x"), unit: .kilograms) }
         #expect(
             tooLong?.message == "line 2 names an exercise longer than 100 characters", "\(String(describing: tooLong))")
+        #expect(try journal.head() == head)
+        // A name over two lines, or with a tab, is refused at its line as exercise add refuses it.
+        for name in ["Line\nBreak", "Tab\tName"] {
+            let split = await importError { _ = try await importing(try file(name), unit: .kilograms) }
+            #expect(
+                split?.message == "line 2 names an exercise with a line break or another control character",
+                "\(String(describing: split))")
+        }
         #expect(try journal.head() == head)
         await #expect(throws: TrainingError.self) {
             try await log.addCustomExercise(

@@ -47,11 +47,14 @@ extension TrainingLog {
             !ExerciseCatalog.muscleNames.contains($0)
         }
         guard unknown.isEmpty, !proposal.primaryMuscles.isEmpty else {
+            // The option the first unknown muscle came with (a missing primary muscle is --primary's).
+            let option =
+                unknown.first.map { proposal.primaryMuscles.contains($0) } == false ? "--secondary" : "--primary"
             throw TrainingError(
                 .invalidValue,
                 unknown.isEmpty ? "an exercise needs a primary muscle" : "unknown muscle \"\(unknown[0])\"",
                 remedy:
-                    "use --primary with one or more of: \(ExerciseCatalog.muscleNames.sorted().joined(separator: ", "))"
+                    "use \(option) with one or more of: \(ExerciseCatalog.muscleNames.sorted().joined(separator: ", "))"
             )
         }
         // The values free-exercise-db gives: balance reads the force for its push/pull split.

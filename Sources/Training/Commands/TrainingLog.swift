@@ -48,7 +48,7 @@ public final class TrainingLog: Sendable {
     /// Refuses a name with a line break or another control character: tables, CSV exports and messages print a name
     /// on one line.
     static func requireOneLine(_ text: String, _ what: String) throws(TrainingError) {
-        guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return }
+        guard text.holdsControlCharacters else { return }
         throw TrainingError(
             .invalidValue, "\(what) cannot hold a line break or another control character",
             remedy: "give it on one line")
