@@ -28,27 +28,26 @@ struct MappedPages {
         self.file = file
     }
 
-    /// A buffer over `value`, which `operation` returned; an error when it points into the map of `pages` (when
-    /// known) past the end of the file.
+    /// Whether `value` may be read: it lies outside the map, or within the file. The common case, within the pages in
+    /// use, costs two comparisons; past them, the file's size is asked for.
     @inline(__always)
-    static func buffer(
-        _ value: MDB_val, within pages: MappedPages?, _ operation: @autoclosure () -> String
-    ) throws(LMDBError) -> UnsafeRawBufferPointer {
-        if let pages { try pages.check(value, operation()) }
-        return UnsafeRawBufferPointer(start: value.mv_data, count: value.mv_size)
+    func allows(_ value: MDB_val) -> Bool {
+        let start = UInt(bitPattern: value.mv_data)
+        return !map.contains(start) || Self.holds(inUse, start, value.mv_size) || isInFile(start, value.mv_size)
     }
 
-    private func check(_ value: MDB_val, _ operation: @autoclosure () -> String) throws(LMDBError) {
-        let start = UInt(bitPattern: value.mv_data)
-        guard map.contains(start), !Self.holds(inUse, start, value.mv_size) else { return }
-        var status = stat()
-        let fileBytes = fstat(file, &status) == 0 ? UInt(clamping: status.st_size) : 0
-        let inFile = map.lowerBound..<map.lowerBound + min(fileBytes, UInt(map.count))
-        guard !Self.holds(inFile, start, value.mv_size) else { return }
-        throw LMDBError(
-            code: .corrupted, operation: operation(),
+    /// The error for a value `operation` returned that `allows(_:)` refuses.
+    static func damage(_ operation: String) -> LMDBError {
+        LMDBError(
+            code: .corrupted, operation: operation,
             remedy: "a stored size reaches past the end of the data file: the environment is damaged; restore it "
                 + "from a backup")
+    }
+
+    private func isInFile(_ start: UInt, _ count: Int) -> Bool {
+        var status = stat()
+        let fileBytes = fstat(file, &status) == 0 ? UInt(clamping: status.st_size) : 0
+        return Self.holds(map.lowerBound..<map.lowerBound + min(fileBytes, UInt(map.count)), start, count)
     }
 
     /// Whether `count` bytes from `start` lie in `range` (an empty value may end a page, and so begin at its end).

@@ -27,7 +27,8 @@ public struct Transaction {
         let rc = mdb_get(txn, database.dbi, &keyValue, &data)
         if rc == MDB_NOTFOUND { return nil }
         try check(rc, "mdb_get(\(database.name))")
-        return try body(MappedPages.buffer(data, within: pages, "mdb_get(\(database.name))"))
+        guard pages?.allows(data) != false else { throw MappedPages.damage("mdb_get(\(database.name))") }
+        return try body(UnsafeRawBufferPointer(start: data.mv_data, count: data.mv_size))
     }
 
     /// Calls `body` with the value stored under `key`, or returns nil when there is none.
@@ -158,8 +159,11 @@ public struct Cursor {
     private func entry(_ rc: Int32, _ key: MDB_val, _ data: MDB_val) throws -> CursorEntry? {
         if rc == MDB_NOTFOUND { return nil }
         try check(rc, "mdb_cursor_get(\(database.name))")
+        guard pages.map({ $0.allows(key) && $0.allows(data) }) != false else {
+            throw MappedPages.damage("mdb_cursor_get(\(database.name))")
+        }
         return CursorEntry(
-            key: try MappedPages.buffer(key, within: pages, "mdb_cursor_get(\(database.name))"),
-            value: try MappedPages.buffer(data, within: pages, "mdb_cursor_get(\(database.name))"))
+            key: UnsafeRawBufferPointer(start: key.mv_data, count: key.mv_size),
+            value: UnsafeRawBufferPointer(start: data.mv_data, count: data.mv_size))
     }
 }
