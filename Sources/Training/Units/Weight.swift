@@ -49,7 +49,7 @@ public enum MassUnit: String, Sendable, Hashable, CaseIterable {
         let (denominator, denominatorOverflow) = value.denominator.multipliedReportingOverflow(
             by: milligramsPerHundredPounds)
         guard !overflow, !denominatorOverflow else {
-            return Self.rounded(value.doubleValue / 453_592.37, digits: digits)
+            return Self.rounded(value.doubleValue / milligramsPerUnit, digits: digits)
         }
         return Score(numerator, over: denominator).text(per: 1, digits: digits)
     }
