@@ -845,6 +845,9 @@ struct WorkoutCLITests {
         // kilograms: 180 kg): 180 lb is 180 × 0.45359237 = 81.6466266 kg.
         let body = (profile["bodyWeight"] as? [String: Any])?["weight"] as? [String: Any]
         #expect(body?["unit"] as? String == "lb" && body?["kilograms"] as? String == "81.6466266")
+        // Out of range, in both units: 20 kg / 0.45359237 = 44.09 lb, 400 kg = 881.85 lb, each to one decimal (by hand).
+        let heavy = try liftledger(["profile", "set", "--body-weight", "1001kg"], journal: journal)
+        #expect(heavy.standardError.contains("is not a weight from 20 to 400 kg (44.1 to 881.8 lb)"))
 
         try ok(["start"])
         try ok(["log", "zercher carry", "135", "x", "20"])

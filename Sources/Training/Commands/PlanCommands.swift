@@ -2,8 +2,18 @@ import EventJournal
 import Foundation
 
 extension TrainingLog {
-    /// The body weights a profile takes, in both units (the pounds rounded inward, so that both ends are in range).
-    public static let bodyWeightRange = "from 20 to 400 kg (44.1 to 881.8 lb)"
+    /// The body weights a profile takes, in kilograms.
+    static let bodyWeightKilograms = ExactDecimal(20)...ExactDecimal(400)
+
+    /// The body weights a profile takes, in both units, for messages: `from 20 to 400 kg (44.1 to 881.8 lb)`.
+    public static var bodyWeightRange: String {
+        func pounds(_ kilograms: ExactDecimal) -> String {
+            MassUnit.pounds.text(milligrams: Score(kilograms.scaled(toDigits: 6) ?? 0), digits: 1)
+        }
+        let range = bodyWeightKilograms
+        return "from \(range.lowerBound) to \(range.upperBound) kg (\(pounds(range.lowerBound)) to "
+            + "\(pounds(range.upperBound)) lb)"
+    }
 
     /// Records profile changes, and a body-weight entry if one is given.
     public func updateProfile(_ update: ProfileUpdated, bodyWeight: Weight? = nil) async throws {
@@ -15,7 +25,7 @@ extension TrainingLog {
         if let height = update.heightCentimeters, height < ExactDecimal(50) || ExactDecimal(272) < height {
             throw TrainingError(.invalidValue, "a height of \(height) cm", remedy: "give a height from 50 to 272 cm")
         }
-        if let bodyWeight, bodyWeight.kilograms < ExactDecimal(20) || ExactDecimal(400) < bodyWeight.kilograms {
+        if let bodyWeight, !Self.bodyWeightKilograms.contains(bodyWeight.kilograms) {
             throw TrainingError(
                 .invalidValue, "a body weight of \(bodyWeight)", remedy: "give a body weight \(Self.bodyWeightRange)")
         }
