@@ -324,19 +324,23 @@ struct CLITests {
         }
     }
 
+    /// Appends records 1 to 5 to stream `s`, record N's data `{"n":N}`, each with an id of its own; returns the ids.
+    func appendFiveRecords() throws -> [UUID] {
+        try (1...5).map { index in
+            let id = UUID()
+            let appended = try liftledger(
+                ["append", "--stream", "s", "--type", "T", "--data", #"{"n":\#(index)}"#, "--id", id.uuidString],
+                journal: journal)
+            #expect(appended.status == 0)
+            return id
+        }
+    }
+
     /// LMDB trusts the sizes in its pages: record 3's, made 16 MiB larger, reached past the end of the file, where
     /// `verify`, `events` and `export` read and died of SIGBUS (status 135). Each fails in one line, `verify` at
     /// position 3.
     @Test func aDamagedNodeSizeFailsReadersInOneLine() throws {
-        var ids: [UUID] = []
-        for index in 1...5 {
-            let id = UUID()
-            ids.append(id)
-            let appended = try liftledger(
-                ["append", "--stream", "s", "--type", "T", "--data", "\(index)", "--id", id.uuidString],
-                journal: journal)
-            #expect(appended.status == 0)
-        }
+        let ids = try appendFiveRecords()
         #expect(try enlargeNodeSize(inJournal: journal, eventID: ids[2], position: 3) >= 1)
         let verify = try liftledger(["verify"], journal: journal)
         #expect(verify.status == 1)
@@ -368,15 +372,7 @@ struct CLITests {
     }
 
     @Test func aCorruptRecordFailsVerifyAndEventsWithItsPosition() throws {
-        var ids: [UUID] = []
-        for index in 1...5 {
-            let id = UUID()
-            ids.append(id)
-            let appended = try liftledger(
-                ["append", "--stream", "s", "--type", "T", "--data", #"{"n":\#(index)}"#, "--id", id.uuidString],
-                journal: journal)
-            #expect(appended.status == 0)
-        }
+        let ids = try appendFiveRecords()
         let flipped = try flipFirstPayloadByte(
             inJournal: journal, eventID: ids[2], position: 3, payloadLength: #"{"n":3}"#.utf8.count)
         #expect(flipped >= 1)
