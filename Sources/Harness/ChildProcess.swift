@@ -63,12 +63,21 @@ final class ChildProcess {
     /// Waits for the process to end, reading its output meanwhile. Returns the wait status.
     @discardableResult
     func wait() -> Int32 {
+        var status: Int32?
+        while status == nil { status = wait(until: .now + .seconds(60)) }
+        return status!
+    }
+
+    /// Waits for the process to end until `deadline`, reading its output meanwhile. Returns the wait status, or nil
+    /// when the process is still running at the deadline.
+    func wait(until deadline: ContinuousClock.Instant) -> Int32? {
         var status: Int32 = 0
         while true {
             read(until: .now + .milliseconds(20))
             let rc = waitpid(pid, &status, WNOHANG)
             if rc == pid { break }
             if rc < 0 && errno != EINTR { break }
+            if ContinuousClock.now >= deadline { return nil }
         }
         read(until: .now + .milliseconds(5))
         return status

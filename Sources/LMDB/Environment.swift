@@ -63,6 +63,8 @@ public final class Environment: @unchecked Sendable {
     /// The data file, as `/proc/self/maps` names its mapping (resolved at open, so a later `chdir` cannot change it).
     private let dataFile: String
     private let gate = ReadWriteLock()
+    /// Taken around every write transaction (see ``WriterLock``).
+    private let writers: WriterLock
     /// The data file's descriptor, which LMDB keeps open for the environment's life.
     private let dataFileDescriptor: Int32
     /// Where the data file is mapped, as `/proc/self/maps` gives it; nil where it does not. Set at open and when the
@@ -113,6 +115,8 @@ public final class Environment: @unchecked Sendable {
     }
 
     private init(path: String, options: EnvironmentOptions, registryKey: String?) throws(LMDBError) {
+        let dataFile = canonicalPath(path) + "/data.mdb"
+        let writers = WriterLock(dataFile: dataFile)
         var env: OpaquePointer?
         try check(mdb_env_create(&env), "mdb_env_create", path: path)
         guard let env else { throw LMDBError(code: .misuse, operation: "mdb_env_create", path: path) }
@@ -130,7 +134,7 @@ public final class Environment: @unchecked Sendable {
                 var dead: Int32 = 0
                 try check(mdb_reader_check(env, &dead), "mdb_reader_check", path: path)
             }
-            if !options.readOnly { try Self.adoptAbandonedCommitIfAny(env, path: path) }
+            if !options.readOnly { try Self.adoptAbandonedCommitIfAny(env, path: path, writers: writers) }
         } catch {
             mdb_env_close(env)
             throw error
@@ -140,7 +144,8 @@ public final class Environment: @unchecked Sendable {
         self.pageSize = Int(stat.ms_psize)
         self.handle = env
         self.path = path
-        self.dataFile = canonicalPath(path) + "/data.mdb"
+        self.dataFile = dataFile
+        self.writers = writers
         self.options = options
         self.registryKey = registryKey
         var info = MDB_envinfo()
@@ -304,27 +309,31 @@ public final class Environment: @unchecked Sendable {
         try ForkGuard.check("mdb_txn_begin")
         gate.lockShared()
         defer { gate.unlock() }
-        try Self.adoptAbandonedCommit(handle, path: path)
+        try Self.adoptAbandonedCommit(handle, path: path, writers: writers)
     }
 
     /// Adopts an abandoned commit only when there is one: when the newest meta page is newer than the snapshot a
     /// reader is given (or a commit under way is between the two). Taking the write lock regardless would make every
     /// opening, a reading command's too, wait for another process's write to end.
-    private static func adoptAbandonedCommitIfAny(_ env: OpaquePointer, path: String) throws(LMDBError) {
+    private static func adoptAbandonedCommitIfAny(
+        _ env: OpaquePointer, path: String, writers: WriterLock
+    ) throws(LMDBError) {
         var txn: OpaquePointer?
         let rc = mdb_txn_begin(env, nil, UInt32(MDB_RDONLY), &txn)
-        if rc == MDB_MAP_RESIZED { return try adoptAbandonedCommit(env, path: path) }
+        if rc == MDB_MAP_RESIZED { return try adoptAbandonedCommit(env, path: path, writers: writers) }
         try check(rc, "mdb_txn_begin", path: path)
         let snapshot = mdb_txn_id(txn)
         mdb_txn_abort(txn)
         var info = MDB_envinfo()
         try check(mdb_env_info(env, &info), "mdb_env_info", path: path)
-        if info.me_last_txnid > snapshot { try adoptAbandonedCommit(env, path: path) }
+        if info.me_last_txnid > snapshot { try adoptAbandonedCommit(env, path: path, writers: writers) }
     }
 
-    private static func adoptAbandonedCommit(_ env: OpaquePointer, path: String) throws(LMDBError) {
+    private static func adoptAbandonedCommit(
+        _ env: OpaquePointer, path: String, writers: WriterLock
+    ) throws(LMDBError) {
         var txn: OpaquePointer?
-        let rc = mdb_txn_begin(env, nil, 0, &txn)
+        let rc = writers.withLock { mdb_txn_begin(env, nil, 0, &txn) }
         if rc == MDB_MAP_RESIZED { return }  // the next transaction adopts the new size and the commit with it
         try check(rc, "mdb_txn_begin", path: path)
         mdb_txn_abort(txn)
@@ -419,12 +428,19 @@ public final class Environment: @unchecked Sendable {
 
     // MARK: - Transactions and map size
 
-    /// Begins a transaction, runs `body`, then commits or aborts. Holds `gate` shared throughout, and adopts a map
-    /// size grown by another process (`MDB_MAP_RESIZED`) before retrying.
+    /// Begins a transaction, runs `body`, then commits or aborts. Holds `gate` shared throughout (and a write holds
+    /// `writers`), and adopts a map size grown by another process (`MDB_MAP_RESIZED`) before retrying.
     private func withTransaction<T>(
         readOnly: Bool, commit: Bool, _ body: (Transaction) throws -> T
     ) throws -> T {
         try ForkGuard.check("mdb_txn_begin")
+        if readOnly { return try runTransaction(readOnly: true, commit: commit, body) }
+        return try writers.withLock { try runTransaction(readOnly: false, commit: commit, body) }
+    }
+
+    private func runTransaction<T>(
+        readOnly: Bool, commit: Bool, _ body: (Transaction) throws -> T
+    ) throws -> T {
         while true {
             gate.lockShared()
             var txn: OpaquePointer?

@@ -301,6 +301,38 @@ struct CLITests {
         }
     }
 
+    /// A writing command waits for another process's write on a lock of the data file, not on LMDB's writer mutex: when
+    /// a writer was killed, the mutex woke one waiter, and when that one was killed in turn before it took the mutex
+    /// the others waited for ever (tools/crash-test's killed-writers rounds showed it). The waiting process shows in
+    /// `/proc/locks`, blocked on the data file's lock, only when it waits there.
+    @Test func aWriterWaitsForAnotherProcessOnTheDataFileLock() throws {
+        let environment = try Environment.open(path: journal)
+        var status = stat()
+        #expect(stat(journal + "/data.mdb", &status) == 0)
+        let (writer, waitedOnTheLock) = try environment.write { _ in
+            let writer = try ProgramHandle(
+                BuiltProgram.liftledger,
+                ["append", "--stream", "s", "--type", "T", "--data", "1", "--journal", journal])
+            let deadline = ContinuousClock.now + .seconds(20)
+            var waiting = false
+            while !waiting && ContinuousClock.now < deadline {
+                usleep(10_000)
+                // A waiter's line: `2: -> FLOCK  ADVISORY  WRITE PID MAJOR:MINOR:INODE 0 EOF`.
+                let locks = try String(contentsOfFile: "/proc/locks", encoding: .utf8)
+                waiting = locks.split(separator: "\n").contains { line in
+                    let fields = line.split(separator: " ")
+                    return fields.count >= 7 && fields[1] == "->" && fields[2] == "FLOCK"
+                        && fields[5] == "\(writer.processIdentifier)"
+                        && fields[6].split(separator: ":").last == "\(status.st_ino)"
+                }
+            }
+            return (writer, waiting)
+        }
+        #expect(waitedOnTheLock)
+        let appended = writer.wait(timeout: .seconds(20))
+        #expect(appended.status == 0, "\(appended.standardError)")
+    }
+
     @Test func aBackupVerifiesWithTheSameHead() throws {
         for index in 0..<20 {
             _ = try liftledger(

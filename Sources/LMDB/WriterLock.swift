@@ -1,0 +1,57 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Makes the write transactions of every process on an environment wait their turn in the kernel, on a `flock` of the
+/// data file, before they take LMDB's writer mutex, so that the mutex never has a process waiting for it.
+///
+/// LMDB's writer mutex is a robust process-shared pthread mutex. When its owner dies, the kernel wakes one waiter; if
+/// that waiter is killed too before it takes the mutex, the others wait for a wake-up that never comes, the mutex free
+/// (seen with writers killed by `kill -9` while others waited). A file lock has no such gap: the kernel hands it on
+/// when its holder's descriptors close, however the holder ends. Within a process, one thread at a time takes the
+/// file lock (a `flock` is shared by the whole process), the others wait on a mutex that dies with them.
+///
+/// `@unchecked Sendable`: the pthread mutex is built for concurrent use and lives at one heap address for the object's
+/// whole life; the descriptor never changes.
+final class WriterLock: @unchecked Sendable {
+    private let threads = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    /// A descriptor of its own on the data file (not LMDB's, which a child process would inherit), or -1 when the file
+    /// could not be opened: LMDB's mutex then serialises the writers alone.
+    private let descriptor: Int32
+
+    /// A lock on `dataFile`, the environment's data file. LMDB takes no POSIX record lock on that file, so closing this
+    /// descriptor drops none of LMDB's.
+    init(dataFile: String) {
+        threads.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(threads, nil)
+        descriptor = open(dataFile, O_RDONLY | O_CLOEXEC)
+    }
+
+    deinit {
+        if descriptor >= 0 { close(descriptor) }
+        pthread_mutex_destroy(threads)
+        threads.deinitialize(count: 1)
+        threads.deallocate()
+    }
+
+    /// Runs `body` holding the lock.
+    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        pthread_mutex_lock(threads)
+        defer { pthread_mutex_unlock(threads) }
+        let locked = lockFile()
+        defer { if locked { flock(descriptor, LOCK_UN) } }
+        return try body()
+    }
+
+    /// Takes the file lock, waiting for other processes' writes; false where there is no lock to take (a file system
+    /// without `flock`), and the write goes on without it.
+    private func lockFile() -> Bool {
+        guard descriptor >= 0 else { return false }
+        while flock(descriptor, LOCK_EX) != 0 {
+            if errno != EINTR { return false }
+        }
+        return true
+    }
+}
