@@ -108,7 +108,7 @@ struct ExportReader {
             let limit = FieldParser.maximumWorkoutDuration
             var seconds = try FieldParser.duration(field(.duration), line: line, limit: limit)
             if seconds == nil { seconds = try FieldParser.duration(field(.durationSeconds), line: line, limit: limit) }
-            let name = field(.workoutName)
+            let name = try Self.workoutName(field(.workoutName), line: line)
             // Not the `;` layout's `Workout #`: a running count, which deleting an older workout in the app shifts.
             let key = "\(field(.date))\u{0}\(name)"
             return (
@@ -129,7 +129,7 @@ struct ExportReader {
                         + (seconds < 0 ? "before start_time" : "more than a year after start_time"),
                     remedy: "fix that row in the file (or remove it), then import again")
             }
-            let name = field(.title)
+            let name = try Self.workoutName(field(.title), line: line)
             return (
                 "\(field(.startTime))\u{0}\(name)", start, end, name.isEmpty ? "Workout" : name,
                 Self.text(field(.workoutDescription))
@@ -141,6 +141,14 @@ struct ExportReader {
             let day = LocalDate(dayNumber: LocalDate.dayNumber(of: start, in: parser.timeZone))
             return (day.description, start, start, "Workout", nil)
         }
+    }
+
+    /// A workout's name as `start --name` takes names: on one line.
+    private static func workoutName(_ name: String, line: Int) throws(ImportError) -> String {
+        guard name.holdsControlCharacters else { return name }
+        throw ImportError(
+            .malformed, "line \(line) names a workout with a line break or another control character",
+            remedy: "put the name on one line in the file, then import again")
     }
 
     /// The seconds of a rest pseudo-row (`Rest Timer`, `Ruhezeit`), or nil for a set.

@@ -22,11 +22,14 @@ struct BuilderProcess: Equatable {
         return BuilderProcess(processID: processID, start: startOfProcess(processID))
     }
 
-    /// True while the process runs: it exists and, when its start is known, started then. A process whose start
-    /// cannot be read now (another user's, with `/proc` hiding them) is taken to be the builder while its id lives.
+    /// True while the process runs: it exists, has not ended (a process killed but not yet waited for by its parent
+    /// keeps its id), and, when its start is known, started then. A process whose start cannot be read now (another
+    /// user's, with `/proc` hiding them) is taken to be the builder while its id lives.
     var isAlive: Bool {
         guard kill(processID, 0) == 0 || errno == EPERM else { return false }
-        guard let start, let now = Self.startOfProcess(processID) else { return true }
+        guard let stat = Self.contents(of: "/proc/\(processID)/stat") else { return true }
+        if Self.hasEnded(stat: stat) { return false }
+        guard let start, let now = Self.start(stat: stat) else { return true }
         return start == now
     }
 
@@ -56,9 +59,12 @@ struct BuilderProcess: Equatable {
 
     /// The start of process `processID`, from `/proc`; nil when it is gone or `/proc` does not tell.
     static func startOfProcess(_ processID: Int32) -> Start? {
-        guard let bootID, let stat = contents(of: "/proc/\(processID)/stat"),
-            let ticks = ticksAfterBoot(stat: stat)
-        else { return nil }
+        contents(of: "/proc/\(processID)/stat").flatMap(start(stat:))
+    }
+
+    /// The start of the process whose `/proc/PID/stat` is `stat`; nil when the boot id cannot be read.
+    private static func start(stat: String) -> Start? {
+        guard let bootID, let ticks = ticksAfterBoot(stat: stat) else { return nil }
         return Start(bootID: bootID, ticksAfterBoot: ticks)
     }
 
@@ -75,13 +81,25 @@ struct BuilderProcess: Equatable {
         return bytes
     }()
 
-    /// Field 22 of `/proc/PID/stat`, `starttime`. The second field, the command's name in parentheses, may hold
-    /// spaces and parentheses itself, so the fields are counted from the last `)`: the third field follows it.
+    /// Field 22 of `/proc/PID/stat`, `starttime`.
     static func ticksAfterBoot(stat: String) -> UInt64? {
-        guard let close = stat.utf8.lastIndex(of: UInt8(ascii: ")")) else { return nil }
-        let fields = stat.utf8[stat.utf8.index(after: close)...].split(separator: UInt8(ascii: " "))
+        let fields = fieldsAfterName(stat: stat)
         guard fields.count > 19 else { return nil }
         return UInt64(String(decoding: fields[19], as: UTF8.self))
+    }
+
+    /// Whether field 3 of `/proc/PID/stat`, the state, says the process has ended: `Z` (a zombie, not yet waited for)
+    /// or `X` (being removed).
+    static func hasEnded(stat: String) -> Bool {
+        guard let state = fieldsAfterName(stat: stat).first else { return false }
+        return state.elementsEqual("Z".utf8) || state.elementsEqual("X".utf8)
+    }
+
+    /// The fields of `/proc/PID/stat` from the third on. The second field, the command's name in parentheses, may hold
+    /// spaces and parentheses itself, so the fields are counted from the last `)`: the third field follows it.
+    private static func fieldsAfterName(stat: String) -> [Substring.UTF8View] {
+        guard let close = stat.utf8.lastIndex(of: UInt8(ascii: ")")) else { return [] }
+        return stat.utf8[stat.utf8.index(after: close)...].split(separator: UInt8(ascii: " "))
     }
 
     private static func hexValue(_ digit: UInt8) -> UInt8? {

@@ -146,7 +146,7 @@ extension JournalLocation {
         let journal = try open()
         let models = try TrainingReadModels(journal: journal)
         var bar = ProgressBar(label: "catching up")
-        let rules = try models.catchUp { _, done, total in bar.update(done, of: total) }
+        let rules = try models.answeringRules(inForce: models.catchUp { _, done, total in bar.update(done, of: total) })
         bar.finish()
         func context(_ snapshot: TrainingSnapshot, today: LocalDate, unit: MassUnit?) throws -> QueryContext {
             QueryContext(

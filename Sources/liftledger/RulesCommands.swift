@@ -36,7 +36,17 @@ struct RulesShowCommand: AsyncParsableCommand {
                     Terminal.write(padded(rule.name, 29) + padded(value + marker, 28) + rule.summary + "\n")
                 }
             }
-            if !json { Terminal.write(padded("time zone (profile)", 29) + rules.timeZoneIdentifier + "\n") }
+            // The profile's time zone counts as a rule that rebuilds (docs/RULES.md); `profile set` changes it.
+            if json {
+                Terminal.write(
+                    JSON.object([
+                        ("key", .string(Rules.timeZoneKey)), ("value", .string(rules.timeZoneIdentifier)),
+                        ("default", .string(Rules().timeZoneIdentifier)), ("rebuilds", .bool(true)),
+                        ("summary", .string(Rules.timeZoneSummary)),
+                    ]).rendered + "\n")
+            } else {
+                Terminal.write(padded("time zone (profile)", 29) + rules.timeZoneIdentifier + "\n")
+            }
         }
     }
 }
@@ -116,9 +126,7 @@ struct RulesSetCommand: AsyncParsableCommand {
             return
         }
         let models = log.readModels
-        let rules = try models.catchUp()
-        let today = LocalDate(Date(), in: rules.timeZone)
-        let before = try models.read(rules: rules) { try $0.analyticsView(today: today) }
+        let (before, today) = try await models.caughtUpAnalytics()
         let after: AnalyticsView
         if Rules.key(key)?.affects == .fold {
             var bar = ProgressBar(label: "replaying")

@@ -466,6 +466,26 @@ struct ImportTests {
         #expect(note == "C:\\\\grip\nwide", "\(String(describing: note))")
     }
 
+    /// A workout's name over two lines, or with a tab, is refused at its line, as `start --name` refuses it: tables
+    /// print a name on one line. Nothing is written.
+    @Test func workoutNamesAreOnOneLine() async throws {
+        let strong =
+            "Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,RPE\n"
+            + "2026-04-24 09:40:00,\"Upper\nBody\",51m,Bench,1,40,10,0,0,\n"
+        let hevy = try String(contentsOfFile: Self.synthetic + "hevy-imperial.csv", encoding: .utf8)
+            .replacingOccurrences(of: #""Upper A""#, with: "\"Upper\tA\"")
+        let head = try journal.head()
+        for (name, text) in [("strong-split.csv", strong), ("hevy-tab.csv", hevy)] {
+            let path = directory.child(name)
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            let refused = await importError { _ = try await importing(path, unit: .kilograms) }
+            #expect(
+                refused?.message == "line 2 names a workout with a line break or another control character",
+                "\(String(describing: refused))")
+        }
+        #expect(try journal.head() == head)
+    }
+
     /// A custom exercise's id, made of its name, is part of read-model keys, which LMDB limits to 511 bytes: a name
     /// is at most 100 scalars, and the longest in bytes (100 four-byte scalars) still folds and answers queries. One
     /// longer is refused at its line, and nothing is written; `exercise add` refuses it too.

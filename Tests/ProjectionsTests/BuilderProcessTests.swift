@@ -29,6 +29,8 @@ struct BuilderProcessTests {
         let stat = "12 (a b) c) S " + (1...18).map(String.init).joined(separator: " ") + " 4242 999 5"
         #expect(BuilderProcess.ticksAfterBoot(stat: stat) == 4_242)
         #expect(BuilderProcess.ticksAfterBoot(stat: "12 (short) S 1 2") == nil)
+        #expect(BuilderProcess.hasEnded(stat: "12 (a) Z) Z 1") && BuilderProcess.hasEnded(stat: "12 (b) X 1"))
+        #expect(!BuilderProcess.hasEnded(stat: "12 (a Z) S 1") && !BuilderProcess.hasEnded(stat: "12 (a) D 1"))
     }
 
     @Test func aLiveProcessIsTheBuilderOnlyWithTheStartItHad() throws {
@@ -47,6 +49,30 @@ struct BuilderProcessTests {
         kill(processID, SIGKILL)
         _ = sleeper.wait()
         #expect(!BuilderProcess(processID: processID, start: start).isAlive)
+    }
+
+    /// A builder killed but not yet waited for by its parent (whose parent was killed with it, say, as `timeout -s KILL`
+    /// kills itself) keeps its id and start until it is reaped: `projections` called its rebuild under way meanwhile.
+    @Test func aKilledProcessNotYetWaitedForIsNotTheBuilder() throws {
+        var processID: pid_t = 0
+        let words = ["/bin/sleep", "60"]
+        let arguments = words.map { strdup($0) } + [nil]
+        defer { arguments.forEach { free($0) } }
+        #expect(posix_spawn(&processID, "/bin/sleep", nil, nil, arguments, environ) == 0)
+        let start = try #require(BuilderProcess.startOfProcess(processID))
+        kill(processID, SIGKILL)
+        // The state, the field after the name in parentheses, reads `Z` once the process has died and until it is
+        // waited for.
+        func state() -> Substring? {
+            let stat = try? String(contentsOfFile: "/proc/\(processID)/stat", encoding: .utf8)
+            return stat?.split(separator: ")").last?.split(separator: " ").first
+        }
+        let deadline = ContinuousClock.now + .seconds(20)
+        while state() != "Z" && ContinuousClock.now < deadline { usleep(1_000) }
+        #expect(state() == "Z" && kill(processID, 0) == 0)
+        #expect(!BuilderProcess(processID: processID, start: start).isAlive)
+        var status: Int32 = 0
+        #expect(waitpid(processID, &status, 0) == processID)
     }
 
     /// A rebuild under other rules, whose marker names a live process: left to that process. The same marker naming

@@ -1,7 +1,9 @@
 import EventJournal
 import Foundation
+import TestSupport
 import Testing
 
+@testable import Projections
 @testable import Training
 
 /// Hand-worked cases: each writes a small journal through the training commands and checks the read models against
@@ -119,6 +121,41 @@ struct AnalyticsTests {
         try await log.changeRule("e1rm.formula", to: "epley")
         try await log.changeRule("e1rm.max-reps", to: "13")
         #expect(try chain("bench press", .estimatedOneRepMax) == ["116.67", "120", "157.67"])
+    }
+
+    /// While another process rebuilds the training read model under a new formula, a query answers from the model as
+    /// it stands, under the rules that built it: `why` named the new formula beside the old one's figures.
+    @Test func aReadModelThatAnotherProcessRebuildsAnswersUnderTheRulesThatBuiltIt() async throws {
+        try await workout(at: "2026-01-05T18:00:00Z", [set("bench press", "100", 5)])
+        // A live process (a sleeping child) is named as rebuilding the model under Brzycki: this one leaves it to it.
+        let sleeper = try ProgramHandle("/bin/sleep", ["60"])
+        let builder = BuilderProcess(
+            processID: sleeper.processIdentifier, start: BuilderProcess.startOfProcess(sleeper.processIdentifier))
+        var brzycki = try log.query { $0.rules }
+        brzycki.estimateFormula = .brzycki
+        let projection = TrainingProjection(rules: brzycki, workoutEvents: nil)
+        let rebuilding = Checkpoint(
+            position: 0, version: projection.version, rulesDigest: projection.rulesDigest, slot: 1)
+        let store = log.readModels.projector.store
+        try store.environment.write { transaction in
+            try store.putRebuildMarker(
+                RebuildMarker(checkpoint: rebuilding, builder: builder), for: TrainingProjection.name, transaction)
+        }
+        try await log.changeRule("e1rm.formula", to: "brzycki")
+        // Epley, 100 × (1 + 5/30) = 116.67, under Epley.
+        #expect(try log.query { $0.rules.estimateFormula } == .epley)
+        #expect(try chain("bench press", .estimatedOneRepMax) == ["116.67"])
+        // What a preview of another change compares with waits for the rebuild (else it would count the Brzycki
+        // change as its own): once the builder has died, it rebuilds, Brzycki, 100 × 36/(37 − 5) = 112.5.
+        let models = log.readModels
+        let compared = Task { try await models.caughtUpAnalytics().0 }
+        try await Task.sleep(for: .milliseconds(300))
+        kill(sleeper.processIdentifier, SIGKILL)
+        _ = sleeper.wait()
+        let bench = try log.query { try $0.catalog().lookup("bench press")!.id }
+        #expect(try await compared.value.records[bench]?["e1rm"] == "112.5")
+        #expect(try log.query { $0.rules.estimateFormula } == .brzycki)
+        #expect(try chain("bench press", .estimatedOneRepMax) == ["112.5"])
     }
 
     @Test func lessAssistanceIsBetterForAnAssistedExercise() async throws {

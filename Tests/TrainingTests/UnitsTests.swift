@@ -157,6 +157,12 @@ struct UnitsTests {
         ] {
             #expect(throws: TrainingError.self, "\(bad)") { try entry(bad) }
         }
+        // 18 decimals fit a 64-bit significand after one digit, not after two: the number is too precise, not missing.
+        #expect(try entry("curl 1.123456789012345678kg x 1").weight?.value.scale == 18)
+        let precise = #expect(throws: TrainingError.self) { try entry("curl 10.123456789012345678kg x 1") }
+        #expect(precise?.message == "weight \"10.123456789012345678\" has more digits than a weight keeps")
+        let word = #expect(throws: TrainingError.self) { try entry("curl 1.2.3kg x 1") }
+        #expect(word?.message == "weight \"1.2.3\" is not a number of 0 or more")
     }
 
     @Test func rpeIsOneToTenInHalfSteps() {

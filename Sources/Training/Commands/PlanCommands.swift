@@ -232,7 +232,9 @@ extension TrainingLog {
         guard let rule = Rules.key(key) else {
             throw TrainingError(
                 .notFound, "no rule \(key.debugDescription)",
-                remedy: "the rules are: \(Rules.keys.map(\.name).joined(separator: ", "))")
+                remedy: key.lowercased() == Rules.timeZoneKey
+                    ? "the time zone is the profile's: liftledger profile set --time-zone ZONE"
+                    : "the rules are: \(Rules.keys.map(\.name).joined(separator: ", "))")
         }
         var rules = try readModels.currentRules()
         let current = rule.value(in: rules)

@@ -121,6 +121,14 @@ public struct SetEntry: Sendable, Equatable {
             return nil
         }
         guard let value = ExactDecimal(lowered), !value.isNegative else {
+            // Digits and a point that do not fit an exact decimal: too many digits, not a mistyped weight.
+            if lowered.contains(where: \.isWholeNumber), lowered.filter({ $0 == "." }).count <= 1,
+                lowered.allSatisfy({ $0 == "." || ("0"..."9").contains($0) })
+            {
+                throw TrainingError(
+                    .invalidValue, "weight \(text.debugDescription) has more digits than a weight keeps",
+                    remedy: "give it with at most 18 digits in all, such as 102.5")
+            }
             throw TrainingError(
                 .invalidValue, "weight \(text.debugDescription) is not a number of 0 or more",
                 remedy: "give a weight such as 100kg, 225lb or 102.5, or bw for body weight")

@@ -93,10 +93,36 @@ public final class TrainingReadModels: Sendable {
         }
     }
 
-    /// Brings the read models up to date, then runs `body` with them.
+    /// Brings the read models up to date, then runs `body` with them, under the rules they answer by (see
+    /// ``answeringRules(inForce:)``).
     public func query<T>(_ body: (TrainingSnapshot) throws -> T) throws -> T {
-        let rules = try catchUp()
-        return try read(rules: rules, body)
+        try read(rules: try answeringRules(inForce: catchUp()), body)
+    }
+
+    /// The rules the training read model answers under: `rules`, those in force, once it is built by them; while
+    /// another process rebuilds it after a change (which ``catchUp(chunkSize:progress:)`` leaves to that process), the
+    /// rules in force at its checkpoint, which built it, so that its figures are not labelled with rules that did not
+    /// make them.
+    public func answeringRules(inForce rules: Rules) throws -> Rules {
+        let digest = TrainingProjection(rules: rules, workoutEvents: nil).rulesDigest
+        guard let built = try projector.store.read({ try $0.model(TrainingProjection.name)?.checkpoint }),
+            built.rulesDigest != digest
+        else { return rules }
+        return try Rules.load(from: journal, through: built.position)
+    }
+
+    /// The figures a rule change can move, once the read models have folded every record, and today in the rules'
+    /// zone: what a change's preview compares with. Read models that another process is rebuilding after an earlier
+    /// change are waited for, up to half a minute: compared as they stand, they would count that change as the new one's.
+    public func caughtUpAnalytics() async throws -> (AnalyticsView, today: LocalDate) {
+        var wait = CatchUpWait()
+        while true {
+            let rules = try catchUp()
+            let today = LocalDate(Date(), in: rules.timeZone)
+            let view = try read(rules: rules) { try $0.isCaughtUp ? try $0.analyticsView(today: today) : nil }
+            if let view { return (view, today) }
+            guard try await wait.next() else { throw CatchUpWait.expired }
+        }
     }
 
     /// Rebuilds one projection (or all) from the first event, into the spare tables, then swaps them in.

@@ -47,6 +47,11 @@ public struct Rules: Sendable, Equatable {
     /// the read models depend on it as they do on the rules.
     public var timeZoneIdentifier = TimeZone.current.identifier
 
+    /// The time zone's name among the rules (`rules show --json`), though `profile set --time-zone` changes it.
+    public static let timeZoneKey = "time-zone"
+    public static let timeZoneSummary =
+        "the profile's time zone, in which days and weeks are counted (liftledger profile set --time-zone)"
+
     public init() {}
 
     /// The time zone local days are counted in.
@@ -181,7 +186,7 @@ public struct Rules: Sendable, Equatable {
     /// time zone. Equal digests mean the read models need no rebuild.
     public var foldDigest: [UInt8] {
         var text = Self.keys.filter { $0.affects == .fold }.map { "\($0.name)=\($0.text(self))\n" }.joined()
-        text += "time-zone=\(timeZoneIdentifier)\n"
+        text += "\(Self.timeZoneKey)=\(timeZoneIdentifier)\n"
         return Array(SHA256.hash(data: Array(text.utf8)))
     }
 
