@@ -115,8 +115,6 @@ public final class Environment: @unchecked Sendable {
     }
 
     private init(path: String, options: EnvironmentOptions, registryKey: String?) throws(LMDBError) {
-        let dataFile = canonicalPath(path) + "/data.mdb"
-        let writers = WriterLock(dataFile: dataFile)
         var env: OpaquePointer?
         try check(mdb_env_create(&env), "mdb_env_create", path: path)
         guard let env else { throw LMDBError(code: .misuse, operation: "mdb_env_create", path: path) }
@@ -129,6 +127,9 @@ public final class Environment: @unchecked Sendable {
             if options.readOnly { flags |= UInt32(MDB_RDONLY) }
             if options.inspectOnly { flags |= UInt32(MDB_NOLOCK) }
             try check(mdb_env_open(env, path, flags, options.fileMode), "mdb_env_open", path: path)
+            // After the open, which creates the data file of a new environment.
+            dataFile = canonicalPath(path) + "/data.mdb"
+            writers = WriterLock(dataFile: dataFile)
             try Self.requireWholeDataFile(env, path: path)
             if !options.inspectOnly {
                 var dead: Int32 = 0
@@ -144,8 +145,6 @@ public final class Environment: @unchecked Sendable {
         self.pageSize = Int(stat.ms_psize)
         self.handle = env
         self.path = path
-        self.dataFile = dataFile
-        self.writers = writers
         self.options = options
         self.registryKey = registryKey
         var info = MDB_envinfo()

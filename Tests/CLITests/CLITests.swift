@@ -1,3 +1,4 @@
+import EventJournal
 import Foundation
 import LMDB
 import TestSupport
@@ -304,9 +305,11 @@ struct CLITests {
     /// A writing command waits for another process's write on a lock of the data file, not on LMDB's writer mutex: when
     /// a writer was killed, the mutex woke one waiter, and when that one was killed in turn before it took the mutex
     /// the others waited for ever (tools/crash-test's killed-writers rounds showed it). The waiting process shows in
-    /// `/proc/locks`, blocked on the data file's lock, only when it waits there.
+    /// `/proc/locks`, blocked on the data file's lock, only when it waits there. The journal is created here, by the
+    /// process that holds the write: the lock is taken on a data file its own opening made.
     @Test func aWriterWaitsForAnotherProcessOnTheDataFileLock() throws {
-        let environment = try Environment.open(path: journal)
+        let journal = directory.child("created-here")
+        let environment = try Journal.open(at: journal, create: true).environment
         var status = stat()
         #expect(stat(journal + "/data.mdb", &status) == 0)
         let (writer, waitedOnTheLock) = try environment.write { _ in
