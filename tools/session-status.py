@@ -10,6 +10,7 @@ from decimal import Decimal, getcontext
 getcontext().prec = 200          # exact: values carry at most 18 fractional digits
 LB = Decimal("0.45359237")       # kg per lb
 US = 1_000_000                   # microseconds per second
+MAX_KG = Decimal(1000)           # the heaviest set that may be logged: no heavier one is suggested
 WORKOUT = re.compile(r"workout-[0-9]+\Z")
 ENDED = ("WorkoutFinished", "WorkoutDiscarded", "WorkoutDeleted")
 
@@ -116,7 +117,8 @@ def sets_of(w, ex_id):
             for n, s in w["sets"].items() if n not in w["hidden"] and s["exerciseId"] == ex_id]
 
 def routine_targets(streams):
-    """routine id -> {exerciseId: (minimumReps, maximumReps)}, from the routines' streams (latest state)."""
+    """routine id -> {exerciseId: {"sets", "minimumReps", "maximumReps", "restSeconds"}}, from the routines' streams
+    (latest state)."""
     out = {}
     for sid, events in streams.items():
         if not sid.startswith("routine-"):
@@ -124,7 +126,9 @@ def routine_targets(streams):
         ids, targets = {sid[len("routine-"):]}, {}
         for typ, _, d in events:
             if typ == "RoutineCreated": ids.add(d["routineId"])
-            elif typ == "RoutineExerciseAdded": targets[d["exerciseId"]] = (d.get("minimumReps", 0), d.get("maximumReps", 0))
+            elif typ == "RoutineExerciseAdded":
+                targets[d["exerciseId"]] = {"sets": d.get("targetSets", 0), "minimumReps": d.get("minimumReps", 0),
+                                            "maximumReps": d.get("maximumReps", 0), "restSeconds": d.get("restSeconds", 0)}
             elif typ == "RoutineExerciseRemoved": targets.pop(d["exerciseId"], None)
         out.update((i, targets) for i in ids)
     return out
@@ -139,23 +143,26 @@ def suggest(current, last, target, assisted=False):
     if not any(lifted(s) for s in work):
         return None
     s = next(s for s in work if lifted(s))
-    if target is None or target[1] == 0:
+    if target is None or target["maximumReps"] == 0:
         return {"weight": s["weight"], "reps": s["reps"], "reason": "same as last time"}
-    lo, hi = target
-    if s["weight"] is not None and all(x["reps"] >= hi for x in work):
+    lo, hi = target["minimumReps"], target["maximumReps"]
+    every = all(x["reps"] >= hi for x in work)
+    fewer = len(work) < target["sets"]  # progress needs the routine's sets done, each at the top
+    if s["weight"] is not None and every and not fewer:
         unit, value = s["weight"]["unit"], Decimal(s["weight"]["value"])
         step = Decimal("5") if unit == "lb" else Decimal("2.5")
         reached = "every set reached %d reps last time" % hi
-        if not assisted:
+        if not assisted and (value + step) * (LB if unit == "lb" else 1) <= MAX_KG:
             new = weight({"value": plain(value + step), "unit": unit})
             return {"weight": new, "reps": lo, "reason": "%s: add %s %s" % (reached, step, unit)}
-        if value > 0:  # an assisted exercise's weight is help: as much comes off, down to none
+        if assisted and value > 0:  # an assisted exercise's weight is help: as much comes off, down to none
             taken = min(step, value)
             new = weight({"value": plain(value - taken), "unit": unit})
             return {"weight": new, "reps": lo, "reason": "%s: take %s %s of help off" % (reached, plain(taken), unit)}
     if s["reps"] >= hi:  # the first set at the top already, and no weight changes
-        every = "every" if all(x["reps"] >= hi for x in work) else "not every"
-        return {"weight": s["weight"], "reps": hi, "reason": "%s set reached %d reps last time: the same again" % (every, hi)}
+        why = ("not every set reached %d reps last time" % hi if not every else
+               "%d of %d sets last time" % (len(work), target["sets"]) if fewer else "every set reached %d reps last time" % hi)
+        return {"weight": s["weight"], "reps": hi, "reason": why + ": the same again"}
     return {"weight": s["weight"], "reps": s["reps"] + 1, "reason": "one more rep than last time, up to %d" % hi}
 
 def status(records, now, stale_after=7200):
@@ -192,7 +199,8 @@ def status(records, now, stale_after=7200):
         sets, last = sets_of(w, ex_id), last_time(ex_id)
         exercises.append({"exerciseId": ex_id, "name": w["exname"][ex_id], "sets": sets, "lastTime": last,
                           "suggestedNext": suggest(sets, last, targets.get(ex_id),
-                                                   "assisted" in re.findall(r"[a-z0-9]+", w["exname"][ex_id].lower()))})
+                                                   "assisted" in re.findall(r"[a-z0-9]+", w["exname"][ex_id].lower())),
+                          "target": targets.get(ex_id)})
     r = w["rest"]
     rest = None if r is None else {
         "startedAt": fmt_time(r["startedAt"]), "durationSeconds": r["durationSeconds"], "endsAt": fmt_time(r["endsAt"]),
@@ -217,6 +225,8 @@ def self_test():
     for ex, lo, hi in (("squat", 5, 8), ("bench", 3, 6), ("ohp", 4, 6), ("deadlift", 5, 0), ("dip", 5, 10), ("pulldown", 8, 10),
                        ("apu", 5, 8), ("band", 5, 8)):
         ev("routine-legs", "RoutineExerciseAdded", -9e5, exerciseId=ex, minimumReps=lo, maximumReps=hi)
+    ev("routine-legs", "RoutineExerciseAdded", -9e5, exerciseId="hack", targetSets=3, minimumReps=5, maximumReps=8, restSeconds=90)
+    ev("routine-legs", "RoutineExerciseAdded", -9e5, exerciseId="heavy", minimumReps=3, maximumReps=5)
     ev("workout-1", "WorkoutStarted", -86400, name="Legs", routineId="legs")
     for ex in ("squat", "bench", "ohp", "deadlift", "row", "dip", "pulldown"): ev("workout-1", "ExerciseAdded", -86400, exerciseId=ex, exerciseName=ex)
     for ex, name in (("apu", "Assisted Pull-Up Machine"), ("band", "Band Assisted Pull-Up")):
@@ -228,6 +238,9 @@ def self_test():
         ev("workout-1", "SetLogged", -86000 + args[0], **st(*args))
     ev("workout-1", "SetLogged", -85990, **st(13, "apu", "40", "kg", 8))  # 8 of 5-8: 2.5 kg of help off, to 37.5
     ev("workout-1", "SetLogged", -85989, **st(14, "band", "2", "kg", 8))  # 2 kg of help, less than 2.5: all off
+    for ex in ("hack", "heavy"): ev("workout-1", "ExerciseAdded", -85989, exerciseId=ex, exerciseName=ex)
+    ev("workout-1", "SetLogged", -85988, **st(15, "hack", "80", "kg", 8))     # 1 of the routine's 3 sets: no more weight
+    ev("workout-1", "SetLogged", -85987, **st(16, "heavy", "999", "kg", 5))   # 1001.5 kg would pass the 1000 kg a set may have
     ev("workout-1", "SetCorrected", -85000, **st(3, "squat", "100", "kg", 8))  # 6 -> 8 reps
     ev("workout-1", "SetRemoved", -85000, setNumber=5)
     ev("workout-1", "ExerciseRemoved", -85000, exerciseId="row")
@@ -242,6 +255,7 @@ def self_test():
     for ex in ("squat", "bench", "ohp", "deadlift", "row", "curl", "press", "dip", "pulldown"): ev("workout-3", "ExerciseAdded", 1, exerciseId=ex, exerciseName=ex)
     for ex, name in (("apu", "Assisted Pull-Up Machine"), ("band", "Band Assisted Pull-Up")):
         ev("workout-3", "ExerciseAdded", 1, exerciseId=ex, exerciseName=name)
+    for ex in ("hack", "heavy"): ev("workout-3", "ExerciseAdded", 1, exerciseId=ex, exerciseName=ex)
     ev("workout-3", "ExerciseMoved", 2, exerciseId="press", toIndex=99)
     ev("workout-4", "WorkoutStarted", 500); ev("workout-4", "ExerciseAdded", 500, exerciseId="squat")  # started later
     ev("workout-4", "SetLogged", 501, **st(1, "squat", "200", "kg", 1)); ev("workout-4", "WorkoutFinished", 502)
@@ -275,6 +289,9 @@ def self_test():
     assert sug["pulldown"] == {"weight": W("50", "kg", "50"), "reps": 10, "reason": "not every set reached 10 reps last time: the same again"}
     assert sug["apu"] == {"weight": W("37.5", "kg", "37.5"), "reps": 5, "reason": "every set reached 8 reps last time: take 2.5 kg of help off"}
     assert sug["band"] == {"weight": W("0", "kg", "0"), "reps": 5, "reason": "every set reached 8 reps last time: take 2 kg of help off"}
+    assert sug["hack"] == {"weight": W("80", "kg", "80"), "reps": 8, "reason": "1 of 3 sets last time: the same again"}
+    assert sug["heavy"] == {"weight": W("999", "kg", "999"), "reps": 5, "reason": "every set reached 5 reps last time: the same again"}
+    assert ex["hack"]["target"] == {"sets": 3, "minimumReps": 5, "maximumReps": 8, "restSeconds": 90} and ex["curl"]["target"] is None
     assert ex["row"]["lastTime"] is None and sug["row"] is None and ex["curl"]["lastTime"] is None
     assert [s["set"] for s in ex["curl"]["sets"]] == [4] and sug["curl"] is None  # a miss is no set to repeat
     assert (ex["curl"]["sets"][0]["durationSeconds"], ex["curl"]["sets"][0]["distanceMeters"]) == (30, "12.5")

@@ -64,24 +64,40 @@ struct LiftLedger: AsyncParsableCommand {
             let arguments = Array(CommandLine.arguments.dropFirst())
             var text = message(for: error)
             if text.hasSuffix(".") { text.removeLast() }
-            text = negativeNumberGiven(for: text, in: arguments) ?? text
+            text = dashedArgumentGiven(for: text, in: arguments) ?? text
             Terminal.fail("\(text); see \(commandPath(arguments)) --help", status: status.rawValue)
         }
     }
 
-    /// The argument parser reads a negative number (`remove-set -1`) as an option, and then says the argument it was
-    /// given for is missing: the account of what was given instead of `message`, when that is what happened (a
-    /// negative number that follows an option, `--workout -1`, is that option's value).
-    static func negativeNumberGiven(for message: String, in arguments: [String]) -> String? {
-        let prefix = "Missing expected argument '"
-        guard message.hasPrefix(prefix), message.hasSuffix("'"),
-            let negative = arguments.indices.first(where: { index in
-                let isOptionValue = index > 0 && arguments[index - 1].hasPrefix("--")
-                return arguments[index].hasPrefix("-") && ExactDecimal(arguments[index]) != nil && !isOptionValue
-            })
-        else { return nil }
-        return
-            "'\(message.dropFirst(prefix.count).dropLast())' was given \(arguments[negative]): give a number of 1 or more"
+    /// The argument parser reads a word that begins with `-` (`remove-set -1`, `routine add -Legs squat`, `schedule set
+    /// --split -Legs`) as an option, and then says that an argument, or the option before it, has no value: the account
+    /// of what was given instead of `message`, when that is what happened (a word that follows a long option, `--workout
+    /// -1`, is that option's value, unless the message is about that option).
+    static func dashedArgumentGiven(for message: String, in arguments: [String]) -> String? {
+        func isDashed(_ word: String) -> Bool { word.count > 1 && word.hasPrefix("-") && !word.hasPrefix("--") }
+        let argumentPrefix = "Missing expected argument '"
+        let valuePrefix = "Missing value for '"
+        if message.hasPrefix(argumentPrefix), message.hasSuffix("'"),
+            let given = arguments.indices.first(where: { index in
+                isDashed(arguments[index]) && !(index > 0 && arguments[index - 1].hasPrefix("--"))
+            }).map({ arguments[$0] })
+        {
+            let argument = message.dropFirst(argumentPrefix.count).dropLast()
+            // The arguments that take a number: a set's, a workout's.
+            if ["<set>", "<workout>"].contains(argument) && ExactDecimal(given) != nil {
+                return "'\(argument)' was given \(given): give a number of 1 or more"
+            }
+            return "\(given) was read as an option, so '\(argument)' is missing: a name cannot begin with -"
+        }
+        if message.hasPrefix(valuePrefix), message.hasSuffix("'"),
+            let option = message.dropFirst(valuePrefix.count).split(separator: " ").first,
+            let index = arguments.firstIndex(of: String(option)), index + 1 < arguments.count,
+            isDashed(arguments[index + 1])
+        {
+            return
+                "\(arguments[index + 1]) was read as an option, so \(option) has no value: a name cannot begin with -"
+        }
+        return nil
     }
 
     /// The command that `arguments` name, as far as they name one: `liftledger routine add`.

@@ -132,15 +132,26 @@ struct RoutineMoveCommand: AsyncParsableCommand {
     @Argument(help: "The routine's name.")
     var routine: String
 
-    @Argument(help: "The exercise.")
-    var exercise: String
+    @Argument(help: "The exercise, then its new place counted from 1: 'bench press 1'.")
+    var words: [String] = []
 
-    @Argument(help: "Its new place, 1 being first.")
-    var position: Int
+    func validate() throws {
+        guard words.count >= 2, Int(words.last!) != nil else {
+            throw ValidationError(
+                "give the exercise and then its new place, such as: routine move \(TrainingFormat.shellWord(routine)) "
+                    + "bench press 1")
+        }
+    }
 
     func run() async throws {
-        let name = try await location.trainingLog().moveInRoutine(routine, exercise: exercise, to: position)
-        Terminal.write("moved in \(name)\n")
+        let log = try location.trainingLog()
+        let position = Int(words.last!)!
+        let exercise = words.dropLast().joined(separator: " ")
+        let (name, moved) = try await log.moveInRoutine(routine, exercise: exercise, to: position)
+        Terminal.write(
+            moved
+                ? "moved in \(name)\n"
+                : "\(try log.catalogName(exercise)) is in place \(position) of \(name) already; nothing was written\n")
     }
 }
 

@@ -235,12 +235,12 @@ struct RestStartCommand: AsyncParsableCommand {
         Terminal.write("resting \(TrainingFormat.duration(seconds: Int64(length)))\n")
     }
 
-    /// The routine's rest for the exercise of the last set (before any set, the first exercise: the one to begin
-    /// with), else two minutes.
+    /// The routine's rest for the exercise of the last set that counts (before any, the first exercise: the one to
+    /// begin with), else two minutes.
     private func defaultRest(_ snapshot: TrainingSnapshot) throws -> UInt32 {
         guard let workout = try snapshot.activeWorkout(),
             let routine = try workout.routineId.flatMap({ try snapshot.routine(named: $0) }),
-            let exerciseId = workout.sets.last?.details.exerciseId ?? workout.exercises.first?.exerciseId,
+            let exerciseId = workout.lastCountedSet?.details.exerciseId ?? workout.exercises.first?.exerciseId,
             let target = routine.exercises.first(where: { $0.exerciseId == exerciseId }), target.restSeconds > 0
         else { return 120 }
         return target.restSeconds

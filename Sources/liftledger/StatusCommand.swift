@@ -99,6 +99,17 @@ struct StatusCommand: AsyncParsableCommand {
                         ])
                     } ?? .null
                 ),
+                (
+                    "target",
+                    exercise.target.map { target in
+                        .object([
+                            ("sets", .unsigned(UInt64(target.targetSets))),
+                            ("minimumReps", .unsigned(UInt64(target.minimumReps))),
+                            ("maximumReps", .unsigned(UInt64(target.maximumReps))),
+                            ("restSeconds", .unsigned(UInt64(target.restSeconds))),
+                        ])
+                    } ?? .null
+                ),
             ])
         }
         return .object([
@@ -146,7 +157,16 @@ struct StatusCommand: AsyncParsableCommand {
         }
         if session.exercises.isEmpty { lines.append("no exercises yet; add one with liftledger add EXERCISE") }
         for (index, exercise) in session.exercises.enumerated() {
-            lines.append("\(index + 1). \(exercise.name)")
+            // With the routine's targets: the working sets done of its sets, its reps and rest.
+            let target = exercise.target.map { target in
+                let done = exercise.sets.filter { $0.details.kind != .warmup }.count
+                let reps =
+                    target.minimumReps == target.maximumReps
+                    ? "\(target.maximumReps)" : "\(target.minimumReps)-\(target.maximumReps)"
+                return ": \(done) of \(target.targetSets) sets of \(reps) reps, rest "
+                    + TrainingFormat.duration(seconds: Int64(target.restSeconds))
+            }
+            lines.append("\(index + 1). \(exercise.name)\(target ?? "")")
             lines += exercise.sets.map { "   " + TrainingFormat.set($0) }
             if let last = exercise.lastTime {
                 let sets = last.sets.map { TrainingFormat.details($0.details) }

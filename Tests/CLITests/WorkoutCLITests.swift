@@ -166,6 +166,16 @@ struct WorkoutCLITests {
             ),
             (["correct", "-2", "--reps", "3"], "'<set>' was given -2: give a number of 1 or more"),
             (["remove-set", "-1.5"], "'<set>' was given -1.5: give a number of 1 or more"),
+            // A name that begins with `-` is read as an option too: said so, not taken for a number.
+            (
+                ["routine", "add", "-Legs", "squat"],
+                "-Legs was read as an option, so '<exercise> ...' is missing: a name cannot begin with -"
+            ),
+            (["routine", "add", "Push", "-5"], "-5 was read as an option, so '<exercise> ...' is missing"),
+            (
+                ["schedule", "set", "--split", "-Legs"],
+                "-Legs was read as an option, so --split has no value: a name cannot begin with -"
+            ),
             // An option's negative value is the option's: the set is what is missing.
             (["correct", "--workout", "-1", "--reps", "5"], "Missing expected argument '<set>'"),
             (["why", "balance"], "why balance needs a muscle; such as: liftledger why balance chest"),
@@ -618,11 +628,22 @@ struct WorkoutCLITests {
         let status = try jsonObject(try ok(["status", "--json"]).lines[0])
         #expect((status["exercises"] as? [[String: Any]])?.count == 2)
         #expect(status["routineId"] as? String == "legs")
+        // Each exercise with the routine's targets for it.
+        let squatTarget = (status["exercises"] as? [[String: Any]])?.last?["target"] as? [String: Any]
+        #expect(squatTarget?["sets"] as? Int == 3 && squatTarget?["maximumReps"] as? Int == 8)
+        #expect(squatTarget?["restSeconds"] as? Int == 180)
         // Before any set, the rest is the first exercise's (romanian deadlift, which has none: 120 s), not the last
         // one's (squat's 180 s); after a set of squats, squat's.
         #expect(try ok(["rest"]).standardOutput == "resting 2m 00s\n")
         try ok(["log", "squat", "100kg", "x", "5"])
         #expect(try ok(["rest"]).standardOutput == "resting 3m 00s\n")
+        #expect(try ok(["status"]).lines.contains("2. Barbell Squat: 1 of 3 sets of 5-8 reps, rest 3m 00s"))
+        // A removed set is no longer the last: with it gone, the rest is the first exercise's again, after no set.
+        try ok(["remove-set", "1"])
+        #expect(try ok(["rest"]).standardOutput == "resting 2m 00s\n")
+        let started = try ok(["events", "--json"]).lines.compactMap { try? jsonObject($0) }.last
+        #expect(started?["type"] as? String == "RestTimerStarted")
+        #expect((started?["data"] as? [String: Any]).map { $0["afterSet"] == nil } == true)
 
         // A routine whose name has a space is named as the shell needs it.
         try ok(["routine", "add", "Upper A", "bench press"])
@@ -633,6 +654,13 @@ struct WorkoutCLITests {
         // Messages name the routine as it was first named, however it is typed.
         #expect(try ok(["routine", "add", "UPPER a", "squat"]).standardOutput == "added to Upper A\n")
         #expect(try ok(["routine", "move", "upper-a", "squat", "1"]).standardOutput == "moved in Upper A\n")
+        // An exercise of several words, unquoted, as move-exercise takes it; to the place it has, nothing is written.
+        let head = try jsonObject(try ok(["stats", "--json"]).lines[0])["headHash"] as? String
+        #expect(
+            try ok(["routine", "move", "Upper A", "bench", "press", "2"]).standardOutput
+                == "Barbell Bench Press - Medium Grip is in place 2 of Upper A already; nothing was written\n")
+        #expect(try jsonObject(try ok(["stats", "--json"]).lines[0])["headHash"] as? String == head)
+        #expect(try ok(["routine", "move", "Upper A", "bench", "press", "1"]).standardOutput == "moved in Upper A\n")
         #expect(try ok(["routine", "remove", "UPPER A", "squat"]).standardOutput == "removed from Upper A\n")
     }
 

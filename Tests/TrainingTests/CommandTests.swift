@@ -317,11 +317,15 @@ struct CommandTests {
         let log = try TrainingLog(journal: test.journal)
         try await log.addToRoutine("Pull", exercise: "pull up", sets: 3, reps: 5...8, restSeconds: 120)
         try await log.addToRoutine("Pull", exercise: "barbell row", sets: 3, reps: 8...12, restSeconds: 90)
-        try await log.moveInRoutine("pull", exercise: "barbell row", to: 1)
+        #expect(try await log.moveInRoutine("pull", exercise: "barbell row", to: 1) == ("Pull", true))
         var routine = try #require(try log.query { try $0.routine(named: "Pull") })
         #expect(routine.exercises.count == 2)
         let rowID = try log.query { try $0.catalog() }.lookup("barbell row")!.id
         #expect(routine.exercises.first?.exerciseId == rowID)
+        // Moved to the place it has: nothing written.
+        let unmoved = try test.journal.head()
+        #expect(try await log.moveInRoutine("pull", exercise: "barbell row", to: 1) == ("Pull", false))
+        #expect(try test.journal.head() == unmoved)
         try await log.removeFromRoutine("Pull", exercise: "pull up")
         routine = try #require(try log.query { try $0.routine(named: "pull") })
         #expect(routine.exercises.map(\.exerciseId) == [rowID])

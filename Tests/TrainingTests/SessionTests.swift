@@ -278,6 +278,38 @@ struct SessionTests {
                     reason: "not every set reached 10 reps last time: the same again"))
     }
 
+    /// More weight needs the routine's sets done, each at the top of the range: 2 of 3 sets of 8 (by hand) give the same
+    /// again; 3 give 100 + 2.5 kg. The session shows the routine's targets beside its sets.
+    @Test func progressNeedsTheRoutinesSetsDone() async throws {
+        let test = try TestJournal()
+        let clock = ManualClock()
+        let log = try TrainingLog(journal: test.journal, clock: clock.function)
+        try await log.addToRoutine("Push", exercise: "bench press", sets: 3, reps: 5...8, restSeconds: 180)
+        func benchNextDay(after sets: Int) async throws -> ActiveSession.Exercise {
+            try await log.start(routine: "Push")
+            for _ in 0..<sets {
+                try await log.logSet(SetRequest(exercise: "bench press", weight: weight("100"), reps: 8))
+            }
+            try await log.finish()
+            clock.advance(seconds: 86_400)
+            try await log.start(routine: "Push")
+            defer { clock.advance(seconds: 3_600) }
+            let bench = try #require(try log.activeSession()?.exercises.first)
+            try await log.discard()
+            return bench
+        }
+        let twoSets = try await benchNextDay(after: 2)
+        #expect(
+            twoSets.suggestion
+                == SetSuggestion(weight: weight("100"), reps: 8, reason: "2 of 3 sets last time: the same again"))
+        #expect(
+            twoSets.target.map { [$0.targetSets, $0.minimumReps, $0.maximumReps, $0.restSeconds] } == [3, 5, 8, 180])
+        #expect(
+            try await benchNextDay(after: 3).suggestion
+                == SetSuggestion(
+                    weight: weight("102.5"), reps: 5, reason: "every set reached 8 reps last time: add 2.5 kg"))
+    }
+
     /// No weight is suggested that a set may not have: 998 kg × 8 reaching the top of 5-8 gives 1000.5 kg, past the
     /// 1,000 kg limit (by hand), so the same again; 997.5 kg gives 1000, at the limit.
     @Test func noSuggestionIsHeavierThanASetMayBe() async throws {

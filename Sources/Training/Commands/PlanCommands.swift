@@ -173,9 +173,12 @@ extension TrainingLog {
         }
     }
 
-    /// Moves an exercise of a routine to `position` (1 is first); returns the routine's name.
+    /// Moves an exercise of a routine to `position` (1 is first); returns the routine's name, and whether it moved (one
+    /// already in that place writes nothing).
     @discardableResult
-    public func moveInRoutine(_ routineName: String, exercise name: String, to position: Int) async throws -> String {
+    public func moveInRoutine(
+        _ routineName: String, exercise name: String, to position: Int
+    ) async throws -> (routine: String, moved: Bool) {
         try await execute { snapshot, _ in
             let (routine, exerciseId) = try routineExercise(routineName, name, in: snapshot)
             guard (1...routine.exercises.count).contains(position) else {
@@ -183,11 +186,13 @@ extension TrainingLog {
                     .invalidValue, "position \(position) in a routine of \(routine.exercises.count) exercises",
                     remedy: "give a position from 1 to \(routine.exercises.count)")
             }
+            // One already in that place: nothing to record.
+            let moved = routine.exercises[position - 1].exerciseId != exerciseId
             return Decision(
                 stream: Routine.streamID(routine.id),
                 expectedVersion: try snapshot.expectedVersion(of: Routine.streamID(routine.id)),
-                events: [RoutineExerciseMoved(exerciseId: exerciseId, toIndex: UInt32(position - 1))],
-                result: routine.name)
+                events: moved ? [RoutineExerciseMoved(exerciseId: exerciseId, toIndex: UInt32(position - 1))] : [],
+                result: (routine.name, moved))
         }
     }
 

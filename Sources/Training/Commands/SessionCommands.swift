@@ -155,7 +155,7 @@ extension TrainingLog {
             let endsAt = Timestamp(microsecondsSinceEpoch: now.microsecondsSinceEpoch + Int64(seconds) * 1_000_000)
             let events =
                 Self.closingRest(of: workout, at: now)
-                + [RestTimerStarted(durationSeconds: seconds, endsAt: endsAt, afterSet: workout.sets.last?.number)]
+                + [RestTimerStarted(durationSeconds: seconds, endsAt: endsAt, afterSet: workout.lastCountedSet?.number)]
             return Decision(
                 stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id), events: events,
                 result: ())

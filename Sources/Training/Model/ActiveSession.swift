@@ -15,6 +15,8 @@ public struct ActiveSession: Sendable {
         public let sets: [LoggedSet]
         public let lastTime: LastTime?
         public let suggestion: SetSuggestion?
+        /// The routine's targets for it, when the workout follows a routine that has it.
+        public let target: RoutineExerciseAdded?
     }
 
     public init(workout: Workout, snapshot: TrainingSnapshot, now: Timestamp, staleAfterSeconds: Int64) throws {
@@ -31,7 +33,8 @@ public struct ActiveSession: Sendable {
             return Exercise(
                 exerciseId: exercise.exerciseId, name: exercise.name, sets: sets, lastTime: lastTime,
                 suggestion: SetSuggestion.next(
-                    current: sets, lastTime: lastTime, targets: targets, isAssisted: facts.isAssisted))
+                    current: sets, lastTime: lastTime, targets: targets, isAssisted: facts.isAssisted),
+                target: targets)
         }
     }
 
@@ -65,10 +68,11 @@ public struct SetSuggestion: Sendable, Equatable {
     public let reason: String
 
     /// The rule: repeat the last working set of this session; else start from last time's first working set, adding
-    /// 2.5 kg (or 5 lb) when every working set last time reached the top of the routine's rep range (for an assisted
-    /// exercise, whose weight is help, taking as much off, down to none), or one rep when it did not; without a
-    /// routine, repeat it; when that first set reached the top already and no weight changes, the same again. A set
-    /// of no reps (a missed lift) is no set to repeat or start from, and it did not reach the top of the range.
+    /// 2.5 kg (or 5 lb) when last time had the routine's number of working sets and every one reached the top of its
+    /// rep range (for an assisted exercise, whose weight is help, taking as much off, down to none), or one rep when
+    /// the first did not; without a routine, repeat it; when that first set reached the top already and no weight
+    /// changes, the same again. A set of no reps (a missed lift) is no set to repeat or start from, and it did not
+    /// reach the top of the range. No weight past the heaviest a set may be logged with is suggested.
     static func next(
         current: [LoggedSet], lastTime: LastTime?, targets: RoutineExerciseAdded?, isAssisted: Bool = false
     ) -> SetSuggestion? {
@@ -85,7 +89,10 @@ public struct SetSuggestion: Sendable, Equatable {
                 weight: first.details.weight, reps: first.details.reps, reason: "same as last time")
         }
         let step = first.details.weight?.unit == .pounds ? ExactDecimal(5) : ExactDecimal(significand: 25, scale: 1)!
-        if working.allSatisfy({ $0.details.reps >= targets.maximumReps }), let weight = first.details.weight {
+        // Progress needs the routine's sets done, each at the top of the range.
+        let everyReached = working.allSatisfy { $0.details.reps >= targets.maximumReps }
+        let fewerSets = working.count < Int(targets.targetSets)
+        if everyReached, !fewerSets, let weight = first.details.weight {
             let reached = "every set reached \(targets.maximumReps) reps last time"
             // Not past the heaviest weight a set may be logged with.
             if !isAssisted, let heavier = weight.value.adding(step),
@@ -104,15 +111,18 @@ public struct SetSuggestion: Sendable, Equatable {
                     reason: "\(reached): take \(taken) \(weight.unit.rawValue) of help off")
             }
         }
-        // The first set at the top already: the same again, whether another fell short or there is nothing to add
-        // (body weight, or a weight at the heaviest a set may have) or take off (no help left).
+        // The first set at the top already: the same again, whether another fell short, fewer sets than the routine's
+        // were done, or there is nothing to add (body weight, or a weight at the heaviest a set may have) or take off
+        // (no help left).
         guard first.details.reps < targets.maximumReps else {
-            let every = working.allSatisfy { $0.details.reps >= targets.maximumReps }
+            let reason =
+                !everyReached
+                ? "not every set reached \(targets.maximumReps) reps last time"
+                : fewerSets
+                    ? "\(working.count) of \(targets.targetSets) sets last time"
+                    : "every set reached \(targets.maximumReps) reps last time"
             return SetSuggestion(
-                weight: first.details.weight, reps: targets.maximumReps,
-                reason:
-                    "\(every ? "every" : "not every") set reached \(targets.maximumReps) reps last time: the same again"
-            )
+                weight: first.details.weight, reps: targets.maximumReps, reason: "\(reason): the same again")
         }
         return SetSuggestion(
             weight: first.details.weight, reps: first.details.reps + 1,

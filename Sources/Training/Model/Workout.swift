@@ -64,6 +64,9 @@ public struct Workout: Sendable {
     /// Sets that count: not removed, and of an exercise still in the workout.
     public var countedSets: [LoggedSet] { sets.filter { countedExerciseIndex(of: $0) != nil } }
 
+    /// The last set that counts: what a rest follows.
+    public var lastCountedSet: LoggedSet? { sets.last { countedExerciseIndex(of: $0) != nil } }
+
     /// The index of a counted set's exercise among the workout's exercises; nil for a set that does not count.
     func countedExerciseIndex(of set: LoggedSet) -> Int? {
         set.isRemoved ? nil : exerciseIndex(of: set.details.exerciseId)
