@@ -74,6 +74,7 @@ let package = Package(
         .testTarget(name: "TrainingTests", dependencies: ["Training", "Projections", "EventJournal", "TestSupport"]),
         .testTarget(
             name: "InterchangeTests", dependencies: ["Interchange", "Training", "EventJournal", "TestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["EventJournal", "LMDB", "Training", "TestSupport"]),
+        .testTarget(
+            name: "CLITests", dependencies: ["EventJournal", "LMDB", "Projections", "Training", "TestSupport"]),
     ]
 )

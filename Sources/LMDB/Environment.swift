@@ -331,11 +331,15 @@ public final class Environment: @unchecked Sendable {
     private static func adoptAbandonedCommit(
         _ env: OpaquePointer, path: String, writers: WriterLock
     ) throws(LMDBError) {
-        var txn: OpaquePointer?
-        let rc = writers.withLock { mdb_txn_begin(env, nil, 0, &txn) }
+        // Begun and ended holding the writer lock, as every write transaction is.
+        let rc = writers.withLock {
+            var txn: OpaquePointer?
+            let rc = mdb_txn_begin(env, nil, 0, &txn)
+            if rc == 0 { mdb_txn_abort(txn) }
+            return rc
+        }
         if rc == MDB_MAP_RESIZED { return }  // the next transaction adopts the new size and the commit with it
         try check(rc, "mdb_txn_begin", path: path)
-        mdb_txn_abort(txn)
     }
 
     /// Keeps zero-filled space, written and synced, at the end of the data file past the pages in use, so that the

@@ -22,11 +22,13 @@ final class WriterLock: @unchecked Sendable {
     private let descriptor: Int32
 
     /// A lock on `dataFile`, the environment's data file. LMDB takes no POSIX record lock on that file, so closing this
-    /// descriptor drops none of LMDB's.
+    /// descriptor drops none of LMDB's. Opened for writing where it can be: on NFS, `flock` is a record lock, which
+    /// an exclusive lock needs a descriptor open for writing to take.
     init(dataFile: String) {
         threads.initialize(to: pthread_mutex_t())
         pthread_mutex_init(threads, nil)
-        descriptor = open(dataFile, O_RDONLY | O_CLOEXEC)
+        let writable = open(dataFile, O_RDWR | O_CLOEXEC)
+        descriptor = writable >= 0 ? writable : open(dataFile, O_RDONLY | O_CLOEXEC)
     }
 
     deinit {

@@ -114,6 +114,11 @@ struct QueryContext {
     let catalog: ExerciseCatalog
     /// The unit the profile gives weights in now (whatever `--as-of` asks): text gives masses in it.
     let unit: MassUnit
+    /// The rules in force (as of `--as-of`, when given). The snapshot's are those its figures were worked out under,
+    /// older ones while another process rebuilds the read models after a change.
+    let rulesInForce: Rules
+    /// Whether the answer is of read models replayed as of a point of the past (`--as-of` before the head).
+    let isReplay: Bool
 
     var timeZone: TimeZone { snapshot.rules.timeZone }
 
@@ -146,12 +151,15 @@ extension JournalLocation {
         let journal = try open()
         let models = try TrainingReadModels(journal: journal)
         var bar = ProgressBar(label: "catching up")
-        let rules = try models.answeringRules(inForce: models.catchUp { _, done, total in bar.update(done, of: total) })
+        let rules = try models.catchUp { _, done, total in bar.update(done, of: total) }
         bar.finish()
-        func context(_ snapshot: TrainingSnapshot, today: LocalDate, unit: MassUnit?) throws -> QueryContext {
+        func context(
+            _ snapshot: TrainingSnapshot, today: LocalDate, unit: MassUnit?, rulesInForce: Rules, isReplay: Bool
+        ) throws -> QueryContext {
             QueryContext(
                 snapshot: snapshot, today: today, catalog: try snapshot.catalog(),
-                unit: try unit ?? snapshot.profileFields().unit ?? .kilograms)
+                unit: try unit ?? snapshot.profileFields().unit ?? .kilograms, rulesInForce: rulesInForce,
+                isReplay: isReplay)
         }
         let now = Timestamp.now()
         // A position past the head, or a time still to come, answers as of the head, for today (docs/RULES.md).
@@ -161,8 +169,12 @@ extension JournalLocation {
         guard let point = try asOf.point(in: rules.timeZone, zoneInForce: zoneInForce),
             !point.isStillToCome(now: now, head: try journal.head().position)
         else {
-            return try models.read(rules: rules) { snapshot in
-                try body(context(snapshot, today: LocalDate(now.date, in: rules.timeZone), unit: nil))
+            return try models.readAnswering(inForce: rules) { snapshot in
+                try body(
+                    context(
+                        snapshot, today: LocalDate(now.date, in: snapshot.rules.timeZone), unit: nil,
+                        rulesInForce: rules,
+                        isReplay: false))
             }
         }
         let unit = try models.read(rules: rules) { try $0.profileFields().unit } ?? .kilograms
@@ -177,7 +189,9 @@ extension JournalLocation {
         replaying.finish()
         return try replayed.read { snapshot in
             try body(
-                context(snapshot, today: asOf.date ?? LocalDate(then.date, in: snapshot.rules.timeZone), unit: unit))
+                context(
+                    snapshot, today: asOf.date ?? LocalDate(then.date, in: snapshot.rules.timeZone), unit: unit,
+                    rulesInForce: snapshot.rules, isReplay: true))
         }
     }
 }

@@ -228,13 +228,13 @@ struct WhyCommand: AsyncParsableCommand {
             guard let chosen = kind ?? (records[.estimatedOneRepMax] != nil ? .estimatedOneRepMax : records.keys.min()),
                 let chain = records[chosen]
             else {
-                // As of a past point, the records it had then: none yet, maybe, though it has some now.
-                let then = asOf.asOf.map { " as of \($0)" } ?? ""
+                // As of a past point, the records it had then: none yet, maybe, though it may have some now.
+                let then = context.isReplay ? asOf.asOf.map { " as of \($0)" } ?? "" : ""
                 throw TrainingError(
                     .notFound,
                     "\(exercise.name) \(then.isEmpty ? "has" : "had") no \(kind.map { "\($0) record" } ?? "records")\(then)",
                     remedy: !then.isEmpty
-                        ? "give a later --as-of, or leave it out for the records it has now"
+                        ? "give a later --as-of, or leave it out to see what it has now"
                         : records.isEmpty
                             ? "log a set of it first; liftledger prs lists the exercises with records"
                             : "see the records it has with liftledger prs \(exercise.name)")

@@ -21,7 +21,7 @@ struct RulesShowCommand: AsyncParsableCommand {
 
     func run() async throws {
         try location.query(asOf: asOf) { context in
-            let rules = context.snapshot.rules
+            let rules = context.rulesInForce
             for rule in Rules.keys {
                 let value = rule.value(in: rules)
                 if json {

@@ -1,6 +1,10 @@
+import EventJournal
 import Foundation
 import TestSupport
 import Testing
+
+@testable import Projections
+@testable import Training
 
 #if canImport(Glibc)
     import Glibc
@@ -129,6 +133,39 @@ struct ProjectionCLITests {
         let logged = try liftledger(["log", "squat", "100kg", "x", "5"], journal: journal)
         #expect(logged.status == 0, "\(logged.standardError)")
         #expect(change.wait().status == 0)
+    }
+
+    /// While another process rebuilds the training read model after a rule change, `rules show` gives the rules in
+    /// force, and `why` the read model's figures under the rules that made them: it named the new formula beside the old
+    /// one's estimates. The other process is a sleeping child, named as the builder in the rebuild's marker.
+    @Test func queriesDuringAnotherProcesssRebuildNameTheRulesOfTheirFigures() throws {
+        let journal = directory.child("marked")
+        for arguments in [["init"], ["start"], ["log", "bench", "press", "100kg", "x", "5"], ["finish"]] {
+            _ = try ok(arguments, journal: journal)
+        }
+        let sleeper = try ProgramHandle("/bin/sleep", ["60"])
+        defer {
+            kill(sleeper.processIdentifier, SIGKILL)
+            _ = sleeper.wait()
+        }
+        let models = try TrainingReadModels(journal: try Journal.open(at: journal, create: false))
+        var brzycki = try models.query { $0.rules }
+        brzycki.estimateFormula = .brzycki
+        let projection = TrainingProjection(rules: brzycki, workoutEvents: nil)
+        let marker = RebuildMarker(
+            checkpoint: Checkpoint(
+                position: 0, version: projection.version, rulesDigest: projection.rulesDigest, slot: 1),
+            builder: BuilderProcess(
+                processID: sleeper.processIdentifier, start: BuilderProcess.startOfProcess(sleeper.processIdentifier)))
+        let store = models.projector.store
+        try store.environment.write { try store.putRebuildMarker(marker, for: TrainingProjection.name, $0) }
+        _ = try ok(["rules", "set", "e1rm.formula", "brzycki"], journal: journal)
+        let rules = try ok(["rules", "show", "--json"], journal: journal).lines.map(jsonObject)
+        #expect(rules.first { $0["key"] as? String == "e1rm.formula" }?["value"] as? String == "brzycki")
+        // Epley: 100 × (1 + 5/30) = 116.67.
+        let why = try ok(["why", "bench", "press", "e1rm"], journal: journal).lines
+        #expect(why.first?.contains("e1rm (kg, by epley)") == true, "\(why)")
+        #expect(why.dropFirst().first?.hasPrefix("#1 116.67") == true, "\(why)")
     }
 
     /// `rules set --dry-run` reports exactly the differences a real change then shows, writes nothing, and a query

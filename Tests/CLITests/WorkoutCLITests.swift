@@ -266,6 +266,8 @@ struct WorkoutCLITests {
             (["exercise", "list", "--muscle", "chst"], "unknown muscle \"chst\"; name one of: abdominals, ", 64),
             (["prs", "--as-of", "-1"], "cannot read --as-of \"-1\"", 1),
             (["why", "squat", "--as-of", "2020-01-01"], "had no records as of 2020-01-01; give a later --as-of", 1),
+            // A time still to come answers as of now: no later point would help.
+            (["why", "squat", "--as-of", "2999-01-01"], "has no records; log a set of it first", 1),
             (["prs", "--as-of", "+5"], "cannot read --as-of \"+5\"", 1),
             (["status", "--now", "yesterday"], "cannot read --now \"yesterday\"; give an RFC 3339 time", 1),
             (["finish", "--at", "yesterday"], "cannot read --at \"yesterday\"; give last, ", 1),

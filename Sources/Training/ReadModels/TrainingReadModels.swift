@@ -85,30 +85,35 @@ public final class TrainingReadModels: Sendable {
 
     /// Runs `body` with the read models as one read transaction sees them, under `rules`.
     public func read<T>(rules: Rules, _ body: (TrainingSnapshot) throws -> T) throws -> T {
-        try projector.store.read { snapshot in
-            try body(
-                TrainingSnapshot(
-                    snapshot: snapshot, rules: rules, journal: journal,
-                    workoutEvents: JournalWorkoutEvents(journal, isBesideModel: true)))
-        }
+        try projector.store.read { try body(trainingSnapshot($0, rules: rules)) }
+    }
+
+    private func trainingSnapshot(_ snapshot: ReadModelSnapshot, rules: Rules) throws -> TrainingSnapshot {
+        try TrainingSnapshot(
+            snapshot: snapshot, rules: rules, journal: journal,
+            workoutEvents: JournalWorkoutEvents(journal, isBesideModel: true))
     }
 
     /// Brings the read models up to date, then runs `body` with them, under the rules they answer by (see
-    /// ``answeringRules(inForce:)``).
+    /// ``readAnswering(inForce:_:)``).
     public func query<T>(_ body: (TrainingSnapshot) throws -> T) throws -> T {
-        try read(rules: try answeringRules(inForce: catchUp()), body)
+        try readAnswering(inForce: catchUp(), body)
     }
 
-    /// The rules the training read model answers under: `rules`, those in force, once it is built by them; while
-    /// another process rebuilds it after a change (which ``catchUp(chunkSize:progress:)`` leaves to that process), the
-    /// rules in force at its checkpoint, which built it, so that its figures are not labelled with rules that did not
-    /// make them.
-    public func answeringRules(inForce rules: Rules) throws -> Rules {
+    /// Runs `body` with the read models as one read transaction sees them, under the rules they answer by: `rules`,
+    /// those in force, once the training read model is built by them; while another process rebuilds it after a
+    /// change (which ``catchUp(chunkSize:progress:)`` leaves to that process), the rules in force at its checkpoint,
+    /// which built it, so that its figures are not labelled with rules that did not make them. The checkpoint is read
+    /// in the same transaction as the figures, so that a rebuild swapped in meanwhile answers under its own rules.
+    public func readAnswering<T>(inForce rules: Rules, _ body: (TrainingSnapshot) throws -> T) throws -> T {
         let digest = TrainingProjection(rules: rules, workoutEvents: nil).rulesDigest
-        guard let built = try projector.store.read({ try $0.model(TrainingProjection.name)?.checkpoint }),
-            built.rulesDigest != digest
-        else { return rules }
-        return try Rules.load(from: journal, through: built.position)
+        return try projector.store.read { snapshot in
+            var answering = rules
+            if let built = try snapshot.model(TrainingProjection.name)?.checkpoint, built.rulesDigest != digest {
+                answering = try Rules.load(from: journal, through: built.position)
+            }
+            return try body(trainingSnapshot(snapshot, rules: answering))
+        }
     }
 
     /// The figures a rule change can move, once the read models have folded every record, and today in the rules'
