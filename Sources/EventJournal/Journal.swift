@@ -300,6 +300,8 @@ public final class Journal: Sendable {
                     remedy: "run liftledger verify on it, and restore it from an earlier backup",
                     position: problem.position)
             }
+            // On the disk before it takes its name, and its name on the disk before the backup is reported done.
+            try JournalDirectory.sync(staging + dataFile)
             // Within one directory, so within one file system: the rename is atomic, and needs no hard links (a USB
             // stick's exFAT has none).
             guard rename(staging + dataFile, destination + dataFile) == 0 else {
@@ -307,6 +309,7 @@ public final class Journal: Sendable {
                     .storage, "cannot put the backup into \(destination): \(String(cString: strerror(errno)))",
                     remedy: "give a new or empty directory you may write to, then back up again")
             }
+            try JournalDirectory.sync(destination)
             try? FileManager.default.removeItem(atPath: staging)
         } catch {
             try? FileManager.default.removeItem(atPath: staging)

@@ -141,6 +141,26 @@ enum JournalDirectory {
 
     /// True when the directory has LMDB's lock file: some process has opened it the usual way, and one may be
     /// writing now.
+    /// Flushes `path`, a file or a directory (whose entries a rename changed), to the disk: LMDB's copy is written
+    /// without a sync, and a backup is to survive a power cut or a stick pulled out once it is reported done.
+    static func sync(_ path: String) throws(JournalError) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        var failure = descriptor < 0 ? errno : 0
+        if descriptor >= 0 {
+            while fsync(descriptor) != 0 {
+                guard errno == EINTR else {
+                    failure = errno
+                    break
+                }
+            }
+            close(descriptor)
+        }
+        guard failure != 0 else { return }
+        throw JournalError(
+            .storage, "cannot flush \(path) to the disk: \(String(cString: strerror(failure)))",
+            remedy: "check the disk (a full or removed one?), then back up again")
+    }
+
     static func hasLockFile(_ path: String) -> Bool {
         FileManager.default.fileExists(atPath: path + "/lock.mdb")
     }

@@ -11,7 +11,7 @@ struct Harness: AsyncParsableCommand {
             CrashTest.self, AppendWorker.self, ContendWorker.self, Bench.self, SessionCrashTest.self,
             WorkoutDriver.self, RaceStart.self, GenerateCommand.self, ProjectCommand.self, ReadModelDigestCommand.self,
             PreparedFoldDigestCommand.self,
-            PeakMemoryCommand.self, FuzzImport.self, KilledWritersTest.self,
+            PeakMemoryCommand.self, FuzzImport.self, KilledWritersTest.self, MapGrowthUnderLimit.self,
         ]
     )
 }

@@ -195,6 +195,11 @@ public final class Environment: @unchecked Sendable {
         _ names: [String], create: Bool, initialize: (Transaction, [Database]) throws -> Void = { _, _ in }
     ) throws -> [Database] {
         let readOnly = !create || options.readOnly
+        if !readOnly {
+            try TransactionDepth.requireNone(
+                "mdb_txn_begin", path: path,
+                remedy: "databases cannot be created inside another transaction on the same thread; finish that first")
+        }
         return try databaseOpening.withLock { _ in
             try openDatabasesUnserialised(names, create: create, readOnly: readOnly, initialize: initialize)
         }
@@ -203,6 +208,11 @@ public final class Environment: @unchecked Sendable {
     /// The names of the environment's named databases: the keys of its main database, which in an environment used
     /// only through named databases are their names.
     public func databaseNames() throws -> [String] {
+        // `mdb_dbi_open` of the main database too is serialised with every other.
+        try databaseOpening.withLock { _ in try mainDatabaseKeys() }
+    }
+
+    private func mainDatabaseKeys() throws -> [String] {
         try withTransaction(readOnly: true, commit: false) { transaction in
             var main: MDB_dbi = 0
             try check(mdb_dbi_open(transaction.txn, nil, 0, &main), "mdb_dbi_open(main)", path: path)
@@ -283,6 +293,8 @@ public final class Environment: @unchecked Sendable {
         // mdb_env_copy2 creates its file (O_EXCL) before its own transaction can meet MDB_MAP_RESIZED: adopt a map
         // another process grew first, and remove a partial copy on failure so that a retry can start afresh.
         let copyFile = destination + "/data.mdb"
+        // A data file there already is not this copy's to remove (LMDB refuses to write over it).
+        let fileWasThere = access(copyFile, F_OK) == 0
         while true {
             do {
                 try withTransaction(readOnly: true, commit: false) { _ in }
@@ -295,7 +307,7 @@ public final class Environment: @unchecked Sendable {
             let rc = mdb_env_copy2(handle, destination, UInt32(MDB_CP_COMPACT))
             gate.unlock()
             if rc == 0 { return }
-            unlink(copyFile)
+            if !fileWasThere { unlink(copyFile) }
             if rc != MDB_MAP_RESIZED { try check(rc, "mdb_env_copy2", path: destination) }
         }
     }
@@ -306,9 +318,15 @@ public final class Environment: @unchecked Sendable {
     /// meta page is newer than a reader's snapshot; call it again after a writer process is known to have died.
     public func adoptAbandonedCommit() throws(LMDBError) {
         try ForkGuard.check("mdb_txn_begin")
-        gate.lockShared()
-        defer { gate.unlock() }
-        try Self.adoptAbandonedCommit(handle, path: path, writers: writers)
+        try TransactionDepth.requireNone(
+            "mdb_txn_begin", path: path,
+            remedy: "a write transaction cannot begin inside another transaction on the same thread; finish that first")
+        // `writers` first, then `gate`, as every write takes them.
+        try writers.withLock { () throws(LMDBError) in
+            gate.lockShared()
+            defer { gate.unlock() }
+            try Self.adoptAbandonedCommit(handle, path: path)
+        }
     }
 
     /// Adopts an abandoned commit only when there is one: when the newest meta page is newer than the snapshot a
@@ -319,27 +337,25 @@ public final class Environment: @unchecked Sendable {
     ) throws(LMDBError) {
         var txn: OpaquePointer?
         let rc = mdb_txn_begin(env, nil, UInt32(MDB_RDONLY), &txn)
-        if rc == MDB_MAP_RESIZED { return try adoptAbandonedCommit(env, path: path, writers: writers) }
-        try check(rc, "mdb_txn_begin", path: path)
-        let snapshot = mdb_txn_id(txn)
-        mdb_txn_abort(txn)
-        var info = MDB_envinfo()
-        try check(mdb_env_info(env, &info), "mdb_env_info", path: path)
-        if info.me_last_txnid > snapshot { try adoptAbandonedCommit(env, path: path, writers: writers) }
+        var isAbandoned = rc == MDB_MAP_RESIZED
+        if !isAbandoned {
+            try check(rc, "mdb_txn_begin", path: path)
+            let snapshot = mdb_txn_id(txn)
+            mdb_txn_abort(txn)
+            var info = MDB_envinfo()
+            try check(mdb_env_info(env, &info), "mdb_env_info", path: path)
+            isAbandoned = info.me_last_txnid > snapshot
+        }
+        if isAbandoned { try writers.withLock { () throws(LMDBError) in try adoptAbandonedCommit(env, path: path) } }
     }
 
-    private static func adoptAbandonedCommit(
-        _ env: OpaquePointer, path: String, writers: WriterLock
-    ) throws(LMDBError) {
-        // Begun and ended holding the writer lock, as every write transaction is.
-        let rc = writers.withLock {
-            var txn: OpaquePointer?
-            let rc = mdb_txn_begin(env, nil, 0, &txn)
-            if rc == 0 { mdb_txn_abort(txn) }
-            return rc
-        }
+    /// Begins and ends a write transaction; the caller holds `writers`, as every write transaction does.
+    private static func adoptAbandonedCommit(_ env: OpaquePointer, path: String) throws(LMDBError) {
+        var txn: OpaquePointer?
+        let rc = mdb_txn_begin(env, nil, 0, &txn)
         if rc == MDB_MAP_RESIZED { return }  // the next transaction adopts the new size and the commit with it
         try check(rc, "mdb_txn_begin", path: path)
+        mdb_txn_abort(txn)
     }
 
     /// Keeps zero-filled space, written and synced, at the end of the data file past the pages in use, so that the
@@ -367,6 +383,9 @@ public final class Environment: @unchecked Sendable {
     /// Flushes committed data to disk (`mdb_env_sync`, forced). Used by relaxed durability.
     public func sync() throws(LMDBError) {
         try ForkGuard.check("mdb_env_sync")
+        // Later LMDB releases read a meta page from the map here: not while it is resized.
+        gate.lockShared()
+        defer { gate.unlock() }
         try check(mdb_env_sync(handle, 1), "mdb_env_sync", path: path)
     }
 
@@ -431,56 +450,68 @@ public final class Environment: @unchecked Sendable {
 
     // MARK: - Transactions and map size
 
-    /// Begins a transaction, runs `body`, then commits or aborts. Holds `gate` shared throughout (and a write holds
-    /// `writers`), and adopts a map size grown by another process (`MDB_MAP_RESIZED`) before retrying.
+    /// Begins a transaction, runs `body`, then commits or aborts. Holds `gate` shared throughout, a write `writers`
+    /// too (taken first, as everywhere), and adopts a map size grown by another process (`MDB_MAP_RESIZED`) before
+    /// retrying, holding neither: a write that held `writers` meanwhile would keep every other process's writes
+    /// waiting while this process's readers finish.
     private func withTransaction<T>(
         readOnly: Bool, commit: Bool, _ body: (Transaction) throws -> T
     ) throws -> T {
         try ForkGuard.check("mdb_txn_begin")
-        if readOnly { return try runTransaction(readOnly: true, commit: commit, body) }
-        return try writers.withLock { try runTransaction(readOnly: false, commit: commit, body) }
+        while true {
+            let result =
+                readOnly
+                ? try attemptTransaction(readOnly: true, commit: commit, body)
+                : try writers.withLock { try attemptTransaction(readOnly: false, commit: commit, body) }
+            if let result { return result.value }
+            try adoptMapSize()
+        }
     }
 
-    private func runTransaction<T>(
+    /// A transaction's result, boxed so that a nil result is not taken for a map to adopt.
+    private struct Outcome<T> {
+        let value: T
+    }
+
+    /// Runs `body` in one transaction; nil, having run nothing, when another process has grown the map, which must be
+    /// adopted first.
+    private func attemptTransaction<T>(
         readOnly: Bool, commit: Bool, _ body: (Transaction) throws -> T
-    ) throws -> T {
-        while true {
-            gate.lockShared()
-            var txn: OpaquePointer?
-            let rc = mdb_txn_begin(handle, nil, readOnly ? UInt32(MDB_RDONLY) : 0, &txn)
-            if rc == MDB_MAP_RESIZED {
-                gate.unlock()
-                try adoptMapSize()
-                continue
-            }
-            guard rc == 0, let txn else {
-                gate.unlock()
-                throw LMDBError(code: .init(rc), operation: "mdb_txn_begin", path: path)
-            }
-            TransactionDepth.enter()
-            defer {
-                TransactionDepth.leave()
-                gate.unlock()
-            }
-            // The pages in use as the transaction begins, and the file beyond them, where the values it reads from
-            // the map must lie.
-            let pages = map.map { map in
-                MappedPages(map: map, pages: unguardedInfo().lastPage + 1, pageSize: pageSize, file: dataFileDescriptor)
-            }
-            let result: T
-            do {
-                result = try body(Transaction(txn, readOnly: readOnly, pages: pages))
-            } catch {
-                mdb_txn_abort(txn)
-                throw error
-            }
-            if commit {
-                try check(mdb_txn_commit(txn), "mdb_txn_commit", path: path)
-            } else {
-                mdb_txn_abort(txn)
-            }
-            return result
+    ) throws -> Outcome<T>? {
+        gate.lockShared()
+        var txn: OpaquePointer?
+        let rc = mdb_txn_begin(handle, nil, readOnly ? UInt32(MDB_RDONLY) : 0, &txn)
+        guard rc != MDB_MAP_RESIZED else {
+            gate.unlock()
+            return nil
         }
+        guard rc == 0, let txn else {
+            gate.unlock()
+            throw LMDBError(code: .init(rc), operation: "mdb_txn_begin", path: path)
+        }
+        TransactionDepth.enter()
+        defer {
+            TransactionDepth.leave()
+            gate.unlock()
+        }
+        // The pages in use as the transaction begins, and the file beyond them, where the values it reads from the
+        // map must lie.
+        let pages = map.map { map in
+            MappedPages(map: map, pages: unguardedInfo().lastPage + 1, pageSize: pageSize, file: dataFileDescriptor)
+        }
+        let result: T
+        do {
+            result = try body(Transaction(txn, readOnly: readOnly, pages: pages))
+        } catch {
+            mdb_txn_abort(txn)
+            throw error
+        }
+        if commit {
+            try check(mdb_txn_commit(txn), "mdb_txn_commit", path: path)
+        } else {
+            mdb_txn_abort(txn)
+        }
+        return Outcome(value: result)
     }
 
     /// Resizing waits for every transaction of this process to end, so it must not start inside one.
@@ -498,6 +529,14 @@ public final class Environment: @unchecked Sendable {
         defer { gate.unlock() }
         let current = unguardedInfo().mapSize
         guard current <= observed else { return }
+        // LMDB unmaps the old map before it maps the new one, and when that fails (a limited address space,
+        // `ulimit -v`) leaves the environment with no map, which the next call dies on: the address space is tried
+        // first, the old map still in place, so that a failure leaves it as it was.
+        let probe = mmap(nil, current * 2, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
+        guard probe != MAP_FAILED else {
+            throw LMDBError(code: .mapFull, operation: "mdb_env_set_mapsize", path: path)
+        }
+        munmap(probe, current * 2)
         try check(mdb_env_set_mapsize(handle, current * 2), "mdb_env_set_mapsize", path: path)
         map = Self.map(of: dataFile, size: unguardedInfo().mapSize)
     }

@@ -39,7 +39,7 @@ final class WriterLock: @unchecked Sendable {
     }
 
     /// Runs `body` holding the lock.
-    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    func withLock<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
         pthread_mutex_lock(threads)
         defer { pthread_mutex_unlock(threads) }
         let locked = lockFile()

@@ -74,17 +74,49 @@ struct EnvironmentTests {
     }
 
     @Test func aWriteInsideAnotherTransactionOnTheSameThreadIsMisuseNotADeadlock() throws {
+        // Each way of writing: a put, creating a database, adopting an abandoned commit (each takes the writer lock,
+        // which the outer write holds).
+        let writes: [(String, () throws -> Void)] = [
+            ("write", { _ = try environment.write { try $0.put([1], forKey: [1], in: database) } }),
+            ("openDatabases", { _ = try environment.openDatabases(["other"], create: true) }),
+            ("adoptAbandonedCommit", { try environment.adoptAbandonedCommit() }),
+        ]
         for outer in ["read", "write"] {
-            #expect(throws: LMDBError.self, "write inside \(outer)") {
-                let inner = { try environment.write { try $0.put([1], forKey: [1], in: database) } }
-                if outer == "read" {
-                    try environment.read { _ in try inner() }
-                } else {
-                    try environment.write { _ in try inner() }
+            for (name, inner) in writes {
+                #expect(throws: LMDBError.self, "\(name) inside \(outer)") {
+                    if outer == "read" {
+                        try environment.read { _ in try inner() }
+                    } else {
+                        try environment.write { _ in try inner() }
+                    }
                 }
             }
         }
         #expect(try environment.read { try $0.value(forKey: [1], in: database) } == nil)
+    }
+
+    /// In a process whose address space has no room for a map twice the size (`ulimit -v`), the write that needs one
+    /// fails with `MDB_MAP_FULL`, and the environment still reads every entry written before: LMDB had unmapped the old
+    /// map before it failed to map the new one, and the next call died of SIGSEGV. In a process of its own, the
+    /// harness, as the limit would starve the test runner.
+    @Test func aMapThatCannotGrowLeavesTheEnvironmentUsable() throws {
+        let result = try run(BuiltProgram.harness, ["grow-map-under-limit", "--directory", directory.child("limited")])
+        #expect(result.status == 0, "\(result.standardError)")
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        #expect((report["refusal"] as? String)?.hasPrefix("MDB_MAP_FULL") == true)
+        let written = try #require(report["written"] as? Int)
+        #expect(written > 0 && report["entriesAfter"] as? Int == written)
+    }
+
+    /// A copy into a directory that holds a data file already fails, and leaves that file as it was: it is not the
+    /// copy's to remove.
+    @Test func aCopyOverAnotherDataFileLeavesIt() throws {
+        let destination = try TemporaryDirectory()
+        let other = Data("another journal".utf8)
+        #expect(FileManager.default.createFile(atPath: destination.child("data.mdb"), contents: other))
+        #expect(throws: LMDBError.self) { try environment.copy(to: destination.path) }
+        #expect(FileManager.default.contents(atPath: destination.child("data.mdb")) == other)
     }
 
     @Test func noOverwriteLeavesTheStoredValue() throws {
