@@ -147,9 +147,7 @@ struct MoveExerciseCommand: AsyncParsableCommand {
 
     func validate() throws {
         try requireValues(["--workout": workout])
-        guard words.count >= 2, Int(words.last!) != nil else {
-            throw ValidationError("give the exercise and then its new place, such as: move-exercise bench press 1")
-        }
+        try ExercisePlaceWords.validate(words, example: "move-exercise bench press 1")
     }
 
     func run() async throws {

@@ -136,11 +136,8 @@ struct RoutineMoveCommand: AsyncParsableCommand {
     var words: [String] = []
 
     func validate() throws {
-        guard words.count >= 2, Int(words.last!) != nil else {
-            throw ValidationError(
-                "give the exercise and then its new place, such as: routine move \(TrainingFormat.shellWord(routine)) "
-                    + "bench press 1")
-        }
+        try ExercisePlaceWords.validate(
+            words, example: "routine move \(TrainingFormat.shellWord(routine)) bench press 1")
     }
 
     func run() async throws {

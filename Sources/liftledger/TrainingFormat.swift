@@ -91,7 +91,7 @@ extension Timestamp {
     }
 
     /// Reads an instant as given on the command line: RFC 3339, or a local `YYYY-MM-DD HH:MM` (or `YYYY-MM-DDTHH:MM`)
-    /// in `timeZone`.
+    /// in `timeZone`. A local time the clocks pass twice, going back, is its first pass, as imports read it.
     static func parse(_ text: String, in timeZone: TimeZone) -> Timestamp? {
         if let exact = Timestamp(rfc3339: text) { return exact }
         let formatter = DateFormatter()
@@ -99,9 +99,21 @@ extension Timestamp {
         formatter.timeZone = timeZone
         for format in ["yyyy-MM-dd HH:mm", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd'T'HH:mm:ss"] {
             formatter.dateFormat = format
-            if let date = formatter.date(from: text) { return Timestamp(date) }
+            if let date = formatter.date(from: text) { return Timestamp(date).firstPass(in: timeZone) }
         }
         return nil
+    }
+
+    /// The first of the two instants that this one's local time names in `timeZone` when it falls in the hour the
+    /// clocks go back over (`DateFormatter` reads such a time as its second); this instant otherwise. Clocks go back
+    /// by at most two hours.
+    private func firstPass(in timeZone: TimeZone) -> Timestamp {
+        let offset = timeZone.secondsFromGMT(for: date)
+        let offsetBefore = timeZone.secondsFromGMT(for: date.addingTimeInterval(-7_200))
+        guard offsetBefore > offset else { return self }
+        let earlier = Timestamp(
+            microsecondsSinceEpoch: microsecondsSinceEpoch + Int64(offset - offsetBefore) * 1_000_000)
+        return timeZone.secondsFromGMT(for: earlier.date) == offsetBefore ? earlier : self
     }
 
     /// Reads an instant given to `option` as ``parse(_:in:)`` does; when it cannot, says whether the local time is

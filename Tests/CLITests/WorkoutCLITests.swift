@@ -172,6 +172,9 @@ struct WorkoutCLITests {
                 "-Legs was read as an option, so '<exercise> ...' is missing: a name cannot begin with -"
             ),
             (["routine", "add", "Push", "-5"], "-5 was read as an option, so '<exercise> ...' is missing"),
+            // A place that reads as an option, or that is too large to count, is named for what it is.
+            (["routine", "move", "Push", "squat", "-1"], "the place -1 reads as an option; give a place of 1 or more"),
+            (["move-exercise", "squat", "99999999999999999999"], "the place 99999999999999999999 is past the end"),
             (
                 ["schedule", "set", "--split", "-Legs"],
                 "-Legs was read as an option, so --split has no value: a name cannot begin with -"
@@ -561,6 +564,24 @@ struct WorkoutCLITests {
         let skippedEnd = try liftledger(["finish", "--at", "2026-03-29 02:30"], journal: journal)
         #expect(skippedEnd.status == 1)
         #expect(skippedEnd.standardError.contains("2026-03-29 02:30 does not exist in Europe/Berlin"))
+    }
+
+    /// A local time the clocks pass twice (the autumn change in Berlin, 03:00 back to 02:00) is its first pass, as an
+    /// import reads it: 02:30 on 2025-10-26 is 00:30Z (summer time, UTC+2), not 01:30Z. `edit --date` moved a workout
+    /// to the time `show` gave for it by an hour.
+    @Test func aTimeTheClocksPassTwiceIsItsFirstPass() throws {
+        try ok(["profile", "set", "--time-zone", "Europe/Berlin"])
+        try ok(["start"])
+        try ok(["log", "squat", "100kg", "x", "5"])
+        try ok(["finish"])
+        func started() throws -> String? {
+            try jsonObject(try ok(["show", "1", "--json"]).lines[0])["startedAt"] as? String
+        }
+        try ok(["edit", "1", "--date", "2025-10-26 02:30"])
+        #expect(try started() == "2025-10-26T00:30:00.000000Z")
+        // After the change, the same clock reads an hour later: 03:30 is 02:30Z.
+        try ok(["edit", "1", "--date", "2025-10-26 03:30"])
+        #expect(try started() == "2025-10-26T02:30:00.000000Z")
     }
 
     /// A set logged into a finished workout later is a record of that workout's day, in `prs` as in `history`.
