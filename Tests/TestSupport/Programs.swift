@@ -89,6 +89,9 @@ private final class PipeReader: @unchecked Sendable {
     init(_ pipe: Pipe) {
         Thread.detachNewThread { [self] in
             data = (try? pipe.fileHandleForReading.readToEnd()) ?? Data()
+            // Closed now, not whenever the pipe is released: the test process runs thousands of programs, and with
+            // some two thousand descriptors open, Foundation's `Process.run` overran a buffer of them (SIGSEGV).
+            try? pipe.fileHandleForReading.close()
             done.signal()
         }
     }
