@@ -289,6 +289,7 @@ public final class Journal: Sendable {
         try JournalDirectory.prepareBackupDestination(destination)
         let staging = Self.backupStaging(for: destination)
         let dataFile = "/" + JournalDirectory.dataFile
+        var renamed = false
         do {
             try JournalDirectory.prepare(staging)
             try mappingStorageErrors { try store.environment.copy(to: staging) }
@@ -309,9 +310,12 @@ public final class Journal: Sendable {
                     .storage, "cannot put the backup into \(destination): \(String(cString: strerror(errno)))",
                     remedy: "give a new or empty directory you may write to, then back up again")
             }
+            renamed = true
             try JournalDirectory.sync(destination)
             try? FileManager.default.removeItem(atPath: staging)
         } catch {
+            // A backup that failed leaves no data file: not one in place whose name could not be flushed either.
+            if renamed { unlink(destination + dataFile) }
             try? FileManager.default.removeItem(atPath: staging)
             if !destinationExisted { rmdir(destination) }
             throw error

@@ -139,10 +139,9 @@ enum JournalDirectory {
         for _ in 0..<500 where try isBeingCreated() { usleep(10_000) }
     }
 
-    /// True when the directory has LMDB's lock file: some process has opened it the usual way, and one may be
-    /// writing now.
     /// Flushes `path`, a file or a directory (whose entries a rename changed), to the disk: LMDB's copy is written
-    /// without a sync, and a backup is to survive a power cut or a stick pulled out once it is reported done.
+    /// without a sync, and a backup is to survive a power cut or a stick pulled out once it is reported done. A file
+    /// system that cannot flush a directory (`EINVAL`, as some shared folders answer) is not a failure.
     static func sync(_ path: String) throws(JournalError) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         var failure = descriptor < 0 ? errno : 0
@@ -155,12 +154,14 @@ enum JournalDirectory {
             }
             close(descriptor)
         }
-        guard failure != 0 else { return }
+        guard failure != 0, !(failure == EINVAL && isDirectory(path)) else { return }
         throw JournalError(
             .storage, "cannot flush \(path) to the disk: \(String(cString: strerror(failure)))",
             remedy: "check the disk (a full or removed one?), then back up again")
     }
 
+    /// True when the directory has LMDB's lock file: some process has opened it the usual way, and one may be
+    /// writing now.
     static func hasLockFile(_ path: String) -> Bool {
         FileManager.default.fileExists(atPath: path + "/lock.mdb")
     }

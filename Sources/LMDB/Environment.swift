@@ -530,13 +530,13 @@ public final class Environment: @unchecked Sendable {
         let current = unguardedInfo().mapSize
         guard current <= observed else { return }
         // LMDB unmaps the old map before it maps the new one, and when that fails (a limited address space,
-        // `ulimit -v`) leaves the environment with no map, which the next call dies on: the address space is tried
-        // first, the old map still in place, so that a failure leaves it as it was.
-        let probe = mmap(nil, current * 2, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
+        // `ulimit -v`) leaves the environment with no map, which the next call dies on: the room the growth takes is
+        // tried first, the old map still in place, so that a failure leaves it as it was.
+        let probe = mmap(nil, current, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
         guard probe != MAP_FAILED else {
             throw LMDBError(code: .mapFull, operation: "mdb_env_set_mapsize", path: path)
         }
-        munmap(probe, current * 2)
+        munmap(probe, current)
         try check(mdb_env_set_mapsize(handle, current * 2), "mdb_env_set_mapsize", path: path)
         map = Self.map(of: dataFile, size: unguardedInfo().mapSize)
     }

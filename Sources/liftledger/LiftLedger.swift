@@ -95,7 +95,8 @@ struct LiftLedger: AsyncParsableCommand {
             isDashed(arguments[index + 1])
         {
             return
-                "\(arguments[index + 1]) was read as an option, so \(option) has no value: a name cannot begin with -"
+                "\(arguments[index + 1]) was read as an option, so \(option) has no value: write \(option)="
+                + arguments[index + 1]
         }
         return nil
     }

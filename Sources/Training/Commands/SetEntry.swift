@@ -127,7 +127,7 @@ public struct SetEntry: Sendable, Equatable {
             {
                 throw TrainingError(
                     .invalidValue, "weight \(text.debugDescription) has more digits than a weight keeps",
-                    remedy: "give it with fewer digits after the point, such as 102.5")
+                    remedy: "give it with fewer digits, such as 102.5")
             }
             throw TrainingError(
                 .invalidValue, "weight \(text.debugDescription) is not a number of 0 or more",

@@ -103,17 +103,35 @@ public final class TrainingReadModels: Sendable {
     /// Runs `body` with the read models as one read transaction sees them, under the rules they answer by: `rules`,
     /// those in force, once the training read model is built by them; while another process rebuilds it after a
     /// change (which ``catchUp(chunkSize:progress:)`` leaves to that process), the rules in force at its checkpoint,
-    /// which built it, so that its figures are not labelled with rules that did not make them. The checkpoint is read
-    /// in the same transaction as the figures, so that a rebuild swapped in meanwhile answers under its own rules.
+    /// which built it, so that its figures are not labelled with rules that did not make them. Those rules are read
+    /// between transactions (a transaction inside another could not adopt a map another process grew), and the
+    /// checkpoint is checked again in the transaction that answers: a rebuild swapped in meanwhile is read again.
     public func readAnswering<T>(inForce rules: Rules, _ body: (TrainingSnapshot) throws -> T) throws -> T {
-        let digest = TrainingProjection(rules: rules, workoutEvents: nil).rulesDigest
-        return try projector.store.read { snapshot in
-            var answering = rules
-            if let built = try snapshot.model(TrainingProjection.name)?.checkpoint, built.rulesDigest != digest {
-                answering = try Rules.load(from: journal, through: built.position)
+        var answering = rules
+        // A read model whose rules are neither those in force nor those at its checkpoint (none should be) answers
+        // under the last tried, rather than being asked again for ever.
+        for attempt in 1...3 {
+            let digest = TrainingProjection(rules: answering, workoutEvents: nil).rulesDigest
+            let answer = try projector.store.read { snapshot -> Answer<T> in
+                if attempt < 3, let built = try snapshot.model(TrainingProjection.name)?.checkpoint,
+                    built.rulesDigest != digest
+                {
+                    return .builtUnderOtherRules(checkpoint: built.position)
+                }
+                return .answered(try body(trainingSnapshot(snapshot, rules: answering)))
             }
-            return try body(trainingSnapshot(snapshot, rules: answering))
+            switch answer {
+            case .answered(let value): return value
+            case .builtUnderOtherRules(let position): answering = try Rules.load(from: journal, through: position)
+            }
         }
+        preconditionFailure("the last attempt answers")
+    }
+
+    /// What a read under given rules gives: the answer, or where the training read model stands, built under others.
+    private enum Answer<T> {
+        case answered(T)
+        case builtUnderOtherRules(checkpoint: UInt64)
     }
 
     /// The figures a rule change can move, once the read models have folded every record, and today in the rules'
