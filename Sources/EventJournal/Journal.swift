@@ -289,7 +289,8 @@ public final class Journal: Sendable {
         try JournalDirectory.prepareBackupDestination(destination)
         let staging = Self.backupStaging(for: destination)
         let dataFile = "/" + JournalDirectory.dataFile
-        var renamed = false
+        // The copy's device and inode, once it is to take its name.
+        var copied: JournalDirectory.FileIdentity?
         do {
             try JournalDirectory.prepare(staging)
             try mappingStorageErrors { try store.environment.copy(to: staging) }
@@ -303,6 +304,7 @@ public final class Journal: Sendable {
             }
             // On the disk before it takes its name, and its name on the disk before the backup is reported done.
             try JournalDirectory.sync(staging + dataFile)
+            copied = JournalDirectory.fileIdentity(staging + dataFile)
             // Within one directory, so within one file system: the rename is atomic, and needs no hard links (a USB
             // stick's exFAT has none).
             guard rename(staging + dataFile, destination + dataFile) == 0 else {
@@ -310,12 +312,14 @@ public final class Journal: Sendable {
                     .storage, "cannot put the backup into \(destination): \(String(cString: strerror(errno)))",
                     remedy: "give a new or empty directory you may write to, then back up again")
             }
-            renamed = true
             try JournalDirectory.sync(destination)
             try? FileManager.default.removeItem(atPath: staging)
         } catch {
-            // A backup that failed leaves no data file: not one in place whose name could not be flushed either.
-            if renamed { unlink(destination + dataFile) }
+            // A backup that failed leaves no data file: not one in place whose name could not be flushed either
+            // (this backup's, not one another backup put there since).
+            if let copied, JournalDirectory.fileIdentity(destination + dataFile) == copied {
+                unlink(destination + dataFile)
+            }
             try? FileManager.default.removeItem(atPath: staging)
             if !destinationExisted { rmdir(destination) }
             throw error

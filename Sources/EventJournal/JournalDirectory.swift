@@ -160,6 +160,19 @@ enum JournalDirectory {
             remedy: "check the disk (a full or removed one?), then back up again")
     }
 
+    /// A file's device and inode: which file a name stands for.
+    struct FileIdentity: Equatable {
+        let device: UInt64
+        let inode: UInt64
+    }
+
+    /// The identity of the file at `path`; nil when there is none.
+    static func fileIdentity(_ path: String) -> FileIdentity? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+    }
+
     /// True when the directory has LMDB's lock file: some process has opened it the usual way, and one may be
     /// writing now.
     static func hasLockFile(_ path: String) -> Bool {

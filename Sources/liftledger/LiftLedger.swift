@@ -95,8 +95,8 @@ struct LiftLedger: AsyncParsableCommand {
             isDashed(arguments[index + 1])
         {
             return
-                "\(arguments[index + 1]) was read as an option, so \(option) has no value: write \(option)="
-                + arguments[index + 1]
+                "\(arguments[index + 1]) was read as an option, so \(option) has no value (a value that begins with - "
+                + "is given as \(option)=VALUE)"
         }
         return nil
     }

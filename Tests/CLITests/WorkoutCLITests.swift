@@ -177,7 +177,8 @@ struct WorkoutCLITests {
             (["move-exercise", "squat", "99999999999999999999"], "the place 99999999999999999999 is past the end"),
             (
                 ["schedule", "set", "--split", "-Legs"],
-                "-Legs was read as an option, so --split has no value: write --split=-Legs"
+                "-Legs was read as an option, so --split has no value (a value that begins with - is given as "
+                    + "--split=VALUE)"
             ),
             // An option's negative value is the option's: the set is what is missing.
             (["correct", "--workout", "-1", "--reps", "5"], "Missing expected argument '<set>'"),

@@ -108,30 +108,33 @@ public final class TrainingReadModels: Sendable {
     /// checkpoint is checked again in the transaction that answers: a rebuild swapped in meanwhile is read again.
     public func readAnswering<T>(inForce rules: Rules, _ body: (TrainingSnapshot) throws -> T) throws -> T {
         var answering = rules
-        // A read model whose rules are neither those in force nor those at its checkpoint (none should be) answers
-        // under the last tried, rather than being asked again for ever.
-        for attempt in 1...3 {
+        // The checkpoint whose rules `answering` are: one built under other rules still (none should be) answers
+        // under them, rather than being asked again for ever.
+        var loadedFor: Checkpoint?
+        while true {
             let digest = TrainingProjection(rules: answering, workoutEvents: nil).rulesDigest
             let answer = try projector.store.read { snapshot -> Answer<T> in
-                if attempt < 3, let built = try snapshot.model(TrainingProjection.name)?.checkpoint,
-                    built.rulesDigest != digest
+                if let built = try snapshot.model(TrainingProjection.name)?.checkpoint, built.rulesDigest != digest,
+                    built != loadedFor
                 {
-                    return .builtUnderOtherRules(checkpoint: built.position)
+                    return .builtUnderOtherRules(built)
                 }
                 return .answered(try body(trainingSnapshot(snapshot, rules: answering)))
             }
             switch answer {
-            case .answered(let value): return value
-            case .builtUnderOtherRules(let position): answering = try Rules.load(from: journal, through: position)
+            case .answered(let value):
+                return value
+            case .builtUnderOtherRules(let checkpoint):
+                answering = try Rules.load(from: journal, through: checkpoint.position)
+                loadedFor = checkpoint
             }
         }
-        preconditionFailure("the last attempt answers")
     }
 
-    /// What a read under given rules gives: the answer, or where the training read model stands, built under others.
+    /// What a read under given rules gives: the answer, or the training read model's checkpoint, built under others.
     private enum Answer<T> {
         case answered(T)
-        case builtUnderOtherRules(checkpoint: UInt64)
+        case builtUnderOtherRules(Checkpoint)
     }
 
     /// The figures a rule change can move, once the read models have folded every record, and today in the rules'
