@@ -212,7 +212,24 @@ struct OutputOptions: ParsableArguments {
 /// Kilograms from milligrams, exactly: `102.058283`.
 func kilograms(_ milligrams: Int64) -> String { ExactDecimal(significand: milligrams, scale: 6)!.description }
 
-/// A text cell padded to `width`, for tables.
+/// A text cell padded to `width` columns of a terminal, for tables.
 func padded(_ text: String, _ width: Int) -> String {
-    text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    let columns = terminalColumns(text)
+    return columns >= width ? text + " " : text + String(repeating: " ", count: width - columns)
+}
+
+/// The columns `text` takes on a terminal: two for a character of the wide East Asian scripts (`下午锻炼` takes eight)
+/// or an emoji shown as one, one for any other.
+func terminalColumns(_ text: String) -> Int {
+    text.reduce(0) { columns, character in
+        guard let scalar = character.unicodeScalars.first else { return columns }
+        let isWide =
+            scalar.properties.isEmojiPresentation
+            || [
+                0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+                0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+                0xFFE0...0xFFE6, 0x20000...0x3FFFD,
+            ].contains { $0.contains(scalar.value) }
+        return columns + (isWide ? 2 : 1)
+    }
 }

@@ -585,6 +585,27 @@ struct WorkoutCLITests {
         #expect(try started() == "2025-10-26T02:30:00.000000Z")
     }
 
+    /// Table columns line up on a terminal whatever script a name is in: `下午锻炼` (four characters of two columns
+    /// each, eight in all) is padded as `A` is, to the 18 columns of the name (by hand: 8 + 10 = 1 + 17).
+    @Test func tableColumnsLineUpForWideCharacters() throws {
+        for name in ["下午锻炼", "A"] {
+            try ok(["start", "--name", name])
+            try ok(["log", "squat", "100kg", "x", "5"])
+            try ok(["finish"])
+        }
+        let rows = try ok(["history"]).lines
+        // The name, its padding, then the workout's time (a digit).
+        func isPadded(_ name: String, by spaces: Int) -> Bool {
+            rows.contains { row in
+                guard let range = row.range(of: " " + name + String(repeating: " ", count: spaces)) else {
+                    return false
+                }
+                return row[range.upperBound...].first?.isNumber == true
+            }
+        }
+        #expect(isPadded("下午锻炼", by: 10) && isPadded("A", by: 17), "\(rows)")
+    }
+
     /// A set logged into a finished workout later is a record of that workout's day, in `prs` as in `history`.
     @Test func aLateSetIsARecordOfItsWorkoutsDay() throws {
         try ok(["start"])
