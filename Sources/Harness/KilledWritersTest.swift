@@ -68,7 +68,7 @@ struct KilledWritersTest: ParsableCommand {
         }
     }
 
-    /// Where each thread of process `pid` waits, as the kernel names it (`futex_do_wait`, `flock_lock_inode_wait`).
+    /// Where each thread of process `pid` waits, as the kernel names it (`futex_do_wait`, `locks_lock_inode_wait`).
     private static func waitChannels(of pid: pid_t) -> String {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
         return tasks.sorted().map { task in

@@ -8,7 +8,7 @@ enum ExercisePlaceWords {
     static func validate(_ words: [String], example: String) throws {
         let arguments = CommandLine.arguments
         let negative = arguments.indices.first { index in
-            Int(arguments[index]).map { $0 < 0 } == true && !(index > 0 && arguments[index - 1].hasPrefix("--"))
+            Int(arguments[index]).map { $0 < 0 } == true && !LiftLedger.isOptionValue(index, in: arguments)
         }
         if let negative {
             throw ValidationError("the place \(arguments[negative]) reads as an option; give a place of 1 or more")

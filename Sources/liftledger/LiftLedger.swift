@@ -78,9 +78,8 @@ struct LiftLedger: AsyncParsableCommand {
         let argumentPrefix = "Missing expected argument '"
         let valuePrefix = "Missing value for '"
         if message.hasPrefix(argumentPrefix), message.hasSuffix("'"),
-            let given = arguments.indices.first(where: { index in
-                isDashed(arguments[index]) && !(index > 0 && arguments[index - 1].hasPrefix("--"))
-            }).map({ arguments[$0] })
+            let given = arguments.indices.first(where: { isDashed(arguments[$0]) && !isOptionValue($0, in: arguments) })
+                .map({ arguments[$0] })
         {
             let argument = message.dropFirst(argumentPrefix.count).dropLast()
             // The arguments that take a number: a set's, a workout's.
@@ -99,6 +98,11 @@ struct LiftLedger: AsyncParsableCommand {
                 + "is given as \(option)=VALUE)"
         }
         return nil
+    }
+
+    /// Whether the word at `index` of `arguments` is the value of the long option before it (`--workout -1`).
+    static func isOptionValue(_ index: Int, in arguments: [String]) -> Bool {
+        index > 0 && arguments[index - 1].hasPrefix("--")
     }
 
     /// The command that `arguments` name, as far as they name one: `liftledger routine add`.

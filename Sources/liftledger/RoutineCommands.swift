@@ -36,13 +36,9 @@ struct RoutineShowCommand: AsyncParsableCommand {
         for routine in routines {
             if json {
                 let exercises = routine.exercises.map { exercise -> JSON in
-                    .object([
-                        ("exerciseId", .string(exercise.exerciseId)), ("name", .string(exercise.exerciseName)),
-                        ("sets", .unsigned(UInt64(exercise.targetSets))),
-                        ("minimumReps", .unsigned(UInt64(exercise.minimumReps))),
-                        ("maximumReps", .unsigned(UInt64(exercise.maximumReps))),
-                        ("restSeconds", .unsigned(UInt64(exercise.restSeconds))),
-                    ])
+                    .object(
+                        [("exerciseId", .string(exercise.exerciseId)), ("name", .string(exercise.exerciseName))]
+                            + TrainingFormat.targetFields(exercise))
                 }
                 Terminal.write(
                     JSON.object([

@@ -99,17 +99,7 @@ struct StatusCommand: AsyncParsableCommand {
                         ])
                     } ?? .null
                 ),
-                (
-                    "target",
-                    exercise.target.map { target in
-                        .object([
-                            ("sets", .unsigned(UInt64(target.targetSets))),
-                            ("minimumReps", .unsigned(UInt64(target.minimumReps))),
-                            ("maximumReps", .unsigned(UInt64(target.maximumReps))),
-                            ("restSeconds", .unsigned(UInt64(target.restSeconds))),
-                        ])
-                    } ?? .null
-                ),
+                ("target", exercise.target.map { .object(TrainingFormat.targetFields($0)) } ?? .null),
             ])
         }
         return .object([

@@ -77,6 +77,17 @@ enum TrainingFormat {
         ])
     }
 
+    /// A routine's targets for an exercise as JSON fields, as `routine show --json` and `status --json` give them:
+    /// `sets`, `minimumReps`, `maximumReps`, `restSeconds`.
+    static func targetFields(_ target: RoutineExerciseAdded) -> [(String, JSON)] {
+        [
+            ("sets", .unsigned(UInt64(target.targetSets))),
+            ("minimumReps", .unsigned(UInt64(target.minimumReps))),
+            ("maximumReps", .unsigned(UInt64(target.maximumReps))),
+            ("restSeconds", .unsigned(UInt64(target.restSeconds))),
+        ]
+    }
+
     /// An instant as `2026-11-22 18:05` in `timeZone`: ``Timestamp/localText(in:)`` to the minute.
     static func localTime(_ instant: Timestamp, in timeZone: TimeZone) -> String {
         String(instant.localText(in: timeZone).dropLast(3))
