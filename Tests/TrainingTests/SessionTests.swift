@@ -286,17 +286,8 @@ struct SessionTests {
         let log = try TrainingLog(journal: test.journal, clock: clock.function)
         try await log.addToRoutine("Push", exercise: "bench press", sets: 3, reps: 5...8, restSeconds: 180)
         func benchNextDay(after sets: Int) async throws -> ActiveSession.Exercise {
-            try await log.start(routine: "Push")
-            for _ in 0..<sets {
-                try await log.logSet(SetRequest(exercise: "bench press", weight: weight("100"), reps: 8))
-            }
-            try await log.finish()
-            clock.advance(seconds: 86_400)
-            try await log.start(routine: "Push")
-            defer { clock.advance(seconds: 3_600) }
-            let bench = try #require(try log.activeSession()?.exercises.first)
-            try await log.discard()
-            return bench
+            let set = SetRequest(exercise: "bench press", weight: weight("100"), reps: 8)
+            return try await nextDaysExercise(log, clock, routine: "Push", after: Array(repeating: set, count: sets))
         }
         let twoSets = try await benchNextDay(after: 2)
         #expect(
@@ -318,15 +309,8 @@ struct SessionTests {
         let log = try TrainingLog(journal: test.journal, clock: clock.function)
         try await log.addToRoutine("Heavy", exercise: "squat", sets: 1, reps: 5...8, restSeconds: 90)
         func suggestion(after kilograms: String) async throws -> SetSuggestion? {
-            try await log.start(routine: "Heavy")
-            try await log.logSet(SetRequest(exercise: "squat", weight: weight(kilograms), reps: 8, confirmed: true))
-            try await log.finish()
-            clock.advance(seconds: 86_400)
-            try await log.start(routine: "Heavy")
-            defer { clock.advance(seconds: 3_600) }
-            let suggestion = try log.activeSession()?.exercises.first?.suggestion
-            try await log.discard()
-            return suggestion
+            let set = SetRequest(exercise: "squat", weight: weight(kilograms), reps: 8, confirmed: true)
+            return try await nextDaysExercise(log, clock, routine: "Heavy", after: [set]).suggestion
         }
         #expect(try await suggestion(after: "997.5")?.weight == weight("1000"))
         #expect(
@@ -344,16 +328,8 @@ struct SessionTests {
         let exercise = "Band Assisted Pull-Up"
         try await log.addToRoutine("Pull", exercise: exercise, sets: 2, reps: 5...8, restSeconds: 90)
         func session(_ kilograms: String, reps: UInt32) async throws -> SetSuggestion? {
-            try await log.start(routine: "Pull")
-            try await log.logSet(SetRequest(exercise: exercise, weight: weight(kilograms), reps: reps))
-            try await log.logSet(SetRequest(exercise: exercise, weight: weight(kilograms), reps: reps))
-            try await log.finish()
-            clock.advance(seconds: 86_400)
-            try await log.start(routine: "Pull")
-            defer { clock.advance(seconds: 3_600) }
-            let suggestion = try log.activeSession()?.exercises.first?.suggestion
-            try await log.discard()
-            return suggestion
+            let set = SetRequest(exercise: exercise, weight: weight(kilograms), reps: reps)
+            return try await nextDaysExercise(log, clock, routine: "Pull", after: [set, set]).suggestion
         }
         // 8 of 5-8 with 20 kg of help: 17.5 kg, aiming for 5.
         #expect(
@@ -426,4 +402,20 @@ struct SessionTests {
             #expect(try models.query { try $0.activeWorkout()?.name } == "Legs again")
         }
     }
+}
+
+/// The first exercise of `routine`'s session the day after one of it in which `sets` were logged: that session is
+/// finished, the next one discarded once read, and the clock an hour on.
+private func nextDaysExercise(
+    _ log: TrainingLog, _ clock: ManualClock, routine: String, after sets: [SetRequest]
+) async throws -> ActiveSession.Exercise {
+    try await log.start(routine: routine)
+    for set in sets { try await log.logSet(set) }
+    try await log.finish()
+    clock.advance(seconds: 86_400)
+    try await log.start(routine: routine)
+    defer { clock.advance(seconds: 3_600) }
+    let exercise = try #require(try log.activeSession()?.exercises.first)
+    try await log.discard()
+    return exercise
 }

@@ -59,18 +59,11 @@ public final class TrainingLog: Sendable {
     /// Read models that another process is rebuilding (after a rule change) are waited for, up to half a minute.
     func execute<Result>(_ decide: (TrainingSnapshot, Timestamp) throws -> Decision<Result>) async throws -> Result {
         var conflicts = 0
-        var wait = CatchUpWait()
         while conflicts < 8 {
-            let rules = try readModels.catchUp()
-            let now = clock()
-            let decided = try readModels.read(rules: rules) { snapshot -> Decision<Result>? in
-                // Another writer appended since the catch-up, or another process rebuilds the read models.
-                guard try snapshot.isCaughtUp else { return nil }
-                return try decide(snapshot, now)
-            }
-            guard let decision = decided else {
-                guard try await wait.next() else { throw CatchUpWait.expired }
-                continue
+            // The time of the snapshot decided on, not of a wait for one.
+            let (decision, now) = try await readModels.readCaughtUp { snapshot in
+                let now = clock()
+                return (try decide(snapshot, now), now)
             }
             guard !decision.events.isEmpty else { return decision.result }
             let metadata = EventMetadata(correlationID: UUID.timeOrdered().uuidString.lowercased(), source: source)

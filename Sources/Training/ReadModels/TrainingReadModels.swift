@@ -137,17 +137,27 @@ public final class TrainingReadModels: Sendable {
         case builtUnderOtherRules(Checkpoint)
     }
 
-    /// The figures a rule change can move, once the read models have folded every record, and today in the rules'
-    /// zone: what a change's preview compares with. Read models that another process is rebuilding after an earlier
-    /// change are waited for, up to half a minute: compared as they stand, they would count that change as the new one's.
-    public func caughtUpAnalytics() async throws -> (AnalyticsView, today: LocalDate) {
+    /// Runs `body` on a snapshot of read models that have folded every record the journal holds in it, under the
+    /// rules in force. Read models that another process is rebuilding after a rule change (or that a writer got ahead
+    /// of) are waited for, up to half a minute.
+    public func readCaughtUp<T>(_ body: (TrainingSnapshot) throws -> T) async throws -> T {
         var wait = CatchUpWait()
         while true {
-            let rules = try catchUp()
-            let today = LocalDate(Date(), in: rules.timeZone)
-            let view = try read(rules: rules) { try $0.isCaughtUp ? try $0.analyticsView(today: today) : nil }
-            if let view { return (view, today) }
+            let result = try read(rules: try catchUp()) { snapshot -> T? in
+                try snapshot.isCaughtUp ? try body(snapshot) : nil
+            }
+            if let result { return result }
             guard try await wait.next() else { throw CatchUpWait.expired }
+        }
+    }
+
+    /// The figures a rule change can move, once the read models have folded every record, and today in the rules'
+    /// zone: what a change's preview compares with (compared with read models another process is rebuilding after an
+    /// earlier change, it would count that change as the new one's).
+    public func caughtUpAnalytics() async throws -> (AnalyticsView, today: LocalDate) {
+        try await readCaughtUp { snapshot in
+            let today = LocalDate(Date(), in: snapshot.rules.timeZone)
+            return (try snapshot.analyticsView(today: today), today)
         }
     }
 
