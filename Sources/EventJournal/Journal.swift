@@ -60,13 +60,17 @@ public final class Journal: Sendable {
                     .noJournal, "no journal at \(path)", remedy: "create one with: liftledger init --journal \(path)")
             }
             try JournalDirectory.prepare(path)
+            let journal = try Journal(path: path, options: options, existing: false)
+            // The new data file's name on the disk, as its first commit is, in durable mode.
+            if case .durable = options.durability { try JournalDirectory.sync(path) }
+            return journal
         case .journal:
             try JournalDirectory.checkIsLMDB(path)
             if !JournalDirectory.hasLockFile(path) {
                 try JournalDirectory.inspectWithoutLocking(path, mapSize: options.initialMapSize)
             }
+            return try Journal(path: path, options: options, existing: true)
         }
-        return try Journal(path: path, options: options, existing: layout == .journal)
     }
 
     /// Whether this process has appended records to a journal since it started: a command that cannot print what it

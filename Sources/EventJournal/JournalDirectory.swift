@@ -39,15 +39,21 @@ enum JournalDirectory {
     }
 
     /// Makes the directory for a new journal, private to its owner.
-    /// Missing parents are made too (mode 0700, as `mkdir -p -m 700` does); a failure names the part of the path that
-    /// failed and the system's reason.
+    /// Missing parents are made too (mode 0700, as `mkdir -p -m 700` does), and each directory made is flushed into
+    /// its parent, so that a power cut cannot take away a journal (or a backup) once it is reported made; a failure
+    /// names the part of the path that failed and the system's reason.
     static func prepare(_ path: String) throws(JournalError) {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         var made = ""
+        var parentsOfMade: [String] = []
         for (index, part) in parts.enumerated() {
+            let parent = made.isEmpty && index > 0 ? "/" : made
             made += (index == 0 ? "" : "/") + part
             guard !part.isEmpty, part != ".", part != ".." else { continue }
-            if mkdir(made, 0o700) == 0 { continue }
+            if mkdir(made, 0o700) == 0 {
+                parentsOfMade.append(parent.isEmpty ? "." : parent)
+                continue
+            }
             let failure = errno
             if failure == EEXIST && isDirectory(made) { continue }
             let reason: String
@@ -63,6 +69,7 @@ enum JournalDirectory {
                 remedy: "choose a directory you can write to")
         }
         chmod(path, 0o700)
+        for parent in parentsOfMade { try sync(parent) }
     }
 
     /// Whether `path` is a directory, or a link to one.
@@ -139,9 +146,10 @@ enum JournalDirectory {
         for _ in 0..<500 where try isBeingCreated() { usleep(10_000) }
     }
 
-    /// Flushes `path`, a file or a directory (whose entries a rename changed), to the disk: LMDB's copy is written
-    /// without a sync, and a backup is to survive a power cut or a stick pulled out once it is reported done. A file
-    /// system that cannot flush a directory (`EINVAL`, as some shared folders answer) is not a failure.
+    /// Flushes `path`, a file or a directory (whose entries a rename or a new file changed), to the disk: LMDB's copy
+    /// is written without a sync, and a journal or a backup is to survive a power cut or a stick pulled out once it is
+    /// reported made. A file system that cannot flush a directory (`EINVAL`, as some shared folders answer) is not a
+    /// failure.
     static func sync(_ path: String) throws(JournalError) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         var failure = descriptor < 0 ? errno : 0
@@ -157,7 +165,7 @@ enum JournalDirectory {
         guard failure != 0, !(failure == EINVAL && isDirectory(path)) else { return }
         throw JournalError(
             .storage, "cannot flush \(path) to the disk: \(String(cString: strerror(failure)))",
-            remedy: "check the disk (a full or removed one?), then back up again")
+            remedy: "check the disk (a full or removed one?), then try again")
     }
 
     /// A file's device and inode: which file a name stands for.
