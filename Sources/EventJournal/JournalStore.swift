@@ -276,6 +276,12 @@ final class JournalStore: Sendable {
             }
             // Committed (the closure may have run more than once, and a commit can fail after it).
             if appended { Self.hasAppended.store(true, ordering: .relaxed) }
+            do {
+                try syncIfRetried(results.contains { (try? $0.get())?.wasAlreadyStored == true })
+            } catch {
+                let failure = JournalError.storage(error)
+                return results.map { (try? $0.get())?.wasAlreadyStored == true ? .failure(failure) : $0 }
+            }
             return results
         } catch let error as LMDBError {
             let failure = JournalError.storage(error)
@@ -304,7 +310,15 @@ final class JournalStore: Sendable {
             }
         }
         if appended { Self.hasAppended.store(true, ordering: .relaxed) }
+        try mappingStorageErrors { try syncIfRetried(results.contains(where: \.wasAlreadyStored)) }
         return results
+    }
+
+    /// In durable mode, syncs before a retry is acknowledged as stored already: a commit that writes nothing syncs
+    /// nothing, and what the retry found may have been stored by a relaxed writer (another process) not yet synced.
+    private func syncIfRetried(_ retried: Bool) throws(LMDBError) {
+        guard retried, !environment.options.noSync else { return }
+        try environment.sync()
     }
 
     /// Writes records exactly as another journal held them, continuing this one, in one write transaction: each must

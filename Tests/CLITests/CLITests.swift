@@ -368,38 +368,56 @@ struct CLITests {
     @Test(.enabled(if: straceWorks, "needs strace (tools/test installs it) and leave to trace; skipped"))
     func newJournalsAndBackupsAreFlushedIntoTheirDirectories() throws {
         let root = URL(fileURLWithPath: directory.path).resolvingSymlinksInPath().path
-        func traced(_ arguments: [String]) throws -> [String] {
-            let log = root + "/strace-\(arguments[0]).log"
-            let result = try run(
-                "/usr/bin/strace",
-                ["-f", "-y", "-e", "trace=mkdir,mkdirat,fsync,fdatasync,rename,renameat,renameat2", "-o", log]
-                    + [BuiltProgram.liftledger] + arguments)
-            #expect(result.status == 0, "\(result.standardError)")
-            return try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
-        }
-        /// The index of the first call that contains every one of `parts`, after `index`.
-        func call(_ lines: [String], _ parts: String..., after index: Int = -1) -> Int? {
-            lines.indices.first { $0 > index && parts.allSatisfy(lines[$0].contains) }
-        }
         let created = root + "/new/nested/journal"
-        let initCalls = try traced(["init", "--journal", created])
+        let initCalls = try systemCalls(of: ["init", "--journal", created])
         for (made, parent) in [
             (root + "/new", root), (root + "/new/nested", root + "/new"), (created, root + "/new/nested"),
         ] {
-            let madeAt = call(initCalls, "mkdir(\"\(made)\"", "= 0")
-            #expect(madeAt != nil && call(initCalls, "fsync(", "<\(parent)>)", "= 0", after: madeAt!) != nil, "\(made)")
+            let madeAt = index(in: initCalls, of: "mkdir(\"\(made)\"", "= 0")
+            #expect(madeAt.flatMap { index(in: initCalls, of: "fsync(", "<\(parent)>)", "= 0", after: $0) } != nil)
         }
-        let firstSync = call(initCalls, "data.mdb>)", "= 0")
-        #expect(firstSync != nil && call(initCalls, "fsync(", "<\(created)>)", "= 0", after: firstSync!) != nil)
+        let firstSync = index(in: initCalls, of: "data.mdb>)", "= 0")
+        #expect(firstSync.flatMap { index(in: initCalls, of: "fsync(", "<\(created)>)", "= 0", after: $0) } != nil)
 
         let destination = root + "/backups/today"
-        let backupCalls = try traced(["backup", destination, "--journal", journal])
-        let madeAt = call(backupCalls, "mkdir(\"\(destination)\"", "= 0")
-        #expect(madeAt != nil && call(backupCalls, "fsync(", "<\(root)/backups>)", after: madeAt!) != nil)
-        let copySynced = call(backupCalls, "fsync(", "/.partial-", "/data.mdb>)", "= 0")
-        let renamed = call(backupCalls, "rename", "\"\(destination)/data.mdb\"", "= 0", after: copySynced ?? .max)
-        #expect(copySynced != nil && renamed != nil)
-        #expect(renamed.flatMap { call(backupCalls, "fsync(", "<\(destination)>)", "= 0", after: $0) } != nil)
+        let backupCalls = try systemCalls(of: ["backup", destination, "--journal", journal])
+        let madeAt = index(in: backupCalls, of: "mkdir(\"\(destination)\"", "= 0")
+        #expect(madeAt.flatMap { index(in: backupCalls, of: "fsync(", "<\(root)/backups>)", after: $0) } != nil)
+        let copySynced = index(in: backupCalls, of: "fsync(", "/.partial-", "/data.mdb>)", "= 0")
+        let renamed = copySynced.flatMap {
+            index(in: backupCalls, of: "rename", "\"\(destination)/data.mdb\"", "= 0", after: $0)
+        }
+        #expect(renamed.flatMap { index(in: backupCalls, of: "fsync(", "<\(destination)>)", "= 0", after: $0) } != nil)
+    }
+
+    /// A retry of an append that is stored already commits nothing, so its commit syncs nothing; what it found may
+    /// have been stored by a relaxed writer and not be on the disk yet. A durable retry syncs the data file before it
+    /// is acknowledged.
+    @Test(.enabled(if: straceWorks, "needs strace (tools/test installs it) and leave to trace; skipped"))
+    func aDurableRetryOfAStoredAppendSyncsBeforeItIsAcknowledged() throws {
+        let id = UUID().uuidString
+        let arguments = ["append", "--stream", "s", "--type", "T", "--data", "{}", "--id", id, "--journal", journal]
+        #expect(try liftledger(arguments + ["--durability", "relaxed"], journal: journal).status == 0)
+        let calls = try systemCalls(of: arguments, expecting: "already stored")
+        #expect(index(in: calls, of: "sync(", "/data.mdb>)", "= 0") != nil)
+    }
+
+    /// The system calls that make, sync and rename files which `liftledger arguments` makes, one per line as `strace
+    /// -f -y` prints them; the command must succeed, printing `expected` when given.
+    func systemCalls(of arguments: [String], expecting expected: String? = nil) throws -> [String] {
+        let log = directory.child("strace-\(UUID().uuidString).log")
+        let result = try run(
+            "/usr/bin/strace",
+            ["-f", "-y", "-e", "trace=mkdir,mkdirat,fsync,fdatasync,rename,renameat,renameat2", "-o", log]
+                + [BuiltProgram.liftledger] + arguments)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(expected.map(result.standardOutput.contains) != false, "\(result.standardOutput)")
+        return try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
+    }
+
+    /// The index of the first line after `index` that contains every one of `parts`.
+    func index(in lines: [String], of parts: String..., after index: Int = -1) -> Int? {
+        lines.indices.first { $0 > index && parts.allSatisfy(lines[$0].contains) }
     }
 
     /// Appends records 1 to 5 to stream `s`, record N's data `{"n":N}`, each with an id of its own; returns the ids.
