@@ -289,6 +289,13 @@ public final class Journal: Sendable {
     /// destination (see ``backupStaging(for:)``), verified, and moved into place: a backup that fails or is killed
     /// leaves no data file in the destination, and a damaged journal is refused rather than copied as if it were whole.
     public func backup(to destination: String) throws {
+        // The copy reads every page through LMDB, which follows a damaged one's pointers wherever they lead.
+        if let damage = try mappingStorageErrors({ try store.environment.read { try $0.checkPages() } }) {
+            let problem = JournalStore.problem(damage)
+            throw JournalError(
+                .corruptRecord, "a damaged page (\(problem)) would be copied into the backup",
+                remedy: problem.remedy)
+        }
         let destinationExisted = FileManager.default.fileExists(atPath: destination)
         try JournalDirectory.prepareBackupDestination(destination)
         let staging = Self.backupStaging(for: destination)
@@ -302,7 +309,7 @@ public final class Journal: Sendable {
             let report = try Journal.open(at: staging).verify()
             if let problem = report.problem {
                 throw JournalError(
-                    .corruptRecord, "the journal is damaged (\(problem)), and a copy of it would be too",
+                    .corruptRecord, "a damaged page (\(problem)) would be copied into the backup",
                     remedy: "run liftledger verify on it, and restore it from an earlier backup",
                     position: problem.position)
             }

@@ -5,6 +5,8 @@ public struct VerificationProblem: Sendable, CustomStringConvertible {
     /// The first position that does not match, when the problem has one.
     public let position: UInt64?
     public let detail: String
+    /// What to do about it.
+    public var remedy = "restore the journal from a backup, or keep it for inspection"
 
     public var description: String {
         position.map { "position \($0): \(detail)" } ?? detail
@@ -46,6 +48,11 @@ extension JournalStore {
             VerificationReport(
                 recordsChecked: checked, streams: tallies.count, headPosition: head, headHash: previousHash,
                 problem: problem)
+        }
+        // Damaged pages first: LMDB follows a damaged page's pointers wherever they lead, and the walk below reads
+        // through LMDB.
+        if let damage = try txn.checkPages() {
+            return report(Self.problem(damage), head: 0)
         }
         let head: (position: UInt64, hash: [UInt8])
         do {
@@ -150,5 +157,20 @@ extension JournalStore {
             }
         }
         return report(nil, head: head.position)
+    }
+
+    /// The problem a damaged page is: the journal's, or, in a database of the read models kept beside it, theirs.
+    static func problem(_ damage: PageDamage) -> VerificationProblem {
+        let journals = [
+            "(meta)", "(free pages)", "(names)", metaName, eventsName, streamsName, streamHeadsName, eventIDsName,
+        ]
+        guard journals.contains(damage.database) else {
+            return VerificationProblem(
+                position: nil, detail: "\(damage) (a read model's: the journal's records are not affected)",
+                remedy: "run liftledger rebuild, which writes the read models anew from the journal")
+        }
+        // A damaged record's node in `events` is keyed by its position.
+        let position = damage.database == eventsName ? damage.key?.withUnsafeBytes(BigEndianKey.decode) : nil
+        return VerificationProblem(position: position, detail: "\(damage)")
     }
 }

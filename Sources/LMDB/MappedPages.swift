@@ -18,6 +18,7 @@ struct MappedPages {
     let inUse: Range<UInt>
     /// The data file's descriptor, for its size.
     let file: Int32
+    let pageSize: Int
 
     /// The bounds of `map`, whose first `pages` pages of `pageSize` bytes are in use (clamped to the map, should a
     /// damaged meta page count more).
@@ -26,6 +27,14 @@ struct MappedPages {
         self.map = map
         self.inUse = map.lowerBound..<(overflow ? map.upperBound : map.lowerBound + min(bytes, UInt(map.count)))
         self.file = file
+        self.pageSize = pageSize
+    }
+
+    /// How many pages from the start of the map may be read: those both in use and in the data file.
+    var readablePages: UInt64 {
+        var status = stat()
+        let fileBytes = fstat(file, &status) == 0 ? UInt(clamping: status.st_size) : 0
+        return UInt64(min(UInt(inUse.count), fileBytes) / UInt(max(pageSize, 1)))
     }
 
     /// Whether `value` may be read: it lies outside the map, or within the file. The common case, within the pages in

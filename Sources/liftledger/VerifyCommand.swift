@@ -6,7 +6,9 @@ struct VerifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
         abstract: "Check every record's checksum, the hash chain, and that every index agrees with the records.",
-        discussion: "Exits with status 1 and names the first bad position when anything does not match.")
+        discussion:
+            "Checks the structure of every LMDB page first (the read models' too). Exits with status 1 and names the "
+            + "first bad position, or the damaged page and its database, when anything does not match.")
 
     @OptionGroup var location: JournalLocation
 
@@ -48,8 +50,7 @@ struct VerifyCommand: AsyncParsableCommand {
             Terminal.write(JSON.object(members).rendered + "\n")
         }
         if let problem = report.problem {
-            Terminal.fail(
-                "verify failed at \(problem); restore the journal from a backup, or keep it for inspection")
+            Terminal.fail("verify failed at \(problem); \(problem.remedy)")
         }
         if !json {
             Terminal.write(
