@@ -100,6 +100,17 @@ struct LiftLedger: AsyncParsableCommand {
         return nil
     }
 
+    /// Refuses, as the argument parser refuses an unknown option, the first of `words` (a command's arguments taken
+    /// whatever they look like, for negative numbers) that is written as an option (`--confrim`, `-r`, but not `-15`)
+    /// before a `--` that ends the options: it would be read as part of an exercise's name, a weight or a length.
+    static func rejectUnknownOptions(in words: [String]) throws {
+        for word in words.prefix(while: { $0 != "--" }) where word.hasPrefix("-") {
+            let afterDashes = word.drop(while: { $0 == "-" })
+            guard let first = afterDashes.first, !first.isNumber, first != "." else { continue }
+            throw ValidationError("Unknown option '\(word)'")
+        }
+    }
+
     /// Whether the word at `index` of `arguments` is the value of the long option before it (`--workout -1`).
     static func isOptionValue(_ index: Int, in arguments: [String]) -> Bool {
         index > 0 && arguments[index - 1].hasPrefix("--")

@@ -83,14 +83,8 @@ struct RulesSetCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        // What looks like an option before a `--`, but no negative number nor `-` alone, is a mistyped option
-        // (`--dryrun`), not a second value. After `--`, everything is a value.
-        let beforeDashes = values.prefix { $0 != "--" }
-        if given.count > 1,
-            let option = beforeDashes.first(where: { $0.hasPrefix("-") && $0 != "-" && Double($0) == nil })
-        {
-            throw ValidationError("Unknown option '\(option)'")
-        }
+        // A mistyped option (`--dryrun`) is not a value; after `--`, everything is.
+        try LiftLedger.rejectUnknownOptions(in: values)
         guard given.count == 1 else {
             throw ValidationError(
                 given.isEmpty

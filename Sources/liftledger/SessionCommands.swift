@@ -74,6 +74,7 @@ struct LogCommand: AsyncParsableCommand {
 
     func validate() throws {
         try requireValues(["--rpe": rpe, "--workout": workout])
+        try LiftLedger.rejectUnknownOptions(in: words)
     }
 
     func run() async throws {
@@ -213,6 +214,8 @@ struct RestStartCommand: AsyncParsableCommand {
             valueName: "seconds"))
     var words: [String] = []
 
+    func validate() throws { try LiftLedger.rejectUnknownOptions(in: words) }
+
     func run() async throws {
         let words = RestLength.words(words)
         let given = try words.first.map { first in
@@ -266,6 +269,8 @@ struct RestExtendCommand: AsyncParsableCommand {
             "Seconds to add, or a time as log --time reads one (30s, 1:00); negative to take off.",
             valueName: "seconds"))
     var words: [String] = []
+
+    func validate() throws { try LiftLedger.rejectUnknownOptions(in: words) }
 
     func run() async throws {
         let text = RestLength.words(words).joined(separator: " ")

@@ -296,6 +296,16 @@ struct WorkoutCLITests {
                 1
             ),
             (["prs", "--bogus"], "Unknown option '--bogus'; see liftledger prs --help", 64),
+            // The commands that take any word (for negative numbers) refuse a mistyped option as the others do: it was
+            // read as part of the exercise's name (`exercise add "hack squat --warmup"` was the remedy), or the reps.
+            (
+                ["log", "hack", "squat", "100kg", "x", "5", "--confrim"],
+                "Unknown option '--confrim'; see liftledger log", 64
+            ),
+            (["log", "hack", "squat", "--warmup", "100kg", "x", "5"], "Unknown option '--warmup'", 64),
+            (["log", "bench", "press", "80kg", "x", "5", "-r", "8"], "Unknown option '-r'", 64),
+            (["rest", "60", "--bogus"], "Unknown option '--bogus'", 64),
+            (["rest", "extend", "--bogus"], "Unknown option '--bogus'; see liftledger rest extend --help", 64),
             (["prs", "--as-of", "--json"], "missing value for '--as-of': --json is an option", 64),
             (["history", "--routine", "Nope"], "no routine \"Nope\"; there are no routines yet", 1),
             (["history", "--from", "2026-03-01", "--to", "2026-02-01"], "--from 2026-03-01 is after --to", 1),
