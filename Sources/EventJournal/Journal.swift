@@ -60,37 +60,42 @@ public final class Journal: Sendable {
                     .noJournal, "no journal at \(path)", remedy: "create one with: liftledger init --journal \(path)")
             }
             try JournalDirectory.prepare(path)
-            let journal = try Journal(path: path, options: options, existing: false)
-            // The new data file's name on the disk, as its first commit is, in durable mode.
-            if case .durable = options.durability { try JournalDirectory.sync(path) }
-            return journal
         case .journal:
             try JournalDirectory.checkIsLMDB(path)
             if !JournalDirectory.hasLockFile(path) {
                 try JournalDirectory.inspectWithoutLocking(path, mapSize: options.initialMapSize)
             }
-            return try Journal(path: path, options: options, existing: true)
         }
+        return try Journal(path: path, options: options, existing: layout == .journal, create: create)
     }
+
+    /// Whether this open made the journal: it was missing, or its making was cut short, and no other process made it
+    /// first.
+    public var wasMadeByThisOpen: Bool { store.madeJournal }
 
     /// Whether this process has appended records to a journal since it started: a command that cannot print what it
     /// did says by it whether anything was recorded.
     public static var hasAppendedInThisProcess: Bool { JournalStore.hasAppended.load(ordering: .relaxed) }
 
-    /// True when `path` is a directory holding a data file: a journal, unless opening it says otherwise.
-    public static func exists(at path: String) -> Bool {
-        (try? JournalDirectory.inspect(path)) == .journal
-    }
-
     /// Opens the environment; for an `existing` directory, checks that it holds a journal before anything is
-    /// created in it.
-    private init(path: String, options: JournalOptions, existing: Bool) throws {
+    /// created in it. With `create`, makes the journal in a new directory, or in one whose making was cut short.
+    private init(path: String, options: JournalOptions, existing: Bool, create: Bool) throws {
         var environmentOptions = EnvironmentOptions(mapSize: options.initialMapSize)
         if case .relaxed = options.durability { environmentOptions.noSync = true }
         let environment = try mappingStorageErrors { try Environment.open(path: path, options: environmentOptions) }
-        if existing { try JournalDirectory.checkIsJournal(environment) }
+        // Another process making the journal is not waited for by one that would make it too: their making is one
+        // write transaction each, and the second finds the first's journal.
+        let making =
+            try !existing || JournalDirectory.checkIsJournal(environment, waitingForItsMaker: !create) == .unmade
+        guard create || !making else {
+            throw JournalError(
+                .noJournal, "no journal at \(path): the making of one was cut short",
+                remedy: "create one with: liftledger init --journal \(path)")
+        }
         let store = try JournalStore(
-            environment: environment, create: !existing, reservesFileSpace: options.reservesFileSpace)
+            environment: environment, create: making, reservesFileSpace: options.reservesFileSpace)
+        // The new data file's name on the disk, as its first commit is, in durable mode.
+        if making, case .durable = options.durability { try JournalDirectory.sync(path) }
         self.path = path
         self.id = store.journalID
         self.durability = options.durability

@@ -202,11 +202,19 @@ enum JournalDirectory {
         } catch {
             throw JournalError.storage(error)
         }
-        try checkIsJournal(environment)
+        _ = try checkIsJournal(environment, waitingForItsMaker: true)
     }
 
-    /// Checks, without writing, that `environment` holds a journal of a format this build reads.
-    static func checkIsJournal(_ environment: Environment) throws {
+    /// What an LMDB environment holds.
+    enum Contents {
+        case journal
+        /// No database at all: the making of a journal was cut short (an `init` killed before its first commit).
+        case unmade
+    }
+
+    /// Checks, without writing, that `environment` holds a journal of a format this build reads, or nothing at all.
+    /// `waitingForItsMaker`, an environment of no journal yet is waited for while another process may be making one.
+    static func checkIsJournal(_ environment: Environment, waitingForItsMaker: Bool) throws -> Contents {
         let path = environment.path
         let notAJournal = JournalError(
             .notAJournal, "\(path) holds an LMDB file that is not a LiftLedger journal",
@@ -222,13 +230,16 @@ enum JournalDirectory {
         }
         var found = try openMeta()
         // No journal yet in an environment of at most two transactions (the one that makes it, and one another opener
-        // may commit): another process is making the journal in it.
+        // may commit): another process may be making the journal in it.
         try waitWhileCreated {
-            guard found == nil, environment.info().lastTransactionID <= 2 else { return false }
+            guard waitingForItsMaker, found == nil, environment.info().lastTransactionID <= 2 else { return false }
             found = try openMeta()
             return found == nil
         }
-        guard let meta = found else { throw notAJournal }
+        guard let meta = found else {
+            guard try mappingStorageErrors({ try environment.databaseNames() }).isEmpty else { throw notAJournal }
+            return .unmade
+        }
         let (version, idBytes) = try mappingStorageErrors {
             try environment.read { txn in
                 (
@@ -246,5 +257,6 @@ enum JournalDirectory {
                 "\(path) is a journal of format version \(version); this build reads up to \(Journal.formatVersion)",
                 remedy: "upgrade liftledger to open it; the journal was not changed")
         }
+        return .journal
     }
 }

@@ -29,15 +29,18 @@ final class JournalStore: Sendable {
     let journalID: UUID
     /// Whether appends keep zero-filled space past the last page (``Environment/reserveFileSpace(in:)``).
     let reservesFileSpace: Bool
+    /// Whether this store made the journal (its identity and empty head) as it opened.
+    let madeJournal: Bool
 
     /// Opens the databases of a journal; with `create`, makes them (and the journal's identity) first. An existing
     /// journal is opened without `create`, so that nothing is written to a directory that turns out not to be one.
     init(environment: Environment, create: Bool, reservesFileSpace: Bool) throws {
         let names = [Self.metaName, Self.eventsName, Self.streamsName, Self.streamHeadsName, Self.eventIDsName]
         let databases: [Database]
+        var made = false
         do {
             databases = try environment.openDatabases(names, create: create) { txn, databases in
-                if create { try Self.initialize(meta: databases[0], txn) }
+                made = try create && Self.initialize(meta: databases[0], txn)
             }
         } catch let error as LMDBError where error.code == .notFound {
             throw JournalError(
@@ -48,6 +51,7 @@ final class JournalStore: Sendable {
         }
         self.environment = environment
         self.reservesFileSpace = reservesFileSpace
+        self.madeJournal = made
         (meta, events, streams, streamHeads, eventIDs) = (
             databases[0], databases[1], databases[2], databases[3], databases[4]
         )
@@ -62,16 +66,18 @@ final class JournalStore: Sendable {
         journalID = UUID(bytes: storedID)
     }
 
-    /// Writes a new journal's identity and empty head, unless another process has just done so.
-    private static func initialize(meta: Database, _ txn: Transaction) throws {
+    /// Writes a new journal's identity and empty head, unless another process has just done so; returns whether it
+    /// wrote them.
+    private static func initialize(meta: Database, _ txn: Transaction) throws -> Bool {
         var format: [UInt8] = []
         format.appendBigEndian(Journal.formatVersion)
-        guard try txn.put(format, forKey: MetaKey.format, in: meta, options: .noOverwrite) else { return }
+        guard try txn.put(format, forKey: MetaKey.format, in: meta, options: .noOverwrite) else { return false }
         try txn.put(UUID().bytes, forKey: MetaKey.journalID, in: meta)
         try txn.put(
             BigEndianKey.encode(UInt64(bitPattern: Timestamp.now().microsecondsSinceEpoch)), forKey: MetaKey.createdAt,
             in: meta)
         try txn.put(BigEndianKey.encode(0) + RecordFormat.zeroHash, forKey: MetaKey.head, in: meta)
+        return true
     }
 
     // MARK: Keys

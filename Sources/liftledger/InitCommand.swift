@@ -8,9 +8,8 @@ struct InitCommand: AsyncParsableCommand {
     @OptionGroup var location: JournalLocation
 
     func run() async throws {
-        let existed = Journal.exists(at: location.path)
         let journal = try location.open(create: true)
-        let verb = existed ? "already holds" : "created"
+        let verb = journal.wasMadeByThisOpen ? "created" : "already holds"
         Terminal.write("\(location.path): \(verb) journal \(journal.id.uuidString.lowercased())\n")
     }
 }

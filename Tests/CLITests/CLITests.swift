@@ -361,6 +361,25 @@ struct CLITests {
         }
     }
 
+    /// An `init` killed before its first commit leaves an LMDB environment with nothing stored in it, which every
+    /// command, `init` too, then refused (after a wait for its maker) as "not a LiftLedger journal", a backup the
+    /// remedy, though there never was a journal. `init` makes the journal in it; other commands say to run `init`.
+    @Test func aJournalWhoseMakingWasCutShortIsMadeByTheNextInit() throws {
+        let path = directory.child("cut-short")
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        // What the killed `init` left: the data file's meta pages and the lock file, and no database.
+        _ = try Environment.open(path: path)
+        #expect(FileManager.default.fileExists(atPath: path + "/data.mdb"))
+        let start = try liftledger(["start"], journal: path)
+        #expect(start.status == 1)
+        #expect(start.standardError.contains("the making of one was cut short; create one with: liftledger init"))
+        let made = try liftledger(["init"], journal: path)
+        #expect(made.status == 0 && made.standardOutput.contains(": created journal "), "\(made.standardError)")
+        #expect(try liftledger(["init"], journal: path).standardOutput.contains(": already holds journal "))
+        #expect(try liftledger(["start"], journal: path).status == 0)
+        #expect(try liftledger(["verify"], journal: path).status == 0)
+    }
+
     /// A journal or a backup reported made survives a power cut only if the directories that name its files are on
     /// the disk too. Seen in the system calls (`strace -y` names each descriptor's path): every directory made is
     /// flushed into its parent after the `mkdir`, the journal's directory after the first commit's sync, the backup's
