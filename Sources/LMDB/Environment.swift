@@ -205,6 +205,13 @@ public final class Environment: @unchecked Sendable {
         }
     }
 
+    /// Has every write of this process that waits longer than `delay` for another process's write (which holds the
+    /// environment's writer lock: a long import, or a process stopped with Ctrl-Z) call `notify` once, on another
+    /// thread, with that process's id where the system tells it; the write goes on waiting.
+    public static func noticeLongWriterWaits(after delay: Duration, _ notify: @escaping @Sendable (Int32?) -> Void) {
+        WriterWaitNotice.current.withLock { $0 = (delay, notify) }
+    }
+
     /// The names of the environment's named databases: the keys of its main database, which in an environment used
     /// only through named databases are their names.
     public func databaseNames() throws -> [String] {

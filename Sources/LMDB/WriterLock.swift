@@ -1,3 +1,6 @@
+import Dispatch
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -48,12 +51,47 @@ final class WriterLock: @unchecked Sendable {
     }
 
     /// Takes the file lock, waiting for other processes' writes; false where there is no lock to take (a file system
-    /// without `flock`), and the write goes on without it.
+    /// without `flock`), and the write goes on without it. A wait longer than the notice's delay calls the notice
+    /// once, on another thread, with the holder's process id where `/proc/locks` tells it.
     private func lockFile() -> Bool {
         guard descriptor >= 0 else { return false }
+        if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return true }
+        let notice = WriterWaitNotice.current.withLock { $0 }.map { delay, notify in
+            let descriptor = descriptor
+            let item = DispatchWorkItem { notify(Self.holder(of: descriptor)) }
+            DispatchQueue.global().asyncAfter(
+                deadline: .now() + .milliseconds(Int(delay / .milliseconds(1))), execute: item)
+            return item
+        }
+        defer { notice?.cancel() }
         while flock(descriptor, LOCK_EX) != 0 {
             if errno != EINTR { return false }
         }
         return true
     }
+
+    /// The process holding a write `flock` of the file open at `descriptor`, from `/proc/locks` (Linux; elsewhere nil).
+    private static func holder(of descriptor: Int32) -> Int32? {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, let file = fopen("/proc/locks", "r") else { return nil }
+        defer { fclose(file) }
+        var line: UnsafeMutablePointer<CChar>?
+        var capacity = 0
+        defer { free(line) }
+        // "1: FLOCK  ADVISORY  WRITE 12345 08:01:131090 0 EOF": the holder, then device and inode.
+        while getline(&line, &capacity, file) > 0, let line {
+            let fields = String(cString: line).split(separator: " ")
+            guard fields.count >= 6, fields[1] == "FLOCK", fields[3] == "WRITE",
+                fields[5].split(separator: ":").last == "\(status.st_ino)"
+            else { continue }
+            return Int32(fields[4])
+        }
+        return nil
+    }
+}
+
+/// What a process does when one of its writes waits long for another process's (see
+/// ``Environment/noticeLongWriterWaits(after:_:)``).
+enum WriterWaitNotice {
+    static let current = Mutex<(delay: Duration, notify: @Sendable (Int32?) -> Void)?>(nil)
 }

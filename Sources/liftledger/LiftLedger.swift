@@ -38,6 +38,7 @@ struct LiftLedger: AsyncParsableCommand {
     /// Runs the command, printing journal and CLI errors as one line on standard error with a non-zero status.
     static func main() async {
         Terminal.occupyClosedStandardDescriptors()
+        LongWaitNotice.install()
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {

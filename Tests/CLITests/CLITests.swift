@@ -308,7 +308,8 @@ struct CLITests {
     /// a writer was killed, the mutex woke one waiter, and when that one was killed in turn before it took the mutex
     /// the others waited for ever (tools/crash-test's killed-writers rounds showed it). The waiting process shows in
     /// `/proc/locks`, blocked on the data file's lock, only when it waits there. The journal is created here, by the
-    /// process that holds the write: the lock is taken on a data file its own opening made.
+    /// process that holds the write: the lock is taken on a data file its own opening made. After two seconds, the
+    /// waiting command says on standard error which process it waits for (it waited with nothing said).
     @Test func aWriterWaitsForAnotherProcessOnTheDataFileLock() throws {
         let journal = directory.child("created-here")
         let environment = try Journal.open(at: journal, create: true).environment
@@ -331,11 +332,15 @@ struct CLITests {
                         && fields[6].split(separator: ":").last == "\(status.st_ino)"
                 }
             }
+            Thread.sleep(forTimeInterval: 2.5)
             return (writer, waiting)
         }
         #expect(waitedOnTheLock)
         let appended = writer.wait(timeout: .seconds(20))
         #expect(appended.status == 0, "\(appended.standardError)")
+        #expect(
+            appended.standardError.hasPrefix("liftledger: waiting for process \(getpid()) (")
+                && appended.standardError.contains("which is writing to the journal"), "\(appended.standardError)")
     }
 
     @Test func aBackupVerifiesWithTheSameHead() throws {
