@@ -309,7 +309,13 @@ public final class Journal: Sendable {
         var copied: JournalDirectory.FileIdentity?
         do {
             try JournalDirectory.prepare(staging)
-            try mappingStorageErrors { try store.environment.copy(to: staging) }
+            do {
+                try mappingStorageErrors { try store.environment.copy(to: staging) }
+            } catch let error as JournalError where error.code == .outOfSpace {
+                throw JournalError(
+                    .outOfSpace, "the disk that holds \(destination) is full",
+                    remedy: "free space there, or back up to another disk; the journal was not changed")
+            }
             chmod(staging + dataFile, 0o600)
             let report = try Journal.open(at: staging).verify()
             if let problem = report.problem {

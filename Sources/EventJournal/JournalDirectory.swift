@@ -38,11 +38,12 @@ enum JournalDirectory {
             remedy: "point --journal at a journal directory, or at a new or empty one for liftledger init")
     }
 
-    /// Makes the directory for a new journal, private to its owner.
+    /// Makes the directory for a new journal, private to its owner (an existing empty one is made private too, unless
+    /// `privatizingExisting` is false).
     /// Missing parents are made too (mode 0700, as `mkdir -p -m 700` does), and each directory made is flushed into
     /// its parent, so that a power cut cannot take away a journal (or a backup) once it is reported made; a failure
     /// names the part of the path that failed and the system's reason.
-    static func prepare(_ path: String) throws(JournalError) {
+    static func prepare(_ path: String, privatizingExisting: Bool = true) throws(JournalError) {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         var made = ""
         var parentsOfMade: [String] = []
@@ -68,7 +69,7 @@ enum JournalDirectory {
                 .storage, "cannot create the journal directory \(path): \(reason)",
                 remedy: "choose a directory you can write to")
         }
-        chmod(path, 0o700)
+        if privatizingExisting || !parentsOfMade.isEmpty { chmod(path, 0o700) }
         for parent in parentsOfMade { try sync(parent) }
     }
 
@@ -109,7 +110,8 @@ enum JournalDirectory {
             layout = nil
         }
         switch layout {
-        case .missing, .empty: try prepare(path)
+        // A directory the user made keeps its mode: the copy's data file is private (0600) in any case.
+        case .missing, .empty: try prepare(path, privatizingExisting: false)
         default:
             throw JournalError(
                 .destinationNotEmpty, "backup destination \(path) is not empty",

@@ -74,7 +74,9 @@ public struct LMDBError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         let place = path.map { " at \($0)" } ?? ""
-        return "\(operation) failed\(place): \(code) (\(code.rawValue)); \(remedy)"
+        // A write cut short on a full volume is LMDB's EIO: said as what it is.
+        let full = isOnFullVolume ? "the disk is full: " : ""
+        return "\(full)\(operation) failed\(place): \(code) (\(code.rawValue)); \(remedy)"
     }
 
     static func defaultRemedy(for code: Code) -> String {

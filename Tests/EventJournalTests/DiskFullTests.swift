@@ -1,5 +1,6 @@
 import EventJournal
 import Foundation
+import LMDB
 import TestSupport
 import Testing
 
@@ -51,6 +52,47 @@ struct DiskFullTests {
             #expect(report.headPosition == UInt64(acknowledged.count))
             #expect(acknowledged == Array(1...UInt64(acknowledged.count)))
             #expect(try journal.record(at: acknowledged.last!)?.payload.count == payload.count)
+        }
+    }
+
+    /// A backup onto a full disk named the journal's volume as the one to free space on, and made the user's existing
+    /// destination directory private (0700) on its way to failing.
+    @Test(.enabled(if: canMount, "needs root to mount a tmpfs; skipped"))
+    func aBackupOntoAFullDiskNamesThatDiskAndLeavesTheDestinationAsItWas() async throws {
+        let home = try TemporaryDirectory()
+        let journal = try Journal.open(at: home.child("journal"), create: true)
+        for index in 0..<1_000 {
+            let proposed = ProposedEvent(
+                type: "Filler", encoding: .opaque, payload: [UInt8](repeating: UInt8(index % 251), count: 1_000))
+            _ = try await journal.append([proposed], to: "filler")
+        }
+        try await onTmpfs(size: "256k") { directory in
+            let destination = directory.child("backup")
+            #expect(mkdir(destination, 0o755) == 0 && chmod(destination, 0o755) == 0)
+            let failure = #expect(throws: JournalError.self) { try journal.backup(to: destination) }
+            #expect(failure?.code == .outOfSpace)
+            #expect(
+                failure?.description.hasPrefix("the disk that holds \(destination) is full; free space there") == true)
+            var status = stat()
+            #expect(stat(destination, &status) == 0 && status.st_mode & 0o777 == 0o755)
+            let left = try FileManager.default.contentsOfDirectory(atPath: destination)
+            #expect(left.isEmpty)
+        }
+    }
+
+    /// LMDB reports a write cut short by a full disk as EIO, which a rebuild printed as a bare I/O error: on a volume
+    /// with under a mebibyte left, it says the disk is full.
+    @Test(.enabled(if: canMount, "needs root to mount a tmpfs; skipped"))
+    func anInputOutputErrorOnAFullVolumeSaysTheDiskIsFull() async throws {
+        try await onTmpfs(size: "4m") { directory in
+            let file = directory.child("filler")
+            #expect(FileManager.default.createFile(atPath: file, contents: Data(count: 3_584 << 10)))
+            let error = LMDBError(code: .inputOutput, operation: "mdb_txn_commit", path: directory.path)
+            #expect(error.description.hasPrefix("the disk is full: mdb_txn_commit failed at \(directory.path)"))
+            #expect(error.description.contains("free space on the volume"))
+            try FileManager.default.removeItem(atPath: file)
+            let roomy = LMDBError(code: .inputOutput, operation: "mdb_txn_commit", path: directory.path)
+            #expect(roomy.description.hasPrefix("mdb_txn_commit failed"))
         }
     }
 
