@@ -25,10 +25,15 @@ struct MapGrowthUnderLimit: ParsableCommand {
         let database = try environment.openDatabases(["values"], create: true)[0]
         let value = [UInt8](repeating: 1, count: 512)
         // Room for a quarter of the map more: not for a map twice its size, beside the old one or instead of it.
-        var limit = rlimit(rlim_cur: rlim_t(try Self.addressSpaceInUse() + mapSize / 4), rlim_max: rlim_t.max)
+        var unlimited = rlimit()
+        getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &unlimited)
+        var limit = rlimit(rlim_cur: rlim_t(try Self.addressSpaceInUse() + mapSize / 4), rlim_max: unlimited.rlim_max)
         guard setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0 else {
             throw HarnessError("setrlimit failed: errno \(errno)")
         }
+        // Lifted before the command returns: the asynchronous main it returns to may need a new thread, whose stack
+        // the limit has no room for (Dispatch then waits for room for ever).
+        defer { setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &unlimited) }
         var refusal: LMDBError?
         var key: UInt64 = 0
         while refusal == nil && key < 100_000 {

@@ -67,6 +67,11 @@ struct LogCommand: AsyncParsableCommand {
     @Flag(help: "Accept a weight more than five times the previous one for the exercise.")
     var confirm = false
 
+    @Flag(
+        name: .customLong("continue"),
+        help: "Log into the workout in progress even when it is stale (idle past the rule session.stale-after).")
+    var continuesStale = false
+
     @Option(
         parsing: .unconditional,
         help: "Add the set to this finished workout (a late set) instead of the one in progress.")
@@ -104,7 +109,7 @@ struct LogCommand: AsyncParsableCommand {
         let request = SetRequest(
             exercise: entry.exercise, weight: entry.weight, reps: entry.reps, kind: kind.kind,
             rpe: try rpe.map(RPEArgument.parse), note: note, confirmed: confirm, workout: workout,
-            durationSeconds: seconds, distanceMeters: metres)
+            durationSeconds: seconds, distanceMeters: metres, continuesStale: continuesStale)
         let number = try await log.logSet(request)
         // The exercise as the catalog names it, so that an alias or a near spelling shows what it was taken for.
         let name = catalog.lookup(entry.exercise)?.name ?? entry.exercise
@@ -334,7 +339,8 @@ struct FinishCommand: AsyncParsableCommand {
         commandName: "finish", abstract: "Finish the workout in progress; it joins the history.",
         discussion: """
             A workout with no sets is not finished: log a set, or discard it. One left running finishes as of its last \
-            set with --at last, so that the time it stood idle does not count.
+            set with --at last, so that the time it stood idle does not count; a stale one (idle past the rule \
+            session.stale-after) is finished now only with --at now.
             """)
 
     @OptionGroup var location: JournalLocation
@@ -344,8 +350,9 @@ struct FinishCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "When it ended: last (its last set, or its last pause's end if later), 'YYYY-MM-DD HH:MM' in the "
-                + "profile's time zone, or an RFC 3339 time; from then to now (default: now).", valueName: "time"))
+            "When it ended: last (its last set, or its last pause's end if later), now, 'YYYY-MM-DD HH:MM' in the "
+                + "profile's time zone, or an RFC 3339 time; from then to now (default: now, unless it is stale).",
+            valueName: "time"))
     var at: String?
 
     func run() async throws {
@@ -354,11 +361,13 @@ struct FinishCommand: AsyncParsableCommand {
         if let at {
             if at == "last" {
                 time = .lastSet
+            } else if at == "now" {
+                time = .at(Timestamp.now())
             } else {
                 let zone = try log.query { $0.rules.timeZone }
                 time = .at(
                     try Timestamp.parse(
-                        at, in: zone, option: "--at", forms: "last, 'YYYY-MM-DD HH:MM' or an RFC 3339 time"))
+                        at, in: zone, option: "--at", forms: "last, now, 'YYYY-MM-DD HH:MM' or an RFC 3339 time"))
             }
         }
         let id = try await log.finish(note: note, at: time)

@@ -134,6 +134,43 @@ struct SessionTests {
         #expect(summary.durationSeconds == 60 && summary.finishedAt == Timestamp(rfc3339: "2026-11-22T18:01:00Z"))
     }
 
+    /// A workout left running for days, stale past the rule `session.stale-after` (2 h): `start` and a `log` into it
+    /// were let through or pointed at a plain `finish`, and today's set joined it, or the finish counted the days
+    /// idle. Started 18:00, a set at 18:30; at 20:30 exactly (2 h idle, not more) a set is still let in; two days
+    /// later, `start`, `log` and a finish now are refused, writing nothing, each with `status`'s choices; `log
+    /// --continue` logs into it, and a finish as of its last set makes it, by hand, 18:00 to that set.
+    @Test func aStaleWorkoutIsNeitherJoinedNorFinishedNowWithoutBeingAsked() async throws {
+        let test = try TestJournal()
+        let clock = ManualClock("2026-11-22T18:00:00Z")
+        let log = try TrainingLog(journal: test.journal, clock: clock.function)
+        try await log.start(name: "Legs")
+        clock.advance(seconds: 1_800)
+        try await log.logSet(SetRequest(exercise: "squat", weight: nil, reps: 5))
+        clock.advance(seconds: 7_200)
+        try await log.logSet(SetRequest(exercise: "squat", weight: nil, reps: 5))  // 20:30, 2 h idle: not stale
+        clock.advance(seconds: 2 * 86_400)
+        let head = try test.journal.head()
+        let choices = "finish it as of its last set (liftledger finish --at last) or discard it (liftledger discard)"
+        let refusals: [(String, () async throws -> Void)] = [
+            ("is still in progress", { try await log.start() }),
+            ("has stood idle", { try await log.logSet(SetRequest(exercise: "squat", weight: nil, reps: 5)) }),
+            ("has stood idle", { try await log.finish() }),
+        ]
+        for (state, command) in refusals {
+            let error = await #expect(throws: TrainingError.self) { try await command() }
+            #expect(
+                error?.message
+                    == "workout-1 (Legs) \(state): nothing logged since 2026-11-22 20:30:00, past the rule session.stale-after"
+            )
+            #expect(error?.remedy.hasPrefix(choices) == true, "\(error?.remedy ?? "")")
+        }
+        #expect(try test.journal.head() == head)
+        try await log.logSet(SetRequest(exercise: "squat", weight: nil, reps: 3, continuesStale: true))
+        try await log.finish(at: .lastSet)
+        let summary = try #require(try log.query { try $0.history() }.first)
+        #expect(summary.durationSeconds == 2 * 86_400 + 9_000 && summary.sets == 3)
+    }
+
     /// A pause that ended after the last set bounds a finish: its whole time is out of the time trained, so a finish
     /// before its end would leave it out twice. Set at 6 s, paused at 7 s, resumed at 11.25 s: a finish at 9 s is
     /// refused, in Berlin's time (UTC+1 in November), as `--at` reads one, and the remedy gives the earliest whole

@@ -16,11 +16,13 @@ public struct SetRequest: Sendable {
     public var durationSeconds: UInt32?
     /// How far the set went, in metres: more than none, at most 1,000 km.
     public var distanceMeters: ExactDecimal?
+    /// Log into the workout in progress even when it is stale (idle past the rule `session.stale-after`).
+    public var continuesStale: Bool
 
     public init(
         exercise: String, weight: Weight?, reps: UInt32, kind: SetKind = .normal, rpe: RPE? = nil,
         note: String? = nil, confirmed: Bool = false, workout: String? = nil, durationSeconds: UInt32? = nil,
-        distanceMeters: ExactDecimal? = nil
+        distanceMeters: ExactDecimal? = nil, continuesStale: Bool = false
     ) {
         self.exercise = exercise
         self.weight = weight
@@ -32,6 +34,7 @@ public struct SetRequest: Sendable {
         self.workout = workout
         self.durationSeconds = durationSeconds
         self.distanceMeters = distanceMeters
+        self.continuesStale = continuesStale
     }
 }
 
@@ -40,11 +43,14 @@ extension TrainingLog {
     @discardableResult
     public func start(routine routineName: String? = nil, name: String? = nil) async throws -> String {
         try Self.requireText(name, "a workout's name")
-        return try await execute { snapshot, _ in
+        return try await execute { snapshot, now in
             if let active = try snapshot.activeWorkout() {
-                throw TrainingError(
-                    .workoutInProgress, "\(active.id) (\(active.name)) is still in progress",
-                    remedy: "finish it with liftledger finish, or discard it with liftledger discard")
+                guard Self.isStale(active, snapshot, at: now) else {
+                    throw TrainingError(
+                        .workoutInProgress, "\(active.id) (\(active.name)) is still in progress",
+                        remedy: "finish it with liftledger finish, or discard it with liftledger discard")
+                }
+                throw Self.staleError(active, snapshot, "is still in progress", then: "")
             }
             var events: [any TrainingEventPayload] = []
             var routine: Routine?
@@ -104,6 +110,12 @@ extension TrainingLog {
                 }
             } else {
                 workout = try activeWorkout(snapshot)
+                // Today's set in a workout left running for days would join it, and make it look fresh.
+                if !request.continuesStale, Self.isStale(workout, snapshot, at: now) {
+                    throw Self.staleError(
+                        workout, snapshot, "has stood idle",
+                        then: " and start another, or log into it anyway with --continue")
+                }
             }
             let exercise = try exercise(request.exercise, in: snapshot)
             try Self.checkOutlier(
@@ -231,6 +243,26 @@ extension TrainingLog {
     }
 
     /// When a workout is finished.
+    /// Whether the workout in progress has stood idle past the rule `session.stale-after` at `now`.
+    static func isStale(_ workout: Workout, _ snapshot: TrainingSnapshot, at now: Timestamp) -> Bool {
+        workout.isIdle(longerThan: snapshot.rules.staleAfterSeconds, at: now)
+    }
+
+    /// The refusal of work on a stale workout: `state`, since when, and `status`'s choices (finish it as of its last
+    /// set, or discard it; one with no sets only the latter), followed by `then`.
+    static func staleError(
+        _ workout: Workout, _ snapshot: TrainingSnapshot, _ state: String, then: String
+    ) -> TrainingError {
+        let since = workout.lastActivityAt.localText(in: snapshot.rules.timeZone)
+        return TrainingError(
+            .workoutInProgress,
+            "\(workout.id) (\(workout.name)) \(state): nothing logged since \(since), past the rule session.stale-after",
+            remedy: (workout.countedSets.isEmpty
+                ? "it has no sets: discard it (liftledger discard)"
+                : "finish it as of its last set (liftledger finish --at last) or discard it (liftledger discard)")
+                + then)
+    }
+
     public enum FinishTime: Sendable, Equatable {
         /// As the command runs.
         case now
@@ -257,6 +289,11 @@ extension TrainingLog {
                 workout.countedSets.map(\.loggedAt).max() ?? workout.startedAt, workout.resumedAt ?? workout.startedAt)
             let end: Timestamp
             switch time {
+            // Finished now, one left running for days would count the days.
+            case .now where Self.isStale(workout, snapshot, at: now):
+                throw Self.staleError(
+                    workout, snapshot, "has stood idle",
+                    then: ", or give the time it ended with --at (now counts the idle time)")
             // A clock set back since the last set (by hand, or to a wrong time) would end the workout before it.
             case .now: end = max(now, lastSet)
             case .lastSet: end = min(lastSet, now)

@@ -44,11 +44,7 @@ public struct ActiveSession: Sendable {
     public var elapsedSeconds: Int64 { workout.elapsedMicroseconds(at: now) / 1_000_000 }
 
     /// Idle for longer than the stale age: show it with the choice to finish or discard it.
-    public var isStale: Bool {
-        let (limit, overflow) = staleAfterSeconds.multipliedReportingOverflow(by: 1_000_000)
-        // A stale age past what microseconds since 1970 can hold is never reached.
-        return !overflow && now.microsecondsSinceEpoch - workout.lastActivityAt.microsecondsSinceEpoch > limit
-    }
+    public var isStale: Bool { workout.isIdle(longerThan: staleAfterSeconds, at: now) }
 
     /// The open rest timer, if any.
     public var rest: RestTimer? { workout.rest.flatMap { $0.isOpen ? $0 : nil } }

@@ -100,6 +100,13 @@ public struct Workout: Sendable {
         return UInt64(id.dropFirst("workout-".count))
     }
 
+    /// Whether nothing was logged in it for longer than `seconds` before `now` (an age past what microseconds since
+    /// 1970 can hold is never reached): in progress, it is stale past the rule `session.stale-after`.
+    public func isIdle(longerThan seconds: Int64, at now: Timestamp) -> Bool {
+        let (limit, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000)
+        return !overflow && now.microsecondsSinceEpoch - lastActivityAt.microsecondsSinceEpoch > limit
+    }
+
     /// Applies one of the stream's events, which occurred at `time` and is stored at `position`.
     mutating func apply(_ event: TrainingEvent, at time: Timestamp, position: UInt64) {
         lastActivityAt = max(lastActivityAt, time)
