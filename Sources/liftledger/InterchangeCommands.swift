@@ -74,7 +74,7 @@ struct ImportCommand: AsyncParsableCommand {
     static func text(_ report: ImportReport, dryRun: Bool, unit: MassUnit) -> String {
         let mapped = report.exercises.filter { !$0.isCustom }.count
         var lines = [
-            "\(dryRun ? "would import" : "imported") \(report.file) (\(report.layout)): \(report.rows) rows",
+            "\(dryRun ? "would import" : "imported") \(report.file) (\(report.layout)): \(counted(report.rows, "row"))",
             "  workouts: \(report.workouts) (\(report.workoutsAdded) added, \(report.workoutsAlreadyImported) already "
                 + "imported, \(report.workoutsCorrected) corrected"
                 + (report.workoutsWithoutSets == 0

@@ -63,8 +63,8 @@ struct ProfileSetCommand: AsyncParsableCommand {
             throw CLIError(
                 message: "nothing to change", remedy: "give one or more options; see liftledger profile set --help")
         }
-        try await log.updateProfile(update, bodyWeight: weight)
-        Terminal.write("profile updated\n")
+        let recorded = try await log.updateProfile(update, bodyWeight: weight)
+        Terminal.write(recorded ? "profile updated\n" : "the profile holds these values already; nothing was written\n")
     }
 
     /// An age the profile can hold; the training log checks that it is a plausible one.

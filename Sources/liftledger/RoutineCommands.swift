@@ -79,10 +79,14 @@ struct RoutineAddCommand: AsyncParsableCommand {
     )
     var reps = "8-12"
 
-    @Option(parsing: .unconditional, help: "Rest between sets, in seconds.")
-    var rest: UInt32 = 120
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Rest between sets: seconds, or a time as log --time reads one (90, 1:30, 2m), up to an hour.",
+            valueName: "time"))
+    var rest = "120"
 
-    func validate() throws { try requireValues(["--reps": reps]) }
+    func validate() throws { try requireValues(["--reps": reps, "--rest": rest]) }
 
     func run() async throws {
         // Digits alone on each side of at most one hyphen: `5-`, `-5`, `5--8` and `+5` are typing slips, not targets.
@@ -93,9 +97,14 @@ struct RoutineAddCommand: AsyncParsableCommand {
             throw CLIError(
                 message: "cannot read reps \(reps.debugDescription)", remedy: "give a number or a range such as 8-12")
         }
+        guard let restSeconds = try? TimeAndDistance.seconds(rest) else {
+            throw CLIError(
+                message: "cannot read --rest \(rest.debugDescription)",
+                remedy: "give 1 to 3600 seconds or a time up to an hour, such as 90, 1:30 or 2m")
+        }
         let name = try await location.trainingLog().addToRoutine(
             routine, exercise: exercise.joined(separator: " "), sets: sets, reps: bounds.first!...bounds.last!,
-            restSeconds: rest)
+            restSeconds: restSeconds)
         Terminal.write("added to \(name)\n")
     }
 }

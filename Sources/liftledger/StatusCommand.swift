@@ -32,7 +32,9 @@ struct StatusCommand: AsyncParsableCommand {
     var staleAfter: Int64?
 
     func validate() throws {
-        if let staleAfter, staleAfter < 0 { throw ValidationError("--stale-after takes 0 or more seconds") }
+        if let staleAfter, !Rules.staleAfterRange.contains(staleAfter) {
+            throw ValidationError("--stale-after takes 60 to 604800 seconds, as the rule session.stale-after does")
+        }
     }
 
     func run() async throws {

@@ -54,7 +54,8 @@ struct VerifyCommand: AsyncParsableCommand {
         }
         if !json {
             Terminal.write(
-                "ok: \(report.recordsChecked) records in \(report.streams) streams, head hash \(report.headHash.hexString)\n"
+                "ok: \(counted(report.recordsChecked, "record")) in \(counted(report.streams, "stream")), head hash "
+                    + "\(report.headHash.hexString)\n"
             )
         }
     }

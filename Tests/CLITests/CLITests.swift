@@ -40,7 +40,7 @@ struct CLITests {
         let statistics = try jsonObject(try liftledger(["stats", "--json"], journal: journal).lines[0])
         #expect(statistics["events"] as? Int == 1 && statistics["headHash"] as? String == record["hash"] as? String)
         let verify = try liftledger(["verify"], journal: journal)
-        #expect(verify.status == 0 && verify.standardOutput.hasPrefix("ok: 1 records in 1 streams"))
+        #expect(verify.status == 0 && verify.standardOutput.hasPrefix("ok: 1 record in 1 stream,"))
     }
 
     @Test func badInputIsOneLineNonZeroAndWritesNothing() throws {

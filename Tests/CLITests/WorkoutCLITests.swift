@@ -222,7 +222,8 @@ struct WorkoutCLITests {
             (["rest", "--durability", "relaxed", "extend", "30"], "extend came after an option; name it first"),
             (["schedule", "set", "--split", "Push,,Legs"], "day 2 of --split is empty"),
             (["schedule", "set", "--split", ""], "day 1 of --split is empty"),
-            (["routine", "add", "Push", "bench", "--rest", "0"], "1 to 3600 s of rest"),
+            (["routine", "add", "Push", "bench", "--rest", "0"], "cannot read --rest \"0\"; give 1 to 3600 seconds"),
+            (["routine", "add", "Push", "bench", "--rest", "soon"], "cannot read --rest \"soon\"; give 1 to 3600 s"),
             (["correct", "1", "--weight", "900kg"], "--confirm"),
         ]
         for (arguments, hint) in cases {
@@ -274,6 +275,9 @@ struct WorkoutCLITests {
             (["why", "squat", "--as-of", "2999-01-01"], "has no records; log a set of it first", 1),
             (["prs", "--as-of", "+5"], "cannot read --as-of \"+5\"", 1),
             (["status", "--now", "yesterday"], "cannot read --now \"yesterday\"; give an RFC 3339 time", 1),
+            // The range of the rule it stands in for (0 and 9223372036854775807 were taken).
+            (["status", "--stale-after", "59"], "--stale-after takes 60 to 604800 seconds, as the rule", 64),
+            (["status", "--stale-after", "604801"], "--stale-after takes 60 to 604800 seconds", 64),
             (["finish", "--at", "yesterday"], "cannot read --at \"yesterday\"; give last, ", 1),
             // A unit that is none, refused by the argument parser wherever --unit is taken.
             (["profile", "set", "--unit", "stone"], "unknown unit \"stone\"; give --unit kg or --unit lb", 64),
@@ -324,12 +328,22 @@ struct WorkoutCLITests {
         let dashed = try run(
             BuiltProgram.liftledger, ["rules", "set", "--journal", journal, "balance.secondary", "--", "-0.1"])
         #expect(dashed.status == 1 && dashed.standardError.contains("\"-0.1\" for balance.secondary; give a number"))
-        // A rule set to the value it has is not recorded again.
+        // A rule set to the value it has is not recorded again; nor is a profile's field (a new unit is, alone).
         let unchanged = try ok(["rules", "set", "week.start", "Monday"])
         #expect(unchanged.standardOutput == "week.start is already monday; nothing was written\n")
         #expect(try head() == before, "no refused command wrote anything")
         try ok(["rules", "set", "week.start", "sunday"])
         #expect(try head() == before + 1)
+        let unit = try ok(["profile", "set", "--unit", "lb", "--age", "30"]).standardOutput
+        let same = try ok(["profile", "set", "--unit", "lb"]).standardOutput
+        #expect(unit == "profile updated\n" && same == "the profile holds these values already; nothing was written\n")
+        #expect(try head() == before + 2)
+        // Only the field that changes is recorded.
+        try ok(["profile", "set", "--unit", "kg", "--age", "30"])
+        #expect(try head() == before + 3)
+        let recorded = try jsonObject(try liftledger(["events", "--json"], journal: journal).lines.last!)
+        #expect(recorded["type"] as? String == "ProfileUpdated")
+        #expect((recorded["data"] as? [String: Any])?.keys.sorted() == ["unit"])
     }
 
     /// Only a finished workout can be deleted, as only one can be edited; an edit to what the workout has already writes
@@ -653,7 +667,7 @@ struct WorkoutCLITests {
     }
 
     @Test func routinesSchedulesAndToday() throws {
-        try ok(["routine", "add", "Legs", "squat", "--sets", "3", "--reps", "5-8", "--rest", "180"])
+        try ok(["routine", "add", "Legs", "squat", "--sets", "3", "--reps", "5-8", "--rest", "3m"])
         try ok(["routine", "add", "Legs", "romanian deadlift"])
         try ok(["routine", "move", "Legs", "romanian deadlift", "1"])
         let routine = try jsonObject(try ok(["routine", "show", "legs", "--json"]).lines[0])

@@ -216,7 +216,10 @@ struct SessionTests {
         #expect(await trainingError { try await log.extendRest(by: 3_521) }?.code == .invalidValue)
         #expect(try test.journal.head().position == head)
         #expect(try await log.extendRest(by: 3_520) == 3_600)
+        // 3,600 s left, 5,000 taken off: the rest is skipped, not recorded as shortened by more than was left.
         #expect(try await log.extendRest(by: -5_000) == 0)
+        #expect(try test.journal.record(at: test.journal.head().position)?.type == "RestTimerSkipped")
+        #expect(try log.activeSession()?.rest == nil)
         try await log.startRest(seconds: 60)
         try await log.skipRest()
         session = try #require(try log.activeSession())

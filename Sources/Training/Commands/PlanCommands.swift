@@ -15,8 +15,10 @@ extension TrainingLog {
             + "\(pounds(range.upperBound)) lb)"
     }
 
-    /// Records profile changes, and a body-weight entry if one is given.
-    public func updateProfile(_ update: ProfileUpdated, bodyWeight: Weight? = nil) async throws {
+    /// Records profile changes (fields given with the value the profile holds are not recorded again), and a
+    /// body-weight entry if one is given. Returns whether anything was recorded.
+    @discardableResult
+    public func updateProfile(_ update: ProfileUpdated, bodyWeight: Weight? = nil) async throws -> Bool {
         try Self.requireText(update.name, "a profile's name")
         if let zone = update.timeZone { _ = try TimeZone.named(zone) }
         if let age = update.age, !(5...120).contains(age) {
@@ -29,13 +31,23 @@ extension TrainingLog {
             throw TrainingError(
                 .invalidValue, "a body weight of \(bodyWeight)", remedy: "give a body weight \(Self.bodyWeightRange)")
         }
-        try await execute { snapshot, _ in
+        return try await execute { snapshot, _ in
+            let current = try snapshot.profileFields()
+            var changed = update
+            func leaveOutUnchanged<Value: Equatable>(_ field: WritableKeyPath<ProfileUpdated, Value?>) {
+                if changed[keyPath: field] == current[keyPath: field] { changed[keyPath: field] = nil }
+            }
+            leaveOutUnchanged(\.name)
+            leaveOutUnchanged(\.age)
+            leaveOutUnchanged(\.heightCentimeters)
+            leaveOutUnchanged(\.unit)
+            leaveOutUnchanged(\.timeZone)
             var events: [any TrainingEventPayload] = []
-            if update != ProfileUpdated() { events.append(update) }
+            if changed != ProfileUpdated() { events.append(changed) }
             if let bodyWeight { events.append(BodyWeightRecorded(weight: bodyWeight)) }
             return Decision(
                 stream: "profile", expectedVersion: try snapshot.expectedVersion(of: "profile"), events: events,
-                result: ())
+                result: !events.isEmpty)
         }
     }
 

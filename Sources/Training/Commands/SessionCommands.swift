@@ -184,9 +184,14 @@ extension TrainingLog {
             guard let rest = workout.rest, rest.isOpen, now < rest.endsAt else {
                 throw TrainingError(.notAllowed, "no rest timer is running", remedy: "start one with liftledger rest")
             }
-            let endsAt = max(
-                Timestamp(microsecondsSinceEpoch: rest.endsAt.microsecondsSinceEpoch + Int64(seconds) * 1_000_000),
-                now)
+            let endsAt = Timestamp(
+                microsecondsSinceEpoch: rest.endsAt.microsecondsSinceEpoch + Int64(seconds) * 1_000_000)
+            // Shortened past now, the rest is over: skipped, rather than recorded as shortened by more than was left.
+            guard endsAt > now else {
+                return Decision(
+                    stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id),
+                    events: [RestTimerSkipped()], result: 0)
+            }
             // Rounded up, as the session's rest shows it (``RestTimer/remainingSeconds(at:)``).
             let left = (endsAt.microsecondsSinceEpoch - now.microsecondsSinceEpoch + 999_999) / 1_000_000
             guard left <= 3_600 else {

@@ -38,6 +38,8 @@ public struct Rules: Sendable, Equatable {
     /// A muscle with fewer weekly sets than this fraction of the median muscle's is flagged.
     public var flagBelowFraction = ExactDecimal(significand: 5, scale: 1)!
     public var staleAfterSeconds: Int64 = 7_200
+    /// The idle seconds `staleAfterSeconds` may be set to: a minute to a week.
+    public static let staleAfterRange: ClosedRange<Int64> = 60...604_800
     /// An exercise whose best estimate has not risen over this many sessions has plateaued.
     public var plateauSessions: UInt32 = 4
     /// Sets with more than 1,000 reps or 1,000 kg, or in workouts dated before 2000 or after they were recorded, stay
@@ -164,7 +166,7 @@ public struct Rules: Sendable, Equatable {
             accepts: "a whole number of seconds from 60 to 604800", affects: .queries,
             text: { String($0.staleAfterSeconds) },
             parse: { rules, text in
-                guard let seconds = UInt32(digits: text).map(Int64.init), (60...604_800).contains(seconds) else {
+                guard let seconds = UInt32(digits: text).map(Int64.init), staleAfterRange.contains(seconds) else {
                     return false
                 }
                 rules.staleAfterSeconds = seconds
