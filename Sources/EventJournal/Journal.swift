@@ -302,7 +302,7 @@ public final class Journal: Sendable {
                 remedy: problem.remedy)
         }
         let destinationExisted = FileManager.default.fileExists(atPath: destination)
-        try JournalDirectory.prepareBackupDestination(destination)
+        try JournalDirectory.prepareBackupDestination(destination, journal: path)
         let staging = Self.backupStaging(for: destination)
         let dataFile = "/" + JournalDirectory.dataFile
         // The copy's device and inode, once it is to take its name.

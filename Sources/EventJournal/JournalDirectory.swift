@@ -73,6 +73,21 @@ enum JournalDirectory {
         for parent in parentsOfMade { try sync(parent) }
     }
 
+    /// `path` with its links and `.` and `..` resolved, as far as it exists; the part that does not yet exist is kept
+    /// as given.
+    static func resolved(_ path: String) -> String {
+        var existing = path.isEmpty ? "." : path
+        var missing: [String] = []
+        while realpath(existing, nil) == nil, existing != "/", !existing.isEmpty {
+            let url = URL(fileURLWithPath: existing)
+            missing.insert(url.lastPathComponent, at: 0)
+            existing = url.deletingLastPathComponent().path
+        }
+        guard let real = realpath(existing, nil) else { return path }
+        defer { free(real) }
+        return ([String(cString: real)] + missing).joined(separator: "/").replacingOccurrences(of: "//", with: "/")
+    }
+
     /// Whether `path` is a directory, or a link to one.
     private static func isDirectory(_ path: String) -> Bool {
         var isDirectory: ObjCBool = false
@@ -82,11 +97,19 @@ enum JournalDirectory {
     /// What the staging directory of a backup is named, before its process id (see `Journal.backupStaging(for:)`).
     static let backupStagingPrefix = ".partial-"
 
-    static func prepareBackupDestination(_ path: String) throws(JournalError) {
+    static func prepareBackupDestination(_ path: String, journal: String) throws(JournalError) {
         // An empty path would put the staging directory, and then the copy, at the file system's root.
         guard !path.isEmpty else {
             throw JournalError.invalid(
                 "the backup destination is empty", remedy: "give the path of a new or empty directory")
+        }
+        // A copy inside the journal's directory goes wherever the journal goes: lost with it.
+        let journalDirectory = resolved(journal)
+        let destination = resolved(path)
+        if destination == journalDirectory || destination.hasPrefix(journalDirectory + "/") {
+            throw JournalError.invalid(
+                "backup destination \(path) is inside the journal's directory",
+                remedy: "give a directory outside it, on another disk if you can")
         }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {

@@ -360,7 +360,11 @@ struct CLITests {
         // one (which put the copy at the file system's root) for being empty.
         let file = directory.child("file")
         #expect(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
-        for (target, hint) in [(file, "is a file"), (destination, "is not empty"), ("", "destination is empty")] {
+        // One inside the journal's directory, which goes wherever the journal goes, is refused too.
+        for (target, hint) in [
+            (file, "is a file"), (destination, "is not empty"), ("", "destination is empty"),
+            (journal + "/../journal/copy", "is inside the journal's directory"),
+        ] {
             let refused = try liftledger(["backup", target], journal: journal)
             #expect(refused.status == 1 && refused.standardError.contains(hint), "\(refused.standardError)")
         }
