@@ -39,6 +39,11 @@ struct LiftLedger: AsyncParsableCommand {
     static func main() async {
         Terminal.occupyClosedStandardDescriptors()
         LongWaitNotice.install()
+        // `help NAME` of no command printed the whole help, with status 0.
+        let given = Array(CommandLine.arguments.dropFirst())
+        if given.first == "help", let unknown = unknownCommand(in: Array(given.dropFirst())) {
+            Terminal.fail("\(unknown); see liftledger --help", status: ExitCode.validationFailure.rawValue)
+        }
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {
@@ -65,7 +70,8 @@ struct LiftLedger: AsyncParsableCommand {
             let arguments = Array(CommandLine.arguments.dropFirst())
             var text = message(for: error)
             if text.hasSuffix(".") { text.removeLast() }
-            text = dashedArgumentGiven(for: text, in: arguments) ?? text
+            // A first word that names no command is the mistake, whatever the parser met after it.
+            text = unknownCommand(in: arguments) ?? dashedArgumentGiven(for: text, in: arguments) ?? text
             Terminal.fail("\(text); see \(commandPath(arguments)) --help", status: status.rawValue)
         }
     }
@@ -110,6 +116,16 @@ struct LiftLedger: AsyncParsableCommand {
             guard let first = afterDashes.first, !first.isNumber, first != "." else { continue }
             throw ValidationError("Unknown option '\(word)'")
         }
+    }
+
+    /// What a first word that names no command is (`histroy`), with the command it comes nearest to when it is a slip
+    /// of two edits at most; nil when it names one, or is an option.
+    static func unknownCommand(in arguments: [String]) -> String? {
+        let names = configuration.subcommands.map { $0._commandName }
+        guard let first = arguments.first, !first.hasPrefix("-"), !names.contains(first) else { return nil }
+        let nearest = names.min { editDistance(Array(first), Array($0)) < editDistance(Array(first), Array($1)) }
+        let hint = nearest.flatMap { editDistance(Array(first), Array($0)) <= 2 ? " (did you mean \($0)?)" : nil }
+        return "unknown command '\(first)'\(hint ?? "")"
     }
 
     /// Whether the word at `index` of `arguments` is the value of the long option before it (`--workout -1`).

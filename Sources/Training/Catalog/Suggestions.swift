@@ -68,7 +68,7 @@ private struct Words {
 
 /// The fewest insertions, deletions, substitutions and swaps of adjacent elements that turn `a` into `b`, editing
 /// no element twice (optimal string alignment distance).
-func editDistance<Element: Equatable>(_ a: [Element], _ b: [Element]) -> Int {
+public func editDistance<Element: Equatable>(_ a: [Element], _ b: [Element]) -> Int {
     guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
     var beforePrevious = [Int](repeating: 0, count: b.count + 1)
     var previous = Array(0...b.count)
