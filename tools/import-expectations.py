@@ -195,10 +195,11 @@ def main():
                         noisy += 1
                         wrong += fits(value, other)[0] and not plain_here
                     own = value.quantize(CENT)
-                    if abs(value - own) <= MILLIONTH:
+                    back = converted / LB if unit == "lb" else converted * LB   # the converted value, in `unit`
+                    if plain_here and (abs(value - own) > MILLIONTH or abs(value - back) < abs(value - own)):
+                        value, unit = converted, other                          # nearer as a conversion
+                    elif abs(value - own) <= MILLIONTH:
                         value = own
-                    elif plain_here:
-                        value, unit = converted, other
                 kilograms = value * LB if unit == "lb" else value
         except Refused as e:
             raise Refused(f"line {line}: {e}")

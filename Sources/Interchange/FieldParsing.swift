@@ -122,14 +122,23 @@ struct FieldParser {
         return total
     }
 
-    /// A weight written with more than four decimals in `unit`: within a millionth of a value of at most two
-    /// decimals, that value; else, when it is such a value in the other unit, that value in the other unit (the app
-    /// converted what the user entered and wrote it with binary noise: `44.09245243697551` lb is 20 kg).
+    /// A weight written with more than four decimals in `unit`: a value of at most two decimals within a millionth,
+    /// in `unit` or, converted, in the other unit (the app converted what the user entered and wrote it with binary
+    /// noise: `44.09245243697551` lb is 20 kg); when both are, the one that comes nearer the number written, as a
+    /// conversion's product or binary quotient does (`61.869999268` kg is 136.4 lb exactly, and 61.87 kg only within
+    /// a millionth); else the value as written.
     static func weight(_ value: ExactDecimal, _ unit: MassUnit) -> Weight {
-        if let clean = plain(value.doubleValue) { return Weight(clean, unit) }
+        let written = value.doubleValue
         let other: MassUnit = unit == .kilograms ? .pounds : .kilograms
-        if let clean = cleanConversion(value, from: unit, to: other) { return Weight(clean, other) }
-        return Weight(value, unit)
+        let own = plain(written)
+        guard let converted = cleanConversion(value, from: unit, to: other) else {
+            return Weight(own ?? value, unit)
+        }
+        guard let own else { return Weight(converted, other) }
+        let factor = Weight.kilogramsPerPound.doubleValue
+        let convertedBack = unit == .kilograms ? converted.doubleValue * factor : converted.doubleValue / factor
+        return abs(convertedBack - written) < abs(own.doubleValue - written)
+            ? Weight(converted, other) : Weight(own, unit)
     }
 
     /// The digits after the point in `text`, as written (`40.50` has two).

@@ -1092,6 +1092,32 @@ struct ImportTests {
         #expect(try journal.head().position == head)
     }
 
+    /// Weights whose conversion comes within a millionth of a two-decimal number in its own unit: 136.4 lb is
+    /// 61.869999268 kg exactly (`Decimal('136.4') * Decimal('0.45359237')`), within a millionth of 61.87 kg; 76.58 kg is
+    /// `168.83000038117925` lb (`repr(76.58 / 0.45359237)`), within a millionth of 168.83 lb. The conversion, nearer
+    /// the number written, wins: each imports back as entered, in both units (a reviewer found 61.87 kg and 168.83 lb).
+    @Test func weightsNearATwoDecimalNumberInBothUnitsImportBackAsEntered() async throws {
+        _ = try await log.start()
+        for (value, unit) in [("76.58", MassUnit.kilograms), ("136.4", .pounds)] {
+            _ = try await log.logSet(
+                SetRequest(exercise: "bench press", weight: Weight(ExactDecimal(value)!, unit), reps: 5))
+        }
+        _ = try await log.finish()
+        let exports: [(MassUnit, [String])] = [
+            (.kilograms, ["76.58", "61.869999268"]), (.pounds, ["168.83000038117925", "136.4"]),
+        ]
+        for (unit, written) in exports {
+            let (path, text) = try strongExport(unit: unit)
+            let weights: [String] = text.split(separator: "\n").dropFirst().map { String($0.split(separator: ",")[5]) }
+            #expect(weights == written)
+            let other = try TrainingLog(
+                journal: try Journal.open(at: directory.child("other-\(unit.rawValue)"), create: true))
+            _ = try await Importer(log: other).importFile(at: path, options: ImportOptions(unit: unit))
+            let back = try #require(try other.query { try $0.workout("workout-1") }).countedSets
+            #expect(back.map { $0.details.weight?.description } == ["76.58 kg", "136.4 lb"], "\(unit)")
+        }
+    }
+
     /// Distances in miles written with binary noise read back as the metres converted: Python's `repr(861 /
     /// 1609.344)` is `0.5350005965163446` (861 m, which is within a millionth of 0.535 miles, 860.99904 m: the metres,
     /// not the miles, are what is taken whole), Strong's `5.220000000000001` is 5.22 × 1609.344 = 8400.77568 m; a
