@@ -163,7 +163,8 @@ struct ExportReader {
         _ field: (ExportLayout.Column) -> String, line: Int, workout: ImportedWorkout
     ) throws(ImportError) -> ImportedSet {
         let exercise = field(.exercise).trimmingCharacters(in: .whitespaces)
-        guard !exercise.isEmpty else {
+        // A name of invisible characters alone (U+202E, U+2066) is none: every such name would make one exercise.
+        guard !ExerciseCatalog.key(exercise).isEmpty else {
             throw ImportError(
                 .malformed, "line \(line) names no exercise",
                 remedy: "fix that row in the file (or remove it), then import again")

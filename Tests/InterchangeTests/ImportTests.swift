@@ -518,6 +518,11 @@ struct ImportTests {
                 split?.message == "line 2 names an exercise with a line break or another control character",
                 "\(String(describing: split))")
         }
+        // A name of invisible characters alone names none: each was taken as the one exercise `custom-`.
+        for name in ["\u{202E}", "\u{2066}", "\u{200E}"] {
+            let invisible = await importError { _ = try await importing(try file(name), unit: .kilograms) }
+            #expect(invisible?.message == "line 2 names no exercise", "\(String(describing: invisible))")
+        }
         #expect(try journal.head() == head)
         await #expect(throws: TrainingError.self) {
             try await log.addCustomExercise(
