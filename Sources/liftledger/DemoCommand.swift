@@ -60,14 +60,18 @@ struct DemoCommand: AsyncParsableCommand {
             let today = LocalDate(dayNumber: LocalDate.dayNumber(of: last.startedAt, in: zone))
             let catalog = try snapshot.catalog()
             func name(_ id: String) -> String { catalog.exercise(id: id)?.name ?? id }
-            var text = "\nAs of the last workout, \(today):\n\n$ liftledger history --last 5\n"
+            // Each section is a summary, headed by the command that gives it in full.
+            var text =
+                "\nAs of the last workout, \(today):\n\nThe last five workouts (in full: liftledger history --last 5)\n"
             for workout in history.suffix(5) {
                 text +=
                     "  \(LocalDate(dayNumber: LocalDate.dayNumber(of: workout.startedAt, in: zone)))  "
                     + padded(workout.name, 14) + padded(TrainingFormat.duration(seconds: workout.durationSeconds), 12)
                     + "\(workout.sets) sets, \(Self.kilograms(Double(workout.volume), digits: 1)) kg\n"
             }
-            text += "\n$ liftledger prs   (the five exercises trained most: heaviest, estimated 1RM)\n"
+            text +=
+                "\nRecords of the five exercises trained most, heaviest and estimated 1RM (in full: liftledger prs "
+                + "--as-of \(today))\n"
             let busiest = try snapshot.exercisesTrained().map { ($0, try snapshot.sessions(of: $0).count) }
                 .sorted { ($1.1, $0.0) < ($0.1, $1.0) }.prefix(5)
             for (id, sessions) in busiest {
@@ -80,16 +84,17 @@ struct DemoCommand: AsyncParsableCommand {
                 text += "  (\(sessions) sessions)\n"
             }
             let streak = try snapshot.streak(today: today)
-            text += "\n$ liftledger streak\n  current \(streak.current) weeks, longest \(streak.longest) weeks "
+            text += "\nThe streak (in full: liftledger streak --as-of \(today))\n"
+            text += "  current \(streak.current) weeks, longest \(streak.longest) weeks "
             text += "(weeks with at least \(streak.weeklyTarget) workout)\n"
             let balance = try snapshot.balance(weeks: 4, today: today)
-            text += "\n$ liftledger balance --weeks 4\n"
+            text += "\nSets per muscle over four weeks (in full: liftledger balance --weeks 4 --as-of \(today))\n"
             for muscle in balance.muscles.filter({ $0.sets > 0 }).prefix(8) {
                 text += "  " + padded(muscle.name, 14) + padded(String(muscle.sets) + " sets", 14)
                 text += muscle.isFlagged ? "low\n" : "\n"
             }
             if let ratio = balance.pushPullRatio { text += "  push/pull \((ratio * 100).rounded() / 100)\n" }
-            text += "\n$ liftledger insights\n"
+            text += "\nInsights (in full: liftledger insights --as-of \(today))\n"
             for insight in try snapshot.insights(today: today, names: name, unit: .kilograms).prefix(6) {
                 text += "  \(insight.kind.rawValue): \(insight.message)\n"
             }

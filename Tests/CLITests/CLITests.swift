@@ -569,9 +569,12 @@ struct CLITests {
         for figure in ["37 workouts", "384 workouts", "232 workouts", "290 workouts"] {
             #expect(output.contains(figure), "\(figure)")
         }
+        // Each section names the command that gives it in full, as of the last workout.
         for section in [
-            "$ liftledger history", "$ liftledger prs", "$ liftledger streak", "$ liftledger balance",
-            "$ liftledger insights",
+            "(in full: liftledger history --last 5)", "(in full: liftledger prs --as-of 2026-07-22)",
+            "(in full: liftledger streak --as-of 2026-07-22)",
+            "(in full: liftledger balance --weeks 4 --as-of 2026-07-22)",
+            "(in full: liftledger insights --as-of 2026-07-22)",
         ] {
             #expect(output.contains(section), "\(section)")
         }
@@ -585,6 +588,12 @@ struct CLITests {
         #expect(output.contains("verify: ok, hash chain intact, \(events ?? -1) records"))
         let history = try liftledger(["history", "--json"], journal: journal).lines
         #expect(history.count == 37 + 384 + 232 + 290)
+        // The command a section names gives its figures: the streak's, for one.
+        let streak = try jsonObject(
+            try liftledger(["streak", "--as-of", "2026-07-22", "--json"], journal: journal).lines[0])
+        #expect(
+            output.contains(
+                "current \(streak["current"] as? Int ?? -1) weeks, longest \(streak["longest"] as? Int ?? -1) weeks"))
         // README.md shows the demo's output in part: every line it shows, the demo prints.
         let readme = try String(contentsOfFile: repositoryRoot + "/README.md", encoding: .utf8)
         let excerpt = try #require(readme.components(separatedBy: "prints, in part:\n\n```\n").dropFirst().first)
