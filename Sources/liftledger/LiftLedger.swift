@@ -39,13 +39,13 @@ struct LiftLedger: AsyncParsableCommand {
     static func main() async {
         Terminal.occupyClosedStandardDescriptors()
         LongWaitNotice.install()
+        let arguments = journalOptionAfterCommand(Array(CommandLine.arguments.dropFirst()))
         // `help NAME` of no command printed the whole help, with status 0.
-        let given = Array(CommandLine.arguments.dropFirst())
-        if given.first == "help", let unknown = unknownCommand(in: Array(given.dropFirst())) {
+        if arguments.first == "help", let unknown = unknownCommand(in: Array(arguments.dropFirst())) {
             Terminal.fail("\(unknown); see liftledger --help", status: ExitCode.validationFailure.rawValue)
         }
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -67,7 +67,6 @@ struct LiftLedger: AsyncParsableCommand {
             // --help and --version end here too; argument errors become one line like every other error.
             let status = exitCode(for: error)
             if status == .success { exit(withError: error) }
-            let arguments = Array(CommandLine.arguments.dropFirst())
             var text = message(for: error)
             if text.hasSuffix(".") { text.removeLast() }
             // A first word that names no command is the mistake, whatever the parser met after it.
@@ -116,6 +115,31 @@ struct LiftLedger: AsyncParsableCommand {
             guard let first = afterDashes.first, !first.isNumber, first != "." else { continue }
             throw ValidationError("Unknown option '\(word)'")
         }
+    }
+
+    /// `arguments` with a `--journal DIR` (or `--journal=DIR`) given before the command moved after the command's
+    /// names (`liftledger --journal DIR routine show` is `liftledger routine show --journal DIR`): the top-level help
+    /// leads with the option, and every command takes it.
+    static func journalOptionAfterCommand(_ arguments: [String]) -> [String] {
+        let width: Int
+        if arguments.first == "--journal", arguments.count > 1 {
+            width = 2
+        } else if arguments.first?.hasPrefix("--journal=") == true {
+            width = 1
+        } else {
+            return arguments
+        }
+        var rest = Array(arguments.dropFirst(width))
+        var commands = configuration.subcommands
+        var names = 0
+        while names < rest.count, let command = commands.first(where: { $0._commandName == rest[names] }) {
+            names += 1
+            commands = command.configuration.subcommands
+        }
+        // A first word that names no command is taken for a mistyped one, and said to be so.
+        if names == 0, let first = rest.first, !first.hasPrefix("-") { names = 1 }
+        rest.insert(contentsOf: arguments.prefix(width), at: names)
+        return rest
     }
 
     /// What a first word that names no command is (`histroy`), with the command it comes nearest to when it is a slip

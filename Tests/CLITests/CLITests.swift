@@ -343,6 +343,19 @@ struct CLITests {
                 && appended.standardError.contains("which is writing to the journal"), "\(appended.standardError)")
     }
 
+    /// `--journal` before the command, where the top-level help introduces it, was refused as an unknown option: it is
+    /// taken as if it followed the command's names, with a value of its own or after `=`.
+    @Test func theJournalOptionMayComeBeforeTheCommand() throws {
+        _ = try liftledger(["append", "--stream", "s", "--type", "T", "--data", "1"], journal: journal)
+        let expected = try liftledger(["stats", "--json"], journal: journal).standardOutput
+        for arguments in [["--journal", journal, "stats", "--json"], ["--journal=\(journal)", "stats", "--json"]] {
+            let result = try run(BuiltProgram.liftledger, arguments)
+            #expect(result.status == 0 && result.standardOutput == expected, "\(arguments): \(result.standardError)")
+        }
+        let nested = try run(BuiltProgram.liftledger, ["--journal", journal, "rules", "show", "--json"])
+        #expect(nested.status == 0, "\(nested.standardError)")
+    }
+
     @Test func aBackupVerifiesWithTheSameHead() throws {
         for index in 0..<20 {
             _ = try liftledger(
