@@ -8,7 +8,8 @@ struct AppendCommand: AsyncParsableCommand {
         commandName: "append",
         abstract: "Append one event with a JSON payload (a low-level command for scripts and tests).",
         discussion: """
-            The payload is stored as JSON, as it is given, and shown by 'events'. The read models fold only training \
+            The payload is stored as the JSON text given (without surrounding white space, its line breaks turned \
+            into spaces), and shown by 'events'. The read models fold only training \
             events in the binary encoding the training commands write (start, log, schedule set and the others): an \
             appended event of a training type, such as SetLogged, is kept and shown but not folded.
             """)

@@ -165,6 +165,8 @@ struct ProjectionCLITests {
         // Epley: 100 × (1 + 5/30) = 116.67.
         let why = try ok(["why", "bench", "press", "e1rm"], journal: journal).lines
         #expect(why.first?.contains("e1rm (kg, by epley)") == true, "\(why)")
+        // The kind in the case tables print it in.
+        #expect(try ok(["why", "bench", "press", "e1RM"], journal: journal).lines == why)
         #expect(why.dropFirst().first?.hasPrefix("#1 116.67") == true, "\(why)")
     }
 

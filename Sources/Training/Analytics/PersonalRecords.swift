@@ -59,7 +59,9 @@ public enum RecordKind: Sendable, Hashable, Comparable, CustomStringConvertible 
         }
     }
 
+    /// The kind named `name`, in any case (`e1RM`, as tables head the column, is `e1rm`).
     public init?(name: String) {
+        let name = name.lowercased()
         guard let kind = Self.allCases.first(where: { $0.description == name }) else { return nil }
         self = kind
     }
