@@ -134,6 +134,33 @@ struct SessionTests {
         #expect(summary.durationSeconds == 60 && summary.finishedAt == Timestamp(rfc3339: "2026-11-22T18:01:00Z"))
     }
 
+    /// With the clock set back before the workout's start, a set and a pause were recorded before it, and the pause,
+    /// begun before the start, took the whole workout out of its time: a reviewer's 15 minutes of training came out as
+    /// 0 s. Each is recorded at the workout's last event then. Started 10:00; at 09:50 a set (10:00), at 09:40 a pause
+    /// (10:00); resumed 10:05, a set 10:10, finished 10:20: by hand, 20 minutes less the 5 paused, 900 s.
+    @Test func aClockSetBackBeforeTheStartRecordsAtTheLastEvent() async throws {
+        let test = try TestJournal()
+        let clock = ManualClock("2026-12-01T10:00:00Z")
+        let log = try TrainingLog(journal: test.journal, clock: clock.function)
+        try await log.start()
+        clock.set("2026-12-01T09:50:00Z")
+        try await log.logSet(SetRequest(exercise: "squat", weight: nil, reps: 5))
+        clock.set("2026-12-01T09:40:00Z")
+        try await log.pause()
+        clock.set("2026-12-01T10:05:00Z")
+        try await log.resume()
+        clock.set("2026-12-01T10:10:00Z")
+        try await log.logSet(SetRequest(exercise: "squat", weight: nil, reps: 5))
+        clock.set("2026-12-01T10:20:00Z")
+        try await log.finish()
+        let workout = try #require(try log.query { try $0.workout("workout-1") })
+        #expect(
+            workout.countedSets.map(\.loggedAt)
+                == ["2026-12-01T10:00:00Z", "2026-12-01T10:10:00Z"].map { Timestamp(rfc3339: $0)! })
+        let summary = try #require(try log.query { try $0.history() }.first)
+        #expect(summary.durationSeconds == 900)
+    }
+
     /// A workout left running for days, stale past the rule `session.stale-after` (2 h): `start` and a `log` into it
     /// were let through or pointed at a plain `finish`, and today's set joined it, or the finish counted the days
     /// idle. Started 18:00, a set at 18:30; at 20:30 exactly (2 h idle, not more) a set is still let in; two days

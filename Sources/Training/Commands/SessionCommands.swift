@@ -121,10 +121,11 @@ extension TrainingLog {
             try Self.checkOutlier(
                 request.weight, confirmed: request.confirmed, exercise: exercise,
                 previous: snapshot.previousWeight(of: exercise.id, in: workout))
+            let at = workout.isActive ? Self.eventTime(in: workout, now: now) : now
             var events: [any TrainingEventPayload] = []
             // A set logged is training: a paused clock runs again, or the time the set took would not count.
             if workout.isActive, workout.pausedAt != nil { events.append(WorkoutResumed()) }
-            if workout.isActive { events += Self.closingRest(of: workout, at: now) }
+            if workout.isActive { events += Self.closingRest(of: workout, at: at) }
             if !workout.exercises.contains(where: { $0.exerciseId == exercise.id }) {
                 events.append(ExerciseAdded(exerciseId: exercise.id, exerciseName: exercise.name))
             }
@@ -136,7 +137,7 @@ extension TrainingLog {
             events.append(SetLogged(setNumber: number, set: details))
             return Decision(
                 stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id), events: events,
-                result: number)
+                result: number, occurredAt: at)
         }
     }
 
@@ -222,36 +223,42 @@ extension TrainingLog {
 
     /// Stops the workout's clock.
     public func pause() async throws {
-        try await execute { snapshot, _ in
+        try await execute { snapshot, now in
             let workout = try activeWorkout(snapshot)
             guard workout.pausedAt == nil else {
                 throw TrainingError(
                     .notAllowed, "the workout is already paused", remedy: "resume it with liftledger resume")
             }
+            let at = Self.eventTime(in: workout, now: now)
             return Decision(
                 stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id),
-                events: [WorkoutPaused()], result: ())
+                events: [WorkoutPaused()], result: (), occurredAt: at)
         }
     }
 
     /// Restarts the workout's clock.
     public func resume() async throws {
-        try await execute { snapshot, _ in
+        try await execute { snapshot, now in
             let workout = try activeWorkout(snapshot)
             guard workout.pausedAt != nil else {
                 throw TrainingError(.notAllowed, "the workout is not paused", remedy: "pause it with liftledger pause")
             }
+            let at = Self.eventTime(in: workout, now: now)
             return Decision(
                 stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id),
-                events: [WorkoutResumed()], result: ())
+                events: [WorkoutResumed()], result: (), occurredAt: at)
         }
     }
 
-    /// When a workout is finished.
     /// Whether the workout in progress has stood idle past the rule `session.stale-after` at `now`.
     static func isStale(_ workout: Workout, _ snapshot: TrainingSnapshot, at now: Timestamp) -> Bool {
         workout.isIdle(longerThan: snapshot.rules.staleAfterSeconds, at: now)
     }
+
+    /// When what is done now to the workout in progress happened: now, or, with the clock set back (by hand, or to a
+    /// wrong time) before the workout's last event, that event's time, so that nothing in it comes before its start
+    /// (a pause begun before the start took the whole workout out of its time trained).
+    static func eventTime(in workout: Workout, now: Timestamp) -> Timestamp { max(now, workout.lastActivityAt) }
 
     /// The refusal of work on a stale workout: `state`, since when, and `status`'s choices (finish it as of its last
     /// set, or discard it; one with no sets only the latter), followed by `then`.
@@ -268,6 +275,7 @@ extension TrainingLog {
                 + then)
     }
 
+    /// When a workout is finished.
     public enum FinishTime: Sendable, Equatable {
         /// As the command runs.
         case now
