@@ -146,10 +146,17 @@ struct LiftLedger: AsyncParsableCommand {
     /// of two edits at most; nil when it names one, or is an option.
     static func unknownCommand(in arguments: [String]) -> String? {
         let names = configuration.subcommands.map { $0._commandName }
-        guard let first = arguments.first, !first.hasPrefix("-"), !names.contains(first) else { return nil }
-        let nearest = names.min { editDistance(Array(first), Array($0)) < editDistance(Array(first), Array($1)) }
-        let hint = nearest.flatMap { editDistance(Array(first), Array($0)) <= 2 ? " (did you mean \($0)?)" : nil }
-        return "unknown command '\(first)'\(hint ?? "")"
+        guard let first = arguments.first, !first.hasPrefix("-"), !names.contains(first), first != "help" else {
+            return nil
+        }
+        // A command the word begins (`hist`), else one two edits away at most (`histroy`).
+        let distance = { (name: String) in editDistance(Array(first), Array(name)) }
+        let nearest =
+            names.first { $0.hasPrefix(first) }
+            ?? names.min { distance($0) < distance($1) }.flatMap {
+                distance($0) <= 2 ? $0 : nil
+            }
+        return "unknown command '\(first)'" + (nearest.map { " (did you mean \($0)?)" } ?? "")
     }
 
     /// Whether the word at `index` of `arguments` is the value of the long option before it (`--workout -1`).

@@ -303,6 +303,7 @@ struct WorkoutCLITests {
             // A mistyped command is named as one, with the command it is a slip of; `help` of none is no help.
             (["histroy"], "unknown command 'histroy' (did you mean history?); see liftledger --help", 64),
             (["help", "nosuch"], "unknown command 'nosuch'; see liftledger --help", 64),
+            (["hist"], "unknown command 'hist' (did you mean history?)", 64),
             (["--journal", "/nowhere", "histroy"], "unknown command 'histroy' (did you mean history?)", 64),
             // The commands that take any word (for negative numbers) refuse a mistyped option as the others do: it was
             // read as part of the exercise's name (`exercise add "hack squat --warmup"` was the remedy), or the reps.

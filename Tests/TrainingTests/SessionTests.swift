@@ -110,8 +110,8 @@ struct SessionTests {
         #expect(summary.durationSeconds == 600 && summary.finishedAt == Timestamp(rfc3339: "2026-11-22T18:10:00Z"))
     }
 
-    /// A workout left running overnight finishes as of its last set: a set at 60 s, then 14 h idle and a correction
-    /// the next morning, is 60 s long. A finish before the last set, or after now, is refused, writing nothing.
+    /// A workout left running overnight finishes as of its last set: a set at 60 s, a correction an hour later, then
+    /// 13 h idle, is 60 s long. A finish before the last set, or after now, is refused, writing nothing.
     @Test func aWorkoutLeftRunningFinishesAtItsLastSet() async throws {
         let test = try TestJournal()
         let clock = ManualClock("2026-11-22T18:00:00Z")
@@ -119,8 +119,9 @@ struct SessionTests {
         try await log.start()
         clock.advance(seconds: 60)
         try await log.logSet(SetRequest(exercise: "squat", weight: nil, reps: 5))
-        clock.advance(seconds: 14 * 3_600)
+        clock.advance(seconds: 3_600)
         try await log.correctSet(1, SetCorrection(reps: 6))
+        clock.advance(seconds: 13 * 3_600)
         let head = try test.journal.head()
         for refused in ["2026-11-22T18:00:30Z", "2026-11-23T09:00:00Z"] {
             let error = await #expect(throws: TrainingError.self) {
@@ -191,11 +192,40 @@ struct SessionTests {
             )
             #expect(error?.remedy.hasPrefix(choices) == true, "\(error?.remedy ?? "")")
         }
+        // Any other change would make it look fresh, for the next log or finish: refused alike, as is a log into it
+        // named by its number.
+        let changes: [() async throws -> Void] = [
+            { try await log.addExercise("bench press") }, { try await log.startRest(seconds: 60) },
+            { try await log.pause() }, { try await log.correctSet(1, SetCorrection(reps: 6)) },
+            { try await log.removeSet(2) },
+            { try await log.logSet(SetRequest(exercise: "squat", weight: nil, reps: 5, workout: "1")) },
+        ]
+        for change in changes {
+            let error = await #expect(throws: TrainingError.self) { try await change() }
+            #expect(
+                error?.message.hasSuffix("past the rule session.stale-after") == true, "\(String(describing: error))")
+        }
         #expect(try test.journal.head() == head)
         try await log.logSet(SetRequest(exercise: "squat", weight: nil, reps: 3, continuesStale: true))
         try await log.finish(at: .lastSet)
         let summary = try #require(try log.query { try $0.history() }.first)
         #expect(summary.durationSeconds == 2 * 86_400 + 9_000 && summary.sets == 3)
+    }
+
+    /// A paused workout, stale two days later, finishes now without a word: its clock stood still, so no idle time
+    /// counts. Started 18:00, a set at 18:30, paused at 18:40: by hand, 40 minutes, whenever it is finished.
+    @Test func aPausedStaleWorkoutFinishesNowWithoutItsIdleTime() async throws {
+        let test = try TestJournal()
+        let clock = ManualClock("2026-11-22T18:00:00Z")
+        let log = try TrainingLog(journal: test.journal, clock: clock.function)
+        try await log.start()
+        clock.advance(seconds: 1_800)
+        try await log.logSet(SetRequest(exercise: "squat", weight: nil, reps: 5))
+        clock.advance(seconds: 600)
+        try await log.pause()
+        clock.advance(seconds: 2 * 86_400)
+        try await log.finish()
+        #expect(try log.query { try $0.history() }.first?.durationSeconds == 2_400)
     }
 
     /// A pause that ended after the last set bounds a finish: its whole time is out of the time trained, so a finish

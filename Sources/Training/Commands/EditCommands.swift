@@ -77,8 +77,8 @@ extension TrainingLog {
                 remedy: "give a new \(value.rawValue) or clear it, not both")
         }
         try TimeAndDistance.check(seconds: correction.durationSeconds, metres: correction.distanceMeters)
-        return try await execute { snapshot, _ in
-            let workout = try targetWorkout(reference, in: snapshot)
+        return try await execute { snapshot, now in
+            let workout = try targetWorkout(reference, in: snapshot, at: now)
             let set = try Self.set(number, of: workout)
             var details = set.details
             if let exercise = correction.exercise { details.exerciseId = try self.exercise(exercise, in: snapshot).id }
@@ -143,8 +143,8 @@ extension TrainingLog {
     /// workout's id.
     @discardableResult
     public func removeSet(_ number: UInt32, in reference: String? = nil) async throws -> String {
-        try await execute { snapshot, _ in
-            let workout = try targetWorkout(reference, in: snapshot)
+        try await execute { snapshot, now in
+            let workout = try targetWorkout(reference, in: snapshot, at: now)
             let set = try Self.set(number, of: workout)
             try Self.requireSetsLeft(in: workout, afterRemoving: workout.countedExerciseIndex(of: set) == nil ? 0 : 1)
             return Decision(
@@ -163,8 +163,8 @@ extension TrainingLog {
     ) async throws -> (
         workoutId: String, sets: Int
     ) {
-        try await execute { snapshot, _ in
-            let workout = try targetWorkout(reference, in: snapshot)
+        try await execute { snapshot, now in
+            let workout = try targetWorkout(reference, in: snapshot, at: now)
             let (exercise, _) = try exerciseOf(workout, named: name, in: snapshot)
             let removed = workout.countedSets.filter { $0.details.exerciseId == exercise.id }
             let sets = removed.count
@@ -214,8 +214,8 @@ extension TrainingLog {
     public func moveExercise(
         _ name: String, to position: Int, in reference: String? = nil
     ) async throws -> (workoutId: String, moved: Bool) {
-        try await execute { snapshot, _ in
-            let workout = try targetWorkout(reference, in: snapshot)
+        try await execute { snapshot, now in
+            let workout = try targetWorkout(reference, in: snapshot, at: now)
             let (exercise, current) = try exerciseOf(workout, named: name, in: snapshot)
             guard (1...workout.exercises.count).contains(position) else {
                 throw TrainingError(

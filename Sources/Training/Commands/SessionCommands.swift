@@ -77,7 +77,7 @@ extension TrainingLog {
     /// Adds an exercise to the workout in progress.
     public func addExercise(_ name: String) async throws {
         try await execute { snapshot, now in
-            let workout = try activeWorkout(snapshot)
+            let workout = try freshActiveWorkout(snapshot, at: now)
             let exercise = try exercise(name, in: snapshot)
             guard !workout.exercises.contains(where: { $0.exerciseId == exercise.id }) else {
                 throw TrainingError(
@@ -110,12 +110,12 @@ extension TrainingLog {
                 }
             } else {
                 workout = try activeWorkout(snapshot)
-                // Today's set in a workout left running for days would join it, and make it look fresh.
-                if !request.continuesStale, Self.isStale(workout, snapshot, at: now) {
-                    throw Self.staleError(
-                        workout, snapshot, "has stood idle",
-                        then: " and start another, or log into it anyway with --continue")
-                }
+            }
+            // Today's set in a workout left running for days would join it, and make it look fresh.
+            if workout.isActive, !request.continuesStale, Self.isStale(workout, snapshot, at: now) {
+                throw Self.staleError(
+                    workout, snapshot, "has stood idle",
+                    then: " and start another, or log into it anyway with --continue")
             }
             let exercise = try exercise(request.exercise, in: snapshot)
             try Self.checkOutlier(
@@ -164,7 +164,7 @@ extension TrainingLog {
             throw TrainingError(.invalidValue, "a rest of \(seconds) s", remedy: "give 1 to 3600 seconds")
         }
         try await execute { snapshot, now in
-            let workout = try activeWorkout(snapshot)
+            let workout = try freshActiveWorkout(snapshot, at: now)
             let endsAt = Timestamp(microsecondsSinceEpoch: now.microsecondsSinceEpoch + Int64(seconds) * 1_000_000)
             let events =
                 Self.closingRest(of: workout, at: now)
@@ -181,7 +181,7 @@ extension TrainingLog {
     @discardableResult
     public func extendRest(by seconds: Int32) async throws -> Int64 {
         try await execute { snapshot, now in
-            let workout = try activeWorkout(snapshot)
+            let workout = try freshActiveWorkout(snapshot, at: now)
             guard let rest = workout.rest, rest.isOpen, now < rest.endsAt else {
                 throw TrainingError(.notAllowed, "no rest timer is running", remedy: "start one with liftledger rest")
             }
@@ -210,7 +210,7 @@ extension TrainingLog {
     /// Stops the running rest timer.
     public func skipRest() async throws {
         try await execute { snapshot, now in
-            let workout = try activeWorkout(snapshot)
+            let workout = try freshActiveWorkout(snapshot, at: now)
             guard let rest = workout.rest, rest.isOpen, now < rest.endsAt else {
                 throw TrainingError(.notAllowed, "no rest timer is running", remedy: "nothing to skip")
             }
@@ -224,7 +224,7 @@ extension TrainingLog {
     /// Stops the workout's clock.
     public func pause() async throws {
         try await execute { snapshot, now in
-            let workout = try activeWorkout(snapshot)
+            let workout = try freshActiveWorkout(snapshot, at: now)
             guard workout.pausedAt == nil else {
                 throw TrainingError(
                     .notAllowed, "the workout is already paused", remedy: "resume it with liftledger resume")
@@ -239,7 +239,7 @@ extension TrainingLog {
     /// Restarts the workout's clock.
     public func resume() async throws {
         try await execute { snapshot, now in
-            let workout = try activeWorkout(snapshot)
+            let workout = try freshActiveWorkout(snapshot, at: now)
             guard workout.pausedAt != nil else {
                 throw TrainingError(.notAllowed, "the workout is not paused", remedy: "pause it with liftledger pause")
             }
@@ -302,8 +302,8 @@ extension TrainingLog {
                 workout.countedSets.map(\.loggedAt).max() ?? workout.startedAt, workout.resumedAt ?? workout.startedAt)
             let end: Timestamp
             switch time {
-            // Finished now, one left running for days would count the days.
-            case .now where Self.isStale(workout, snapshot, at: now):
+            // Finished now, one left running for days would count the days (paused, it counts none of them).
+            case .now where workout.pausedAt == nil && Self.isStale(workout, snapshot, at: now):
                 throw Self.staleError(
                     workout, snapshot, "has stood idle",
                     then: ", or give the time it ended with --at (now counts the idle time)")

@@ -113,9 +113,24 @@ public final class TrainingLog: Sendable {
         return workout
     }
 
+    /// The workout in progress, to change `now`: refused when it is stale (see ``requireNotStale(_:_:at:)``).
+    func freshActiveWorkout(_ snapshot: TrainingSnapshot, at now: Timestamp) throws -> Workout {
+        let workout = try activeWorkout(snapshot)
+        try Self.requireNotStale(workout, snapshot, at: now)
+        return workout
+    }
+
+    /// Refuses a change to `workout`, when it is in progress and stale (idle past the rule `session.stale-after`):
+    /// any event would make it look fresh, and today's sets would then join it, or a finish count the idle days.
+    static func requireNotStale(_ workout: Workout, _ snapshot: TrainingSnapshot, at now: Timestamp) throws {
+        guard workout.isActive, isStale(workout, snapshot, at: now) else { return }
+        throw staleError(
+            workout, snapshot, "has stood idle", then: " first, or log a set into it with liftledger log --continue")
+    }
+
     /// The workout a set command applies to: the one named, else the one in progress, else the last finished one. A
-    /// deleted or discarded workout is refused: it counts nowhere.
-    func targetWorkout(_ reference: String?, in snapshot: TrainingSnapshot) throws -> Workout {
+    /// deleted or discarded workout is refused: it counts nowhere; so is the one in progress when it is stale.
+    func targetWorkout(_ reference: String?, in snapshot: TrainingSnapshot, at now: Timestamp) throws -> Workout {
         if let reference {
             let workout = try workout(reference, in: snapshot)
             guard workout.isActive || workout.counts else {
@@ -123,9 +138,13 @@ public final class TrainingLog: Sendable {
                     .notAllowed, "workout \(reference) was \(workout.isDeleted ? "deleted" : "discarded")",
                     remedy: "pick another workout")
             }
+            try Self.requireNotStale(workout, snapshot, at: now)
             return workout
         }
-        if let active = try snapshot.activeWorkout() { return active }
+        if let active = try snapshot.activeWorkout() {
+            try Self.requireNotStale(active, snapshot, at: now)
+            return active
+        }
         guard let last = try snapshot.lastCountedWorkout() else {
             throw TrainingError(.noActiveWorkout, "no workout to change", remedy: "start one with liftledger start")
         }
