@@ -295,7 +295,7 @@ public final class Journal: Sendable {
     /// leaves no data file in the destination, and a damaged journal is refused rather than copied as if it were whole.
     public func backup(to destination: String) throws {
         // The copy reads every page through LMDB, which follows a damaged one's pointers wherever they lead.
-        if let damage = try mappingStorageErrors({ try store.environment.read { try $0.checkPages() } }) {
+        if let damage = try mappingStorageErrors({ try store.environment.checkPages() }) {
             let problem = JournalStore.problem(damage)
             throw JournalError(
                 .corruptRecord, "a damaged page (\(problem)) would be copied into the backup",

@@ -30,7 +30,14 @@ extension Journal {
     /// and that every index (`streams`, `stream_heads`, `event_ids`, the head in `meta`) agrees with the records.
     /// Stops at the first problem. `progress` is called now and then with records checked and the head position.
     public func verify(progress: ((UInt64, UInt64) -> Void)? = nil) throws -> VerificationReport {
-        try mappingStorageErrors { try store.environment.read { try store.verify($0, progress: progress) } }
+        // Damaged pages first: LMDB follows a damaged page's pointers wherever they lead, and the record walk reads
+        // through LMDB.
+        if let damage = try mappingStorageErrors({ try store.environment.checkPages() }) {
+            return VerificationReport(
+                recordsChecked: 0, streams: 0, headPosition: 0, headHash: RecordFormat.zeroHash,
+                problem: JournalStore.problem(damage))
+        }
+        return try mappingStorageErrors { try store.environment.read { try store.verify($0, progress: progress) } }
     }
 }
 
@@ -48,11 +55,6 @@ extension JournalStore {
             VerificationReport(
                 recordsChecked: checked, streams: tallies.count, headPosition: head, headHash: previousHash,
                 problem: problem)
-        }
-        // Damaged pages first: LMDB follows a damaged page's pointers wherever they lead, and the walk below reads
-        // through LMDB.
-        if let damage = try txn.checkPages() {
-            return report(Self.problem(damage), head: 0)
         }
         let head: (position: UInt64, hash: [UInt8])
         do {

@@ -31,6 +31,7 @@ public struct LMDBError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let readOnlyFileSystem = Code(EROFS)
         /// LMDB's code for a write the system cut short, as a full disk or a file-size limit does.
         public static let inputOutput = Code(EIO)
+        public static let busy = Code(EBUSY)
         /// Not an LMDB code: the wrapper was used in a way LMDB forbids (for example after `fork()`).
         public static let misuse = Code(-1)
 

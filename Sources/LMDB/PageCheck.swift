@@ -19,21 +19,38 @@ public struct PageDamage: Sendable, Equatable, CustomStringConvertible {
     public var description: String { "page \(page) of database \(database): \(detail)" }
 }
 
-extension Transaction {
-    /// Walks every tree of the snapshot this read transaction sees, LMDB's own and every named database's, and checks
-    /// each page's structure where LMDB relies on it without a check of its own: the page's number and kind, its
-    /// bounds, each node's offset, size and flags, the overflow pages of large values, that no page belongs to two
-    /// places, the order of the keys on each page, and each tree's counts of pages and entries. Returns the first
-    /// damage found, nil when there is none.
+extension Environment {
+    /// Walks every tree of the newest snapshot, LMDB's own and every named database's, and checks each page's
+    /// structure where LMDB relies on it without a check of its own: the page's number and kind, its bounds, each
+    /// node's offset, size and flags, the overflow pages of large values, that no page belongs to two places, the order
+    /// of the keys on each page, and each tree's counts of pages and entries. Returns the first damage found, nil when
+    /// there is none. Writers may go on meanwhile.
     ///
     /// LMDB trusts its pages: a flag or an offset damaged on the disk sends its reads through pointers that lead
     /// anywhere, and the process dies of SIGSEGV. Only the map's bytes are read here, each after its bounds are
     /// checked, so a damaged page is reported, not followed.
-    public func checkPages() throws(LMDBError) -> PageDamage? {
-        guard isReadOnly else {
-            throw LMDBError(
-                code: .misuse, operation: "checkPages", remedy: "check pages inside Environment.read, not write")
+    public func checkPages() throws -> PageDamage? {
+        // A snapshot's meta page is written over two commits later: one that other writers' commits overwrote before
+        // the walk read it is walked again, as a newer snapshot.
+        for _ in 0..<1_000 {
+            if case .checked(let damage) = try read({ try $0.checkPages() }) { return damage }
         }
+        throw LMDBError(
+            code: .busy, operation: "checkPages",
+            remedy: "other processes committed faster than the check could begin; try again when they are quieter")
+    }
+}
+
+/// What one walk of a transaction's pages came to.
+enum PageCheck {
+    case checked(PageDamage?)
+    /// The snapshot's meta page was written over by later commits before the walk read it.
+    case snapshotOverwritten
+}
+
+extension Transaction {
+    /// Walks the pages of this read transaction's snapshot (see ``Environment/checkPages()``).
+    func checkPages() throws(LMDBError) -> PageCheck {
         guard let pages, let base = UnsafeRawPointer(bitPattern: pages.map.lowerBound) else {
             throw LMDBError(
                 code: .invalid, operation: "checkPages", remedy: "the environment's map was not found in this process")
@@ -101,14 +118,19 @@ private struct PageWalk {
         T(littleEndian: base.loadUnaligned(fromByteOffset: Int(page) * pageSize + offset, as: T.self))
     }
 
-    mutating func run() -> PageDamage? {
-        guard readablePages >= 2 else { return PageDamage(page: 0, database: "(meta)", detail: "no meta pages") }
-        // The meta page of this snapshot: LMDB read the same one as the transaction began.
+    mutating func run() -> PageCheck {
+        guard readablePages >= 2 else {
+            return .checked(PageDamage(page: 0, database: "(meta)", detail: "no meta pages"))
+        }
+        // The meta page of this snapshot: LMDB read the same one as the transaction began (or, when neither has its
+        // id, one that later commits wrote over since).
         guard
             let meta: UInt64 = [0, 1].first(where: { load($0, Self.headerSize + 128, as: UInt64.self) == snapshot })
-        else {
-            return PageDamage(page: 0, database: "(meta)", detail: "neither meta page is the snapshot's")
-        }
+        else { return .snapshotOverwritten }
+        return .checked(walk(from: meta))
+    }
+
+    private mutating func walk(from meta: UInt64) -> PageDamage? {
         lastPage = load(meta, Self.headerSize + 120, as: UInt64.self)
         guard lastPage >= 1, lastPage < readablePages else {
             return PageDamage(

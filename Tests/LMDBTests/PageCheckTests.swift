@@ -4,7 +4,7 @@ import Testing
 
 @testable import LMDB
 
-/// `Transaction.checkPages()` against environments whose pages are found, and damaged, by scanning the data file for
+/// `Environment.checkPages()` against environments whose pages are found, and damaged, by scanning the data file for
 /// what is known to be on them (a page's kind in its header, a key's bytes), not by walking the trees.
 struct PageCheckTests {
     let directory: TemporaryDirectory
@@ -33,11 +33,31 @@ struct PageCheckTests {
         }
         let statistics = try environment.read { try $0.statistics(of: databases[0]) }
         #expect(statistics.depth >= 3 && statistics.overflowPages > 0)
-        #expect(try environment.read { try $0.checkPages() } == nil)
-        #expect {
-            try environment.write { _ = try $0.checkPages() }
-        } throws: { error in
-            (error as? LMDBError)?.code == .misuse
+        #expect(try environment.checkPages() == nil)
+    }
+
+    /// Checks while another thread commits without syncs, as fast as it can: each check walks a snapshot that the
+    /// commits leave alone (LMDB keeps its pages while a reader has it), and meets no damage, even when the commits
+    /// wrote over the snapshot's meta page before the walk read it (the check then walks a newer snapshot).
+    @Test func checksWhileAnotherThreadCommitsFindNoDamage() throws {
+        try FileManager.default.createDirectory(atPath: directory.child("unsynced"), withIntermediateDirectories: false)
+        let unsynced = try Environment.open(
+            path: directory.child("unsynced"), options: EnvironmentOptions(mapSize: 1 << 26, noSync: true))
+        let values = try unsynced.openDatabases(["values"], create: true)[0]
+        let writer = Thread {
+            for key in 0..<3_000 {
+                _ = try? unsynced.write { transaction in
+                    try transaction.put(
+                        [UInt8](repeating: UInt8(key % 251), count: key % 7 == 0 ? 6_000 : 100),
+                        forKey: Array("key-\(key % 700)".utf8), in: values)
+                }
+            }
+        }
+        writer.start()
+        var checks = 0
+        while !writer.isFinished || checks < 50 {
+            #expect(try unsynced.checkPages() == nil)
+            checks += 1
         }
     }
 
@@ -50,7 +70,7 @@ struct PageCheckTests {
         let overflowPages = try pages { $0.flags == 0x04 }
         #expect(overflowPages.count == 1)
         try change(page: overflowPages[0], at: 10, to: [0x02, 0x00])
-        let damage = try environment.read { try $0.checkPages() }
+        let damage = try environment.checkPages()
         #expect(damage?.database == "small")
         #expect(damage?.detail.contains("value on page \(overflowPages[0]): not an overflow page") == true)
     }
@@ -66,7 +86,7 @@ struct PageCheckTests {
         let page = Array(data[Int(holding[0]) * environment.pageSize..<Int(holding[0] + 1) * environment.pageSize])
         let offset = page.firstRange(of: Array("key-B".utf8))!.lowerBound
         try change(page: holding[0], at: offset + 4, to: Array("Z".utf8))
-        let damage = try environment.read { try $0.checkPages() }
+        let damage = try environment.checkPages()
         #expect(damage?.page == holding[0] && damage?.database == "small")
         #expect(damage?.detail == "node 2's key is not above the one before" && damage?.key == Array("key-C".utf8))
     }
