@@ -73,19 +73,27 @@ enum JournalDirectory {
         for parent in parentsOfMade { try sync(parent) }
     }
 
-    /// `path` with its links and `.` and `..` resolved, as far as it exists; the part that does not yet exist is kept
-    /// as given.
+    /// `path` with its links and `.` and `..` resolved: the part that exists by the system, the rest by its words.
     static func resolved(_ path: String) -> String {
         var existing = path.isEmpty ? "." : path
-        var missing: [String] = []
-        while realpath(existing, nil) == nil, existing != "/", !existing.isEmpty {
-            let url = URL(fileURLWithPath: existing)
-            missing.insert(url.lastPathComponent, at: 0)
-            existing = url.deletingLastPathComponent().path
+        var missing: [Substring] = []
+        // Each turn takes the last word off: the loop ends at "/" or ".", which exist.
+        while realpath(existing, nil) == nil, existing != "/", existing != "." {
+            guard let slash = existing.lastIndex(of: "/") else {
+                missing.insert(Substring(existing), at: 0)
+                existing = "."
+                continue
+            }
+            missing.insert(existing[existing.index(after: slash)...], at: 0)
+            existing = slash == existing.startIndex ? "/" : String(existing[..<slash])
         }
         guard let real = realpath(existing, nil) else { return path }
         defer { free(real) }
-        return ([String(cString: real)] + missing).joined(separator: "/").replacingOccurrences(of: "//", with: "/")
+        var words = String(cString: real).split(separator: "/")
+        for word in missing where word != "." && !word.isEmpty {
+            if word == ".." { _ = words.popLast() } else { words.append(word) }
+        }
+        return "/" + words.joined(separator: "/")
     }
 
     /// Whether `path` is a directory, or a link to one.

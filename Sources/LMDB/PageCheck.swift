@@ -21,7 +21,8 @@ public struct PageDamage: Sendable, Equatable, CustomStringConvertible {
 
 extension Environment {
     /// Walks every tree of the newest snapshot, LMDB's own and every named database's, and checks each page's
-    /// structure where LMDB relies on it without a check of its own: the page's number and kind, its bounds, each
+    /// structure where LMDB relies on it without a check of its own: each tree's flags (this module makes its
+    /// databases plain), the page's number and kind, its bounds, each
     /// node's offset, size and flags, the overflow pages of large values, that no page belongs to two places, the order
     /// of the keys on each page, and each tree's counts of pages and entries. Returns the first damage found, nil when
     /// there is none. Writers may go on meanwhile.
@@ -86,7 +87,7 @@ private struct PageWalk {
     private static let kindBits: UInt16 = 0x01 | 0x02 | 0x04 | 0x08 | 0x20 | 0x40
     private static let bigData: UInt16 = 0x01
     private static let subDatabase: UInt16 = 0x02
-    private static let duplicates: UInt16 = 0x04
+    private static let integerKeys: UInt16 = 0x08
     private static let noRoot = UInt64.max
 
     init(base: UnsafeRawPointer, pageSize: Int, readablePages: UInt64, snapshot: UInt64) {
@@ -184,14 +185,16 @@ private struct PageWalk {
             }
             return nil
         }
-        // Duplicate keys and other key orders are not walked into: none of this program's databases has them.
-        let ordered = kind != .freePages && tree.flags & 0x0E == 0
-        let allowedNodeFlags: UInt16 =
-            switch kind {
-            case .freePages: Self.bigData
-            case .names: Self.bigData | Self.subDatabase
-            case .named: tree.flags & 0x04 != 0 ? Self.bigData | Self.subDatabase | Self.duplicates : Self.bigData
-            }
+        // LMDB gives its free pages' tree integer keys; this module makes every other database plain, and LMDB
+        // follows the flags (duplicate keys, key orders) wherever they lead.
+        let madeWith: UInt16 = kind == .freePages ? Self.integerKeys : 0
+        guard tree.flags == madeWith else {
+            return damage(
+                tree.root == Self.noRoot ? 0 : tree.root,
+                "the database's flags are \(String(tree.flags, radix: 16)), not \(String(madeWith, radix: 16))")
+        }
+        let ordered = kind != .freePages
+        let allowedNodeFlags: UInt16 = kind == .names ? Self.bigData | Self.subDatabase : Self.bigData
         var counted = (branch: UInt64(0), leaf: UInt64(0), overflow: UInt64(0), entries: UInt64(0))
         var pending: [(page: UInt64, level: UInt16, parent: UInt64?)] = [(tree.root, 1, nil)]
         while let (page, level, parent) = pending.popLast() {
@@ -260,7 +263,7 @@ private struct PageWalk {
                 guard dataStart + dataSize <= pageSize else {
                     return damage(page, "node \(index)'s value of \(dataSize) bytes runs past the page", key: key)
                 }
-                guard flags & Self.subDatabase == 0 || flags & Self.duplicates != 0 else {
+                guard flags & Self.subDatabase == 0 else {
                     guard dataSize == Self.databaseRecordSize else {
                         return damage(page, "node \(index)'s database record has \(dataSize) bytes", key: key)
                     }

@@ -369,6 +369,10 @@ struct CLITests {
         #expect(copy["headHash"] as? String == original["headHash"] as? String)
         #expect(copy["journalId"] as? String == original["journalId"] as? String)
         #expect(try liftledger(["verify"], journal: destination).status == 0)
+        // Through a directory still to make and `..`: the check of where it lies went round for ever on it.
+        let roundabout = try liftledger(["backup", directory.child("new") + "/../roundabout"], journal: journal)
+        #expect(
+            roundabout.status == 0 && FileManager.default.fileExists(atPath: directory.child("roundabout/data.mdb")))
         // A destination that is a file, or a directory with something in it, is refused for what it is; an empty
         // one (which put the copy at the file system's root) for being empty.
         let file = directory.child("file")

@@ -61,6 +61,15 @@ struct PageCheckTests {
         }
     }
 
+    /// The free pages' tree given duplicate keys (its flags, 0x08, at byte 44 of each meta page, made 0x0C): LMDB
+    /// then aborted every write and `backup` on an assertion, while the pages all held.
+    @Test func aTreeWithFlagsItWasNotMadeWithIsDamage() throws {
+        try environment.write { try $0.put([1], forKey: [1], in: databases[1]) }
+        for meta in [UInt64(0), 1] { try change(page: meta, at: 44, to: [0x0C]) }
+        let damage = try environment.checkPages()
+        #expect(damage?.database == "(free pages)" && damage?.detail == "the database's flags are c, not 8")
+    }
+
     /// A value's first overflow page made a leaf page (flags 0x04 to 0x02): the page of the node that points to it is
     /// named, in its database.
     @Test func anOverflowPageOfAnotherKindIsDamage() throws {
