@@ -28,11 +28,19 @@ public struct JournalOptions: Sendable {
     /// In durable mode, keep zero-filled space past the last page, so that commits write inside the file instead
     /// of making it longer (docs/FORMAT.md). Off, the file holds its pages only.
     public var reservesFileSpace: Bool
+    /// Check every page of an existing journal as it opens, before anything is read through LMDB's trees (see
+    /// `Environment.checkPages()`): a damaged page is refused as damage rather than followed into a crash. For what must
+    /// get through a damaged journal to report it, as `verify` and `backup` must; a walk of the whole file.
+    public var checksPagesFirst: Bool
 
-    public init(durability: Durability = .durable, initialMapSize: Int = 64 << 20, reservesFileSpace: Bool = true) {
+    public init(
+        durability: Durability = .durable, initialMapSize: Int = 64 << 20, reservesFileSpace: Bool = true,
+        checksPagesFirst: Bool = false
+    ) {
         self.durability = durability
         self.initialMapSize = initialMapSize
         self.reservesFileSpace = reservesFileSpace
+        self.checksPagesFirst = checksPagesFirst
     }
 }
 
@@ -47,6 +55,8 @@ public final class Journal: Sendable {
     public let durability: Durability
     let store: JournalStore
     private let committer: GroupCommitter
+    /// Whether every page was checked as the journal opened (``JournalOptions/checksPagesFirst``).
+    let pagesChecked: Bool
 
     /// Opens the journal in the directory `path`. With `create`, makes the directory (mode 0700) and an empty
     /// journal in it when there is none yet; an existing journal is opened as it is.
@@ -63,7 +73,8 @@ public final class Journal: Sendable {
         case .journal:
             try JournalDirectory.checkIsLMDB(path)
             if !JournalDirectory.hasLockFile(path) {
-                try JournalDirectory.inspectWithoutLocking(path, mapSize: options.initialMapSize)
+                try JournalDirectory.inspectWithoutLocking(
+                    path, mapSize: options.initialMapSize, checkingPages: options.checksPagesFirst)
             }
         }
         return try Journal(path: path, options: options, existing: layout == .journal, create: create)
@@ -83,6 +94,8 @@ public final class Journal: Sendable {
         var environmentOptions = EnvironmentOptions(mapSize: options.initialMapSize)
         if case .relaxed = options.durability { environmentOptions.noSync = true }
         let environment = try mappingStorageErrors { try Environment.open(path: path, options: environmentOptions) }
+        if existing, options.checksPagesFirst { try Self.refuseDamagedPages(environment) }
+        pagesChecked = existing && options.checksPagesFirst
         // Another process making the journal is not waited for by one that would make it too: their making is one
         // write transaction each, and the second finds the first's journal.
         let making =
@@ -295,12 +308,7 @@ public final class Journal: Sendable {
     /// leaves no data file in the destination, and a damaged journal is refused rather than copied as if it were whole.
     public func backup(to destination: String) throws {
         // The copy reads every page through LMDB, which follows a damaged one's pointers wherever they lead.
-        if let damage = try mappingStorageErrors({ try store.environment.checkPages() }) {
-            let problem = JournalStore.problem(damage)
-            throw JournalError(
-                .corruptRecord, "a damaged page (\(problem)) would be copied into the backup",
-                remedy: problem.remedy)
-        }
+        if !pagesChecked { try Self.refuseDamagedPages(store.environment) }
         let destinationExisted = FileManager.default.fileExists(atPath: destination)
         try JournalDirectory.prepareBackupDestination(destination, journal: path)
         let staging = Self.backupStaging(for: destination)
@@ -346,6 +354,14 @@ public final class Journal: Sendable {
             if !destinationExisted { rmdir(destination) }
             throw error
         }
+    }
+
+    /// Refuses an environment with a damaged page (see `Environment.checkPages()`), naming it.
+    static func refuseDamagedPages(_ environment: Environment) throws {
+        guard let damage = try mappingStorageErrors({ try environment.checkPages() }) else { return }
+        let problem = JournalStore.problem(damage)
+        throw JournalError(
+            .corruptRecord, "the journal is damaged at \(problem)", remedy: problem.remedy, position: problem.position)
     }
 
     /// Where a backup into `destination` is written before it is moved into place: a directory inside it, named for

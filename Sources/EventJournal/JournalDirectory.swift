@@ -223,7 +223,7 @@ enum JournalDirectory {
     /// Opens `path` read-only without the lock file, creating nothing, and checks that it is a journal this build
     /// can read. Only for a directory without a lock file: without it, a reader cannot tell a meta page that a
     /// writer is halfway through.
-    static func inspectWithoutLocking(_ path: String, mapSize: Int) throws {
+    static func inspectWithoutLocking(_ path: String, mapSize: Int, checkingPages: Bool) throws {
         let environment: Environment
         do throws(LMDBError) {
             environment = try Environment.open(path: path, options: .init(mapSize: mapSize, inspectOnly: true))
@@ -235,6 +235,7 @@ enum JournalDirectory {
         } catch {
             throw JournalError.storage(error)
         }
+        if checkingPages { try Journal.refuseDamagedPages(environment) }
         _ = try checkIsJournal(environment, waitingForItsMaker: true)
     }
 

@@ -32,7 +32,7 @@ extension Journal {
     public func verify(progress: ((UInt64, UInt64) -> Void)? = nil) throws -> VerificationReport {
         // Damaged pages first: LMDB follows a damaged page's pointers wherever they lead, and the record walk reads
         // through LMDB.
-        if let damage = try mappingStorageErrors({ try store.environment.checkPages() }) {
+        if !pagesChecked, let damage = try mappingStorageErrors({ try store.environment.checkPages() }) {
             return VerificationReport(
                 recordsChecked: 0, streams: 0, headPosition: 0, headHash: RecordFormat.zeroHash,
                 problem: JournalStore.problem(damage))

@@ -168,7 +168,9 @@ public final class Environment: @unchecked Sendable {
         try check(mdb_env_get_fd(env, &file), "mdb_env_get_fd", path: path)
         var status = stat()
         guard fstat(file, &status) == 0 else { throw LMDBError(code: .init(errno), operation: "fstat", path: path) }
-        guard Int(status.st_size) >= (info.me_last_pgno + 1) * Int(statistics.ms_psize) else {
+        // A damaged meta page's count can be past what a file can hold: no product to trap on.
+        let (bytes, overflow) = (info.me_last_pgno &+ 1).multipliedReportingOverflow(by: Int(statistics.ms_psize))
+        guard !overflow, Int(status.st_size) >= bytes else {
             throw LMDBError(
                 code: .corrupted, operation: "mdb_env_open", path: path,
                 remedy: "the data file is shorter than the pages it holds: it was cut short (an interrupted copy, a "

@@ -19,7 +19,7 @@ struct BackupCommand: AsyncParsableCommand {
     var destination: String
 
     func run() async throws {
-        let journal = try location.open()
+        let journal = try location.open(checkingPagesFirst: true)
         let total = UInt64(try journal.statistics().usedBytes)
         let staging = Journal.backupStaging(for: destination)
         let progress = Task.detached {

@@ -39,8 +39,12 @@ struct JournalLocation: ParsableArguments {
         return home + "/.local/share/liftledger"
     }
 
-    func open(create: Bool = false) throws -> Journal {
-        try Journal.open(at: path, options: JournalOptions(durability: durability.durability), create: create)
+    /// The journal; with `checkingPagesFirst`, every page checked as it opens (for `verify` and `backup`).
+    func open(create: Bool = false, checkingPagesFirst: Bool = false) throws -> Journal {
+        try Journal.open(
+            at: path,
+            options: JournalOptions(durability: durability.durability, checksPagesFirst: checkingPagesFirst),
+            create: create)
     }
 }
 

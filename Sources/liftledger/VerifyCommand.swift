@@ -19,7 +19,7 @@ struct VerifyCommand: AsyncParsableCommand {
         var bar = ProgressBar(label: "verify")
         let report: VerificationReport
         do {
-            report = try location.open().verify { bar.update($0, of: $1) }
+            report = try location.open(checkingPagesFirst: true).verify { bar.update($0, of: $1) }
         } catch let error as JournalError where json && [.corruptRecord, .notAJournal].contains(error.code) {
             // Damage that stops the journal opening or being read is a failed check too: a script reads it as one.
             bar.finish()

@@ -475,6 +475,21 @@ struct CLITests {
         }
         // Most flips land where LMDB looks: a check that found nothing would pass the rounds above as well.
         #expect(reported >= 20)
+        // The pages opening a journal reads through LMDB (the names' tree, the `meta` database: the first few), and the
+        // meta pages' root of the names' tree (byte 128) and last page (byte 143): checked before the open reads them.
+        let early = (2..<14).map { ($0 * pageSize + 12, UInt8(0x10)) } + [(128, 0x08), (143, 0x10)]
+        for (round, (offset, bit)) in early.enumerated() {
+            let copy = directory.child("early-\(round)")
+            try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: false)
+            var damaged = data
+            damaged[offset] ^= bit
+            if offset < pageSize { damaged[offset + pageSize] ^= bit }
+            try damaged.write(to: URL(fileURLWithPath: copy + "/data.mdb"))
+            for command in [["verify"], ["backup", copy + "/backup"]] {
+                let status = try liftledger(command, journal: copy).status
+                #expect([0, 1].contains(status), "byte \(offset): \(command[0]) ended with \(status)")
+            }
+        }
     }
 
     /// A retry of an append that is stored already commits nothing, so its commit syncs nothing; what it found may
@@ -521,7 +536,7 @@ struct CLITests {
 
     /// LMDB trusts the sizes in its pages: record 3's, made 16 MiB larger, reached past the end of the file, where
     /// `verify`, `events` and `export` read and died of SIGBUS (status 135). Each fails in one line, `verify` at
-    /// position 3, whose node on its page it names.
+    /// position 3, whose node on its page it names (found as the journal opens, before LMDB reads a tree).
     @Test func aDamagedNodeSizeFailsReadersInOneLine() throws {
         let ids = try appendFiveRecords()
         #expect(try enlargeNodeSize(inJournal: journal, eventID: ids[2], position: 3) >= 1)
@@ -529,7 +544,7 @@ struct CLITests {
         #expect(verify.status == 1)
         #expect(
             verify.standardError.hasPrefix(
-                "liftledger: error: verify failed at position 3: page ")
+                "liftledger: error: the journal is damaged at position 3: page ")
                 && verify.standardError.contains("of database events: node 2's value of "),
             "\(verify.standardError)")
         let report = try jsonObject(try liftledger(["verify", "--json"], journal: journal).lines[0])
