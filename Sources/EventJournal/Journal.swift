@@ -328,7 +328,7 @@ public final class Journal: Sendable {
             let report = try Journal.open(at: staging).verify()
             if let problem = report.problem {
                 throw JournalError(
-                    .corruptRecord, "a damaged page (\(problem)) would be copied into the backup",
+                    .corruptRecord, "the journal is damaged (\(problem)), and a copy of it would be too",
                     remedy: "run liftledger verify on it, and restore it from an earlier backup",
                     position: problem.position)
             }

@@ -112,10 +112,9 @@ extension TrainingLog {
                 workout = try activeWorkout(snapshot)
             }
             // Today's set in a workout left running for days would join it, and make it look fresh.
-            if workout.isActive, !request.continuesStale, Self.isStale(workout, snapshot, at: now) {
-                throw Self.staleError(
-                    workout, snapshot, "has stood idle",
-                    then: " and start another, or log into it anyway with --continue")
+            if !request.continuesStale {
+                try Self.requireNotStale(
+                    workout, snapshot, at: now, then: " and start another, or log into it anyway with --continue")
             }
             let exercise = try exercise(request.exercise, in: snapshot)
             try Self.checkOutlier(

@@ -122,10 +122,12 @@ public final class TrainingLog: Sendable {
 
     /// Refuses a change to `workout`, when it is in progress and stale (idle past the rule `session.stale-after`):
     /// any event would make it look fresh, and today's sets would then join it, or a finish count the idle days.
-    static func requireNotStale(_ workout: Workout, _ snapshot: TrainingSnapshot, at now: Timestamp) throws {
+    static func requireNotStale(
+        _ workout: Workout, _ snapshot: TrainingSnapshot, at now: Timestamp,
+        then: String = " first, or log a set into it with liftledger log --continue"
+    ) throws {
         guard workout.isActive, isStale(workout, snapshot, at: now) else { return }
-        throw staleError(
-            workout, snapshot, "has stood idle", then: " first, or log a set into it with liftledger log --continue")
+        throw staleError(workout, snapshot, "has stood idle", then: then)
     }
 
     /// The workout a set command applies to: the one named, else the one in progress, else the last finished one. A
