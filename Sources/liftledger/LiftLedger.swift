@@ -130,12 +130,7 @@ struct LiftLedger: AsyncParsableCommand {
             return arguments
         }
         var rest = Array(arguments.dropFirst(width))
-        var commands = configuration.subcommands
-        var names = 0
-        while names < rest.count, let command = commands.first(where: { $0._commandName == rest[names] }) {
-            names += 1
-            commands = command.configuration.subcommands
-        }
+        var names = commandNameCount(rest)
         // A first word that names no command is taken for a mistyped one, and said to be so.
         if names == 0, let first = rest.first, !first.hasPrefix("-") { names = 1 }
         rest.insert(contentsOf: arguments.prefix(width), at: names)
@@ -166,14 +161,19 @@ struct LiftLedger: AsyncParsableCommand {
 
     /// The command that `arguments` name, as far as they name one: `liftledger routine add`.
     static func commandPath(_ arguments: [String]) -> String {
-        var path = [configuration.commandName ?? "liftledger"]
+        ([configuration.commandName ?? "liftledger"] + arguments.prefix(commandNameCount(arguments)))
+            .joined(separator: " ")
+    }
+
+    /// How many of the first `arguments` name a command and its subcommands (`routine add`: two).
+    static func commandNameCount(_ arguments: [String]) -> Int {
         var commands = configuration.subcommands
-        for argument in arguments {
-            guard let command = commands.first(where: { $0._commandName == argument }) else { break }
-            path.append(argument)
+        var count = 0
+        while count < arguments.count, let command = commands.first(where: { $0._commandName == arguments[count] }) {
+            count += 1
             commands = command.configuration.subcommands
         }
-        return path.joined(separator: " ")
+        return count
     }
 }
 
