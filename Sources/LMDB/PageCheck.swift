@@ -125,14 +125,20 @@ private struct PageWalk {
         }
         // The meta page of this snapshot: LMDB read the same one as the transaction began (or, when neither has its
         // id, one that later commits wrote over since).
-        guard
-            let meta: UInt64 = [0, 1].first(where: { load($0, Self.headerSize + 128, as: UInt64.self) == snapshot })
-        else { return .snapshotOverwritten }
-        return .checked(walk(from: meta))
+        func isSnapshots(_ meta: UInt64) -> Bool { load(meta, Self.headerSize + 128, as: UInt64.self) == snapshot }
+        guard let meta: UInt64 = [0, 1].first(where: isSnapshots) else { return .snapshotOverwritten }
+        let last = load(meta, Self.headerSize + 120, as: UInt64.self)
+        let free = record(meta, at: Self.headerSize + 24)
+        let names = record(meta, at: Self.headerSize + 24 + Self.databaseRecordSize)
+        // Its id, written last, read again: a commit writing over the page meanwhile may have changed the rest.
+        guard isSnapshots(meta) else { return .snapshotOverwritten }
+        return .checked(walk(meta: meta, last: last, free: free, names: names))
     }
 
-    private mutating func walk(from meta: UInt64) -> PageDamage? {
-        lastPage = load(meta, Self.headerSize + 120, as: UInt64.self)
+    private mutating func walk(
+        meta: UInt64, last: UInt64, free: DatabaseRecord, names: DatabaseRecord
+    ) -> PageDamage? {
+        lastPage = last
         guard lastPage >= 1, lastPage < readablePages else {
             return PageDamage(
                 page: meta, database: "(meta)",
@@ -140,8 +146,6 @@ private struct PageWalk {
         }
         reached = Array(repeating: 0, count: Int(lastPage / 64) + 1)
         reached[0] |= 0b11
-        let free = record(meta, at: Self.headerSize + 24)
-        let names = record(meta, at: Self.headerSize + 24 + Self.databaseRecordSize)
         if let damage = walk(free, "(free pages)", .freePages) { return damage }
         var named: [(String, DatabaseRecord)] = []
         if let damage = walk(names, "(names)", .names, found: { named.append(($0, $1)) }) { return damage }
@@ -168,7 +172,7 @@ private struct PageWalk {
         return true
     }
 
-    private func pageProblem(_ page: UInt64) -> String? {
+    private func pageProblem(_ page: UInt64) -> String {
         page <= lastPage ? "is reached twice" : "is past the last page, \(lastPage)"
     }
 
@@ -199,7 +203,7 @@ private struct PageWalk {
         var pending: [(page: UInt64, level: UInt16, parent: UInt64?)] = [(tree.root, 1, nil)]
         while let (page, level, parent) = pending.popLast() {
             guard reach(page) else {
-                return damage(parent ?? page, "a node points to page \(page), which \(pageProblem(page)!)")
+                return damage(parent ?? page, "a node points to page \(page), which \(pageProblem(page))")
             }
             guard load(page, 0, as: UInt64.self) == page else {
                 return damage(page, "its header names page \(load(page, 0, as: UInt64.self))")
@@ -287,7 +291,7 @@ private struct PageWalk {
 
     /// Checks the run of overflow pages from `first` that holds a value of `bytes`; returns what is wrong.
     private mutating func checkOverflow(_ first: UInt64, bytes: Int, counted: inout UInt64) -> String? {
-        guard first <= lastPage, reach(first) else { return "the page \(pageProblem(first)!)" }
+        guard first <= lastPage, reach(first) else { return "the page \(pageProblem(first))" }
         guard load(first, 0, as: UInt64.self) == first,
             load(first, 10, as: UInt16.self) & Self.kindBits == Self.overflow
         else { return "not an overflow page" }
