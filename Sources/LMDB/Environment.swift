@@ -126,6 +126,7 @@ public final class Environment: @unchecked Sendable {
             if options.noSync { flags |= UInt32(MDB_NOSYNC) }
             if options.readOnly { flags |= UInt32(MDB_RDONLY) }
             if options.inspectOnly { flags |= UInt32(MDB_NOLOCK) }
+            try MetaPageSizes.requirePlausible(inEnvironmentAt: path)
             try check(mdb_env_open(env, path, flags, options.fileMode), "mdb_env_open", path: path)
             // After the open, which creates the data file of a new environment.
             dataFile = canonicalPath(path) + "/data.mdb"

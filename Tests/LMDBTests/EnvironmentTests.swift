@@ -218,6 +218,46 @@ struct EnvironmentTests {
         }
     }
 
+    /// A meta page that LMDB goes by (the first, whose size steps to the second, and the newer) giving a page size
+    /// LMDB never writes is refused when the environment opens: LMDB divides by it, and a size of 0 killed the process
+    /// with SIGFPE. An older second meta page's is left alone: LMDB does not read it, and the next commit writes it.
+    @Test(arguments: [(UInt32(0), true), (3_000, true), (131_072, true), (0, false), (3_000, false)])
+    func aMetaPageGivingAPageSizeLMDBNeverWritesIsRefused(size: UInt32, newer: Bool) throws {
+        let made = try TemporaryDirectory()
+        let pageSize: Int
+        do {
+            let environment = try Environment.open(path: made.path)
+            pageSize = environment.pageSize
+            let database = try environment.openDatabases(["blobs"], create: true)[0]
+            try environment.write { try $0.put([1], forKey: [1], in: database) }
+        }
+        var data = try Data(contentsOf: URL(fileURLWithPath: made.path + "/data.mdb"))
+        // Each meta page: a page header of 16 bytes, the page size at byte 40, the transaction id at byte 144.
+        func transaction(_ page: Int) -> UInt64 {
+            data[(page * pageSize + 144)..<(page * pageSize + 152)].reversed().reduce(0) { $0 << 8 | UInt64($1) }
+        }
+        let newest = transaction(1) > transaction(0) ? 1 : 0
+        let damaged = newer ? newest : 1 - newest
+        withUnsafeBytes(of: size.littleEndian) {
+            data.replaceSubrange((damaged * pageSize + 40)..<(damaged * pageSize + 44), with: $0)
+        }
+        try data.write(to: URL(fileURLWithPath: made.path + "/data.mdb"))
+        // Meta page 0's size is read by LMDB whichever is newer: only an older page 1 is not.
+        guard newer || damaged == 0 else {
+            let environment = try Environment.open(path: made.path)
+            let database = try environment.openDatabases(["blobs"], create: false)[0]
+            #expect(try environment.read { try $0.value(forKey: [1], in: database) } == [1])
+            return
+        }
+        do {
+            _ = try Environment.open(path: made.path)
+            Issue.record("a meta page giving a page size of \(size) opened")
+        } catch {
+            #expect(error.code == .corrupted)
+            #expect(error.description.contains("meta page \(damaged) of the data file gives a page size of \(size)"))
+        }
+    }
+
     /// Pages read through the map count in this process's resident memory until released; the figure is the data
     /// file mapping's `Rss` in /proc/self/smaps.
     /// Also once the data file is removed, as a scratch store's is as soon as it is open.
