@@ -134,7 +134,7 @@ extension EventRecord {
     /// example for a payload another writer stored with line breaks.
     static func oneLineJSON(_ payload: ArraySlice<UInt8>) -> String? {
         guard !payload.contains(0x0A), !payload.contains(0x0D),
-            (try? JSONSerialization.jsonObject(with: Data(payload), options: [.fragmentsAllowed])) != nil
+            JSONValidity.isValid(payload)
         else { return nil }
         return String(validating: payload, as: UTF8.self)
     }

@@ -90,10 +90,7 @@ struct AppendCommand: AsyncParsableCommand {
 
     /// The payload bytes: the given text, checked to be JSON, on one line.
     static func validatedJSON(_ text: String) throws -> [UInt8] {
-        let bytes = Data(text.utf8)
-        do {
-            _ = try JSONSerialization.jsonObject(with: bytes, options: [.fragmentsAllowed])
-        } catch {
+        guard JSONValidity.isValid(text.utf8) else {
             throw CLIError(
                 message: "--data is not valid JSON",
                 remedy: #"pass one JSON value, for example --data '{"reps": 5, "weight": 100}'"#)
