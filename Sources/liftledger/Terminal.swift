@@ -35,7 +35,7 @@ enum Terminal {
     /// before stands.
     static func write(_ text: String) {
         do {
-            try FileHandle.standardOutput.write(contentsOf: Data(text.utf8))
+            try FileHandle.standardOutput.write(contentsOf: Data((standardOutputIsTerminal ? inert(text) : text).utf8))
         } catch {
             if code(of: error) == EPIPE, endsQuietlyWhenTheReaderGoes.load(ordering: .relaxed) { exit(128 + SIGPIPE) }
             // A command that recorded something must not simply be run again (its set would be logged twice).
@@ -60,11 +60,39 @@ enum Terminal {
         try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
     }
 
-    /// Prints `message` as one line on standard error (line breaks in it escaped) and exits with `status`.
+    /// Prints `message` as one line on standard error (line breaks and what a terminal would act on escaped, see
+    /// ``inert(_:)``) and exits with `status`.
     static func fail(_ message: String, status: Int32 = 1) -> Never {
-        let oneLine = message.replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\n", with: "\\n")
-        writeError("liftledger: error: \(oneLine)\n")
+        writeError("liftledger: error: \(inert(message.replacingOccurrences(of: "\n", with: "\\n")))\n")
         exit(status)
+    }
+
+    /// Whether standard output is a terminal, where the control characters of a name or a note would act.
+    private static let standardOutputIsTerminal = isatty(STDOUT_FILENO) == 1
+
+    /// `text` with what a terminal acts on rather than shows written as JSON escapes it (`\u001b`): control
+    /// characters other than line feed and tab (an imported note's escape sequence could recolour, move the cursor or
+    /// retitle the window), and the marks that reorder text (bidirectional embeddings, overrides and isolates). In a
+    /// JSON string the escape reads back as the character, so JSON stays the same JSON.
+    static func inert(_ text: String) -> String {
+        func acts(_ scalar: Unicode.Scalar) -> Bool {
+            switch scalar.value {
+            case 0x09, 0x0A: false
+            case 0..<0x20, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: true
+            default: false
+            }
+        }
+        guard text.unicodeScalars.contains(where: acts) else { return text }
+        var shown = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            guard acts(scalar) else {
+                shown.append(scalar)
+                continue
+            }
+            let digits = String(scalar.value, radix: 16)
+            shown.append(contentsOf: "\\u\(String(repeating: "0", count: 4 - digits.count))\(digits)".unicodeScalars)
+        }
+        return String(shown)
     }
 }
 

@@ -1001,6 +1001,37 @@ struct WorkoutCLITests {
         String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
     }
 
+    /// On a terminal, a name's or a note's control characters and reordering marks are shown escaped, as JSON escapes
+    /// them, not acted on: an imported note's `ESC [ 2 J` cleared the screen. Through a pipe the text is as stored, and
+    /// on a terminal the JSON is the same JSON. An error's message is escaped wherever it goes. `script` runs the
+    /// command on a pseudo-terminal (which writes each line feed as CR LF), its errors and progress bars elsewhere.
+    @Test func controlCharactersInNamesAndNotesAreShownNotActedOnByATerminal() throws {
+        let (name, note) = ("Leg \u{202E}day", "red \u{1B}[31mX\u{1B}[0m\rok\tTab")
+        try ok(["start", "--name", name])
+        try ok(["log", "squat", "100kg", "x", "5"])
+        try ok(["finish", "--note", note])
+        func onATerminal(_ arguments: [String]) throws -> String {
+            let command = ([BuiltProgram.liftledger] + arguments + ["--journal", journal]).map { "'\($0)'" }
+            let result = try run(
+                "/usr/bin/script", ["-q", "-e", "-c", command.joined(separator: " ") + " 2>/dev/null", "/dev/null"])
+            #expect(result.status == 0, "\(result.standardError)")
+            return result.standardOutput.replacingOccurrences(of: "\r\n", with: "\n")
+        }
+        let shown = try onATerminal(["show", "1"])
+        #expect(shown.hasPrefix("Leg \\u202eday (workout-1)"), "\(shown)")
+        #expect(shown.contains("note: red \\u001b[31mX\\u001b[0m\\u000dok\tTab\n"), "\(shown)")
+        #expect(!shown.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x202E || $0 == "\r" })
+        let piped = try ok(["show", "1"]).standardOutput
+        #expect(piped.hasPrefix("\(name) (workout-1)") && piped.contains("note: \(note)\n"), "\(piped)")
+        let json = try jsonObject(try onATerminal(["show", "1", "--json"]).trimmingCharacters(in: .newlines))
+        #expect(json["name"] as? String == name && json["note"] as? String == note)
+        let refused = try liftledger(["prs", "sq\u{1B}[2J"], journal: journal)
+        #expect(refused.status == 1)
+        #expect(
+            refused.standardError
+                == "liftledger: error: unknown exercise \"sq\\u001b[2J\"; see liftledger exercise list\n")
+    }
+
     private static func microseconds(_ text: String) -> Int64? {
         Timestamp(rfc3339: text)?.microsecondsSinceEpoch
     }
