@@ -31,12 +31,23 @@ struct JournalLocation: ParsableArguments {
     /// The directory the journal lives in, following the documented order of defaults.
     var path: String {
         if let journal { return journal }
-        let environment = ProcessInfo.processInfo.environment
-        if let path = environment["LIFTLEDGER_JOURNAL"], !path.isEmpty { return path }
+        if let path = Self.variable("LIFTLEDGER_JOURNAL"), !path.isEmpty { return path }
         // A relative XDG_DATA_HOME is to be ignored (XDG Base Directory), as an empty HOME is.
-        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return data + "/liftledger" }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        if let data = Self.variable("XDG_DATA_HOME"), data.hasPrefix("/") { return data + "/liftledger" }
+        let home = Self.variable("HOME").flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
         return home + "/.local/share/liftledger"
+    }
+
+    /// The environment variable `name`, refused (the process ends with status 64) when it is not UTF-8: read as a
+    /// string, each of its bad bytes would become U+FFFD, and the path would name another directory.
+    private static func variable(_ name: String) -> String? {
+        guard let value = getenv(name) else { return nil }
+        guard let text = String(validatingCString: value) else {
+            Terminal.fail(
+                "$\(name) is not UTF-8 (\(String(cString: value).debugDescription)): a path read from it would name "
+                    + "another directory; give the journal's directory in UTF-8 with --journal", status: 64)
+        }
+        return text
     }
 
     /// The journal; with `checkingPagesFirst`, every page checked as it opens (for `verify` and `backup`).

@@ -38,6 +38,7 @@ struct LiftLedger: AsyncParsableCommand {
     /// Runs the command, printing journal and CLI errors as one line on standard error with a non-zero status.
     static func main() async {
         Terminal.occupyClosedStandardDescriptors()
+        refuseArgumentsNotInUTF8()
         LongWaitNotice.install()
         let arguments = journalOptionAfterCommand(Array(CommandLine.arguments.dropFirst()))
         // `help NAME` of no command printed the whole help, with status 0.
@@ -72,6 +73,19 @@ struct LiftLedger: AsyncParsableCommand {
             // A first word that names no command is the mistake, whatever the parser met after it.
             text = unknownCommand(in: arguments) ?? dashedArgumentGiven(for: text, in: arguments) ?? text
             Terminal.fail("\(text); see \(commandPath(arguments)) --help", status: status.rawValue)
+        }
+    }
+
+    /// Ends the process with status 64 when an argument is not UTF-8: Swift reads each of its bad bytes as U+FFFD, so
+    /// a path given so would name another file (`j_\xe9` and `j_\xe8` opened one journal, made under a third name).
+    static func refuseArgumentsNotInUTF8() {
+        for index in 1..<Int(CommandLine.argc) {
+            guard let argument = CommandLine.unsafeArgv[index], String(validatingCString: argument) == nil else {
+                continue
+            }
+            Terminal.fail(
+                "argument \(index) (\(String(cString: argument).debugDescription)) is not UTF-8: as a path it would "
+                    + "name another file; rename the file or directory to a UTF-8 name", status: 64)
         }
     }
 

@@ -43,6 +43,28 @@ struct CLITests {
         #expect(verify.status == 0 && verify.standardOutput.hasPrefix("ok: 1 record in 1 stream,"))
     }
 
+    /// A path not in UTF-8 (Linux paths are bytes) is refused, with status 64 and nothing made, as an argument and as
+    /// `LIFTLEDGER_JOURNAL`: read as a Swift string, its byte 0xE9 became U+FFFD, and `init` made a directory of
+    /// another name, which `j_\xe8` opened too. The shell's `printf` writes the byte.
+    @Test func aPathNotInUTF8IsRefusedNotReadAsAnother() throws {
+        let parent = try TemporaryDirectory()
+        let asArgument = try run(
+            "/bin/sh",
+            ["-c", #"exec "$0" init --journal "$1/$(printf 'j_\351')""#, BuiltProgram.liftledger, parent.path])
+        #expect(asArgument.status == 64)
+        let shown = (parent.path + "/j_\u{FFFD}").debugDescription
+        #expect(
+            asArgument.standardError
+                == "liftledger: error: argument 3 (\(shown)) is not UTF-8: as a path it would name "
+                + "another file; rename the file or directory to a UTF-8 name\n")
+        let asVariable = try run(
+            "/bin/sh",
+            ["-c", #"LIFTLEDGER_JOURNAL="$1/$(printf 'j_\351')" exec "$0" init"#, BuiltProgram.liftledger, parent.path])
+        #expect(asVariable.status == 64)
+        #expect(asVariable.standardError.hasPrefix("liftledger: error: $LIFTLEDGER_JOURNAL is not UTF-8"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path).isEmpty)
+    }
+
     @Test func badInputIsOneLineNonZeroAndWritesNothing() throws {
         let id = UUID().uuidString
         let seeded = try liftledger(
