@@ -110,10 +110,16 @@ struct ProfileShowCommand: AsyncParsableCommand {
             age          \(profile.age.map(String.init) ?? "-")
             height       \(profile.heightCentimeters.map { "\($0) cm" } ?? "-")
             unit         \(profile.unit.rawValue)
-            time zone    \(profile.timeZoneIdentifier)\(profile.timeZoneName == nil ? " (the system's; none set)" : "")
+            time zone    \(profile.timeZoneIdentifier)\(profile.timeZoneName == nil ? Self.systemZoneNote : "")
             body weight  \(latest.map { "\($0.weight)" } ?? "-")
 
             """)
+    }
+
+    /// What the profile's time zone is when none is set: the system's, and when `TZ` is in a form not read, which.
+    static var systemZoneNote: String {
+        guard let setting = TimeZone.systemSettingNotRead else { return " (the system's; none set)" }
+        return " (the system's: /etc/localtime, as TZ=\(setting.debugDescription) is not read; none set)"
     }
 }
 

@@ -15,12 +15,12 @@ public struct Profile: Sendable {
 
     /// The time zone local days are counted in.
     public var timeZone: TimeZone {
-        timeZoneName.flatMap(TimeZone.usable) ?? .current
+        timeZoneName.flatMap(TimeZone.usable) ?? .system
     }
 
     /// The time zone's name as it was set (`UTC`, `GMT+2`; Foundation gives those as `GMT` and `GMT+0200`), else the
     /// system's.
-    public var timeZoneIdentifier: String { timeZoneName ?? TimeZone.current.identifier }
+    public var timeZoneIdentifier: String { timeZoneName ?? TimeZone.system.identifier }
 
     mutating func apply(_ event: TrainingEvent, at time: Timestamp) {
         switch event {

@@ -47,7 +47,7 @@ public struct Rules: Sendable, Equatable {
     public var excludeImplausible = true
     /// The IANA time zone local days are counted in: the profile's, else the system's. Not a rule of its own, but
     /// the read models depend on it as they do on the rules.
-    public var timeZoneIdentifier = TimeZone.current.identifier
+    public var timeZoneIdentifier = TimeZone.system.identifier
 
     /// The time zone's name among the rules (`rules show --json`), though `profile set --time-zone` changes it.
     public static let timeZoneKey = "time-zone"
@@ -57,7 +57,7 @@ public struct Rules: Sendable, Equatable {
     public init() {}
 
     /// The time zone local days are counted in.
-    public var timeZone: TimeZone { TimeZone.usable(timeZoneIdentifier) ?? .current }
+    public var timeZone: TimeZone { TimeZone.usable(timeZoneIdentifier) ?? .system }
 
     /// Every rule key, in the order `rules show` lists them.
     public static let keys: [RuleKey] = [
