@@ -200,6 +200,17 @@ struct FieldParser {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         guard let parts, let date = calendar.date(from: parts) else { throw Self.malformed(line, what, text) }
+        // Foundation moves a local time the clocks skip on by the change: no app wrote one in the zone it was in.
+        let read = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        if (read.year, read.month, read.day) == (parts.year, parts.month, parts.day),
+            (read.hour, read.minute) != (parts.hour, parts.minute), parts.second != 60
+        {
+            throw ImportError(
+                .malformed,
+                "line \(line): \(what) \(text.debugDescription) does not exist in \(timeZone.identifier): the clocks "
+                    + "skip it",
+                remedy: "import with --time-zone set to the zone the app wrote the file in")
+        }
         let instant = Timestamp(microsecondsSinceEpoch: Int64((date.timeIntervalSince1970 * 1_000_000).rounded()))
         // A year before the last instant a journal stores, so that the workout's end fits too.
         guard Timestamp.appendable.contains(instant.adding(seconds: Self.maximumWorkoutDuration)) else {

@@ -427,6 +427,54 @@ struct ImportTests {
         #expect(error?.message.hasSuffix("is before start_time") == true, "\(String(describing: error))")
     }
 
+    /// New York's clocks went from 02:00 EST to 03:00 EDT on 8 March 2026: 02:30 did not occur there. Foundation
+    /// moved it on to 03:30 EDT, which put a Strong workout after the one at 03:10 that the file has after it, and
+    /// made a Hevy workout end before it began. Refused, at its line, with the cause, and nothing written.
+    @Test func aLocalTimeTheClocksSkipIsRefusedWithItsCause() async throws {
+        let newYork = ImportOptions(unit: .kilograms, timeZone: TimeZone(identifier: "America/New_York"))
+        let strong = directory.child("strong-skipped.csv")
+        try Data(
+            """
+            Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,RPE
+            2026-03-08 01:59:00,A,30m,Bench Press (Barbell),1,60,5,0,0,
+            2026-03-08 02:30:00,B,30m,Bench Press (Barbell),1,60,5,0,0,
+
+            """.utf8
+        ).write(to: URL(fileURLWithPath: strong))
+        let hevy = directory.child("hevy-skipped.csv")
+        let original = try String(contentsOfFile: Self.synthetic + "hevy-imperial.csv", encoding: .utf8)
+        try Data(
+            original.replacingOccurrences(of: "12 Jan 2025, 07:05", with: "8 Mar 2026, 02:30")
+                .replacingOccurrences(of: "12 Jan 2025, 08:10", with: "8 Mar 2026, 03:10").utf8
+        ).write(to: URL(fileURLWithPath: hevy))
+        for (file, field) in [
+            (strong, "line 3: date \"2026-03-08 02:30:00\""), (hevy, "start_time \"8 Mar 2026, 02:30\""),
+        ] {
+            let before = try snapshot(of: journal.path)
+            let error = await importError { _ = try await Importer(log: log).importFile(at: file, options: newYork) }
+            #expect(error?.code == .malformed)
+            #expect(
+                error?.message.contains("\(field) does not exist in America/New_York: the clocks skip it") == true,
+                "\(String(describing: error))")
+            #expect(try snapshot(of: journal.path) == before)
+        }
+        // 01:59 EST is 06:59Z, read as it was: the hour before the change is no skipped time.
+        try Data(
+            """
+            Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,RPE
+            2026-03-08 01:59:00,A,30m,Bench Press (Barbell),1,60,5,0,0,
+            2026-03-08 03:00:00,B,30m,Bench Press (Barbell),1,60,5,0,0,
+
+            """.utf8
+        ).write(to: URL(fileURLWithPath: strong))
+        _ = try await Importer(log: log).importFile(at: strong, options: newYork)
+        // 03:00 EDT is 07:00Z: a minute after 01:59 EST.
+        #expect(
+            try log.query { try $0.history() }.map(\.startedAt) == [
+                Timestamp(rfc3339: "2026-03-08T06:59:00Z"), Timestamp(rfc3339: "2026-03-08T07:00:00Z"),
+            ])
+    }
+
     /// A row's reps may be any 32-bit count (flagged past 1,000). With implausible sets counted, the sums of reps stop at
     /// the largest count instead of overflowing, which crashed every fold and query of the journal; and the suggestion
     /// after such a set stops at the top of the range.
