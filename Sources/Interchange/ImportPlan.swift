@@ -77,7 +77,11 @@ struct ImportPlan {
             guard let position = try journal.position(ofEvent: identity) else {
                 let held = try heldByStart ?? Dictionary(grouping: snapshot.history()) { Self.second($0.startedAt) }
                 heldByStart = held
-                if try Self.holds(workout, sets: details, among: held[Self.second(workout.start)] ?? [], snapshot) {
+                // A start in the hour the clocks go back over was read as its first pass; LiftLedger's own export
+                // writes the second pass's local time the same.
+                let starts = [workout.start] + (Self.secondPass(of: workout.start, in: timeZone).map { [$0] } ?? [])
+                let candidates = starts.flatMap { held[Self.second($0)] ?? [] }
+                if try Self.holds(workout, sets: details, among: candidates, snapshot) {
                     report.alreadyImported += 1
                 } else {
                     newWorkouts.append(workout)
@@ -173,6 +177,18 @@ struct ImportPlan {
         return false
     }
 
+    /// The second time the local time of `instant` comes, when the clocks go back over it after `instant` (read as
+    /// its first pass); nil when it comes once.
+    static func secondPass(of instant: Timestamp, in timeZone: TimeZone) -> Timestamp? {
+        // No zone goes back more than an hour, nor twice within three.
+        let after = timeZone.secondsFromGMT(for: instant.adding(seconds: 3 * 3_600).date)
+        let back = timeZone.secondsFromGMT(for: instant.date) - after
+        guard back > 0 else { return nil }
+        let second = instant.adding(seconds: Int64(back))
+        // Only a local time from the change back to the old time comes again: after the change, in the offset after.
+        return timeZone.secondsFromGMT(for: second.date) == after ? second : nil
+    }
+
     /// Where the events an import writes come from: their metadata's source begins so.
     static let sourcePrefix = "import:"
 
@@ -204,12 +220,15 @@ struct ImportPlan {
     }
 
     /// Whether two sets are alike, their weights compared by mass: a file that gives 0 kg for the 0 lb stored, or
-    /// the kilograms LiftLedger's export writes for pounds, says the same. Their notes are compared as a file gives
-    /// them back, the spaces around them dropped (a note of spaces alone is none).
+    /// the kilograms LiftLedger's export writes for pounds, says the same; their distances to the micrometre, as an
+    /// import reads them (a distance logged in feet, `1.0001ft`, has more decimals in metres). Their notes are
+    /// compared as a file gives them back, the spaces around them dropped (a note of spaces alone is none).
     static func isSameSet(_ set: SetDetails, _ other: SetDetails) -> Bool {
         var (set, other) = (set, other)
-        guard set.weight?.milligrams == other.weight?.milligrams else { return false }
-        (set.weight, other.weight) = (nil, nil)
+        guard set.weight?.milligrams == other.weight?.milligrams,
+            set.distanceMeters?.scaled(toDigits: 6) == other.distanceMeters?.scaled(toDigits: 6)
+        else { return false }
+        (set.weight, other.weight, set.distanceMeters, other.distanceMeters) = (nil, nil, nil, nil)
         (set.note, other.note) = (asRead(set.note), asRead(other.note))
         return set == other
     }

@@ -144,6 +144,34 @@ struct ImportCLITests {
         }
     }
 
+    /// LiftLedger's own Strong export imports back as nothing new: also a workout that started in the second pass of
+    /// the hour the clocks go back over (Berlin, 26 October 2025: 01:30Z is 02:30 CET, the second 02:30, which the
+    /// file's local time reads back as its first pass, 00:30Z), and a distance logged in feet whose metres have eight
+    /// decimals (1.0001 ft is 0.30483048 m, read back to the micrometre, 0.30483 m). Each was added again.
+    @Test func ourOwnExportOfAnHourThatComesTwiceOrOfFeetImportsBackAsNothingNew() throws {
+        let journal = directory.child("twice")
+        #expect(try liftledger(["init"], journal: journal).status == 0)
+        for arguments in [
+            ["profile", "set", "--time-zone", "Europe/Berlin"], ["start", "--name", "Second pass"],
+            ["log", "bench press", "100kg", "x", "5"], ["finish"], ["edit", "1", "--date", "2025-10-26T01:30:00Z"],
+            ["start", "--name", "Feet"], ["log", "running treadmill", "--distance", "1.0001ft", "--time", "1"],
+            ["finish"],
+        ] {
+            #expect(try liftledger(arguments, journal: journal).status == 0, "\(arguments)")
+        }
+        for unit in ["kg", "lb"] {
+            let file = directory.child("twice-\(unit).csv")
+            let exported = try liftledger(
+                ["export", "--format", "strong-csv", "--unit", unit, "--output", file], journal: journal)
+            #expect(exported.status == 0, "\(exported.standardError)")
+            #expect(try String(contentsOfFile: file, encoding: .utf8).contains("2025-10-26 02:30:00"))
+            let report = try jsonObject(
+                try liftledger(["import", file, "--unit", unit, "--dry-run", "--json"], journal: journal).lines[0])
+            #expect(report["workoutsAdded"] as? Int == 0, "\(unit): \(report)")
+            #expect(report["workoutsAlreadyImported"] as? Int == 2, "\(unit): \(report)")
+        }
+    }
+
     @Test func theStrongExportGivesWeightsInTheProfilesUnitOrInUnits() throws {
         // 225 lb is 102.05828325 kg exactly; 100 kg is 100 / 0.45359237 lb, written as the nearest binary64 (Python's
         // repr: 220.46226218487757), as Strong writes a weight it converted.
