@@ -42,21 +42,25 @@ enum JournalDirectory {
     /// `privatizingExisting` is false).
     /// Missing parents are made too (mode 0700, as `mkdir -p -m 700` does), and each directory made is flushed into
     /// its parent, so that a power cut cannot take away a journal (or a backup) once it is reported made; a failure
-    /// names the part of the path that failed and the system's reason.
+    /// names the part of the path that failed and the system's reason, and removes the directories made before it.
     static func prepare(_ path: String, privatizingExisting: Bool = true) throws(JournalError) {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         var made = ""
         var parentsOfMade: [String] = []
+        var madeHere: [String] = []
         for (index, part) in parts.enumerated() {
             let parent = made.isEmpty && index > 0 ? "/" : made
             made += (index == 0 ? "" : "/") + part
             guard !part.isEmpty, part != ".", part != ".." else { continue }
             if mkdir(made, 0o700) == 0 {
                 parentsOfMade.append(parent.isEmpty ? "." : parent)
+                madeHere.append(made)
                 continue
             }
             let failure = errno
             if failure == EEXIST && isDirectory(made) { continue }
+            // A failure writes nothing: the directories made on the way go (rmdir leaves one another process filled).
+            for directory in madeHere.reversed() { rmdir(directory) }
             let reason: String
             switch failure {
             case EEXIST:

@@ -65,6 +65,16 @@ struct CLITests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path).isEmpty)
     }
 
+    /// An `init` whose path fails part of the way (a name longer than a file system takes, 255 bytes) leaves none of
+    /// the directories it made before it: they stayed, empty.
+    @Test func anInitThatFailsLeavesNoDirectoriesMade() throws {
+        let parent = try TemporaryDirectory()
+        let failed = try liftledger(["init"], journal: parent.path + "/a/b/" + String(repeating: "c", count: 300))
+        #expect(failed.status == 1)
+        #expect(failed.standardError.contains("File name too long"), "\(failed.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path).isEmpty)
+    }
+
     @Test func badInputIsOneLineNonZeroAndWritesNothing() throws {
         let id = UUID().uuidString
         let seeded = try liftledger(
