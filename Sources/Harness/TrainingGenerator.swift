@@ -65,6 +65,10 @@ struct TrainingGenerator {
     private var finished: [(stream: String, startedAt: Int64, lastSet: UInt32, exercise: String)] = []
     /// Each exercise's current working weight in kilograms.
     private var working: [String: Double] = [:]
+    /// Each exercise's heaviest working weight in kilograms, which its training nears and falls back from, as a
+    /// lifter's does over the years: without it, weights rose by half a kilogram a session without end, and past
+    /// 300,000 events every set was over 1,000 kg, implausible, out of records and volume.
+    private var ceiling: [String: Double] = [:]
 
     static let routines: [(id: String, name: String, exercises: [String])] = [
         (
@@ -255,7 +259,11 @@ struct TrainingGenerator {
                 continue
             }
             let base = working[exercise] ?? Double(20 + random.below(60))
-            let next = max(5, base + Double(random.below(7) - 2) * 0.5)
+            let limit = ceiling[exercise] ?? base + Double(40 + random.below(120))
+            ceiling[exercise] = limit
+            var next = max(5, base + Double(random.below(7) - 2) * 0.5)
+            // A deload, one session in twenty and whenever the heaviest is passed: a tenth lighter, to climb again.
+            if next > limit || random.chance(5) { next = max(5, (base * 0.9 * 2).rounded() / 2) }
             working[exercise] = next
             if random.chance(50) {
                 setNumber += 1
