@@ -90,13 +90,30 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         let (seconds, micros) = Self.floorDivide(microsecondsSinceEpoch, 1_000_000)
         let (days, secondOfDay) = Self.floorDivide(seconds, 86_400)
         let (year, month, day) = Self.civil(days: days)
-        func pad(_ value: Int64, _ width: Int) -> String {
-            let digits = String(value.magnitude)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        // Written as bytes: an export formats two instants per record.
+        var text: [UInt8] = []
+        text.reserveCapacity(32)
+        /// `value`'s digits, at least `width` of them (zeros first), then `separator`.
+        func put(_ value: Int64, _ width: Int, _ separator: Unicode.Scalar) {
+            let start = text.count
+            var rest = value.magnitude
+            repeat {
+                text.append(UInt8(ascii: "0") + UInt8(rest % 10))
+                rest /= 10
+            } while rest > 0
+            while text.count - start < width { text.append(UInt8(ascii: "0")) }
+            text[start...].reverse()
+            text.append(UInt8(ascii: separator))
         }
-        let yearText = (0...9_999).contains(year) ? pad(year, 4) : (year < 0 ? "-" : "+") + pad(year, 4)
-        return "\(yearText)-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondOfDay / 3_600, 2)):"
-            + "\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2)).\(pad(micros, 6))Z"
+        if !(0...9_999).contains(year) { text.append(UInt8(ascii: year < 0 ? "-" : "+")) }
+        put(year, 4, "-")
+        put(month, 2, "-")
+        put(day, 2, "T")
+        put(secondOfDay / 3_600, 2, ":")
+        put(secondOfDay / 60 % 60, 2, ":")
+        put(secondOfDay % 60, 2, ".")
+        put(micros, 6, "Z")
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Division rounding towards negative infinity, and its non-negative remainder.

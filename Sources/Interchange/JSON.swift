@@ -15,54 +15,63 @@ public enum JSON: Sendable {
     case verbatim(String)
 
     public var rendered: String {
-        var output = ""
+        var output: [UInt8] = []
         render(into: &output)
-        return output
+        return String(decoding: output, as: UTF8.self)
     }
 
-    private func render(into output: inout String) {
+    /// Appends the value's UTF-8 text to `output`: bytes, not a string grown character by character, which made an
+    /// export of a million events take tens of seconds.
+    private func render(into output: inout [UInt8]) {
         switch self {
         case .string(let value): JSON.quote(value, into: &output)
-        case .integer(let value): output += String(value)
-        case .unsigned(let value): output += String(value)
-        case .bool(let value): output += value ? "true" : "false"
-        case .null: output += "null"
-        case .verbatim(let text): output += text
+        case .integer(let value): output += String(value).utf8
+        case .unsigned(let value): output += String(value).utf8
+        case .bool(let value): output += (value ? "true" : "false").utf8
+        case .null: output += "null".utf8
+        case .verbatim(let text): output += text.utf8
         case .array(let values):
-            output += "["
+            output.append(UInt8(ascii: "["))
             for (index, value) in values.enumerated() {
-                if index > 0 { output += "," }
+                if index > 0 { output.append(UInt8(ascii: ",")) }
                 value.render(into: &output)
             }
-            output += "]"
+            output.append(UInt8(ascii: "]"))
         case .object(let members):
-            output += "{"
+            output.append(UInt8(ascii: "{"))
             for (index, (key, value)) in members.enumerated() {
-                if index > 0 { output += "," }
+                if index > 0 { output.append(UInt8(ascii: ",")) }
                 JSON.quote(key, into: &output)
-                output += ":"
+                output.append(UInt8(ascii: ":"))
                 value.render(into: &output)
             }
-            output += "}"
+            output.append(UInt8(ascii: "}"))
         }
     }
 
-    private static func quote(_ string: String, into output: inout String) {
-        output += "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: output.unicodeScalars.append(scalar)
+    /// `string` as a JSON string: quotes, backslashes and control characters escaped, every other byte as it is.
+    private static func quote(_ string: String, into output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        let hexDigits = Array("0123456789abcdef".utf8)
+        var string = string
+        string.withUTF8 { bytes in
+            // Runs of bytes that need no escape are copied whole.
+            var runStart = 0
+            for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
+                output += bytes[runStart..<index]
+                runStart = index + 1
+                switch byte {
+                case 0x22: output += #"\""#.utf8
+                case 0x5C: output += #"\\"#.utf8
+                case 0x0A: output += #"\n"#.utf8
+                case 0x0D: output += #"\r"#.utf8
+                case 0x09: output += #"\t"#.utf8
+                default: output += #"\u00"#.utf8 + [hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
+                }
             }
+            output += bytes[runStart...]
         }
-        output += "\""
+        output.append(UInt8(ascii: "\""))
     }
 }
 
@@ -125,10 +134,16 @@ extension EventRecord {
     /// payloads that do not decode (`events` still prints those, as bytes).
     public var decodedTrainingData: String? {
         guard let event = try? TrainingEvent.decode(self) else { return nil }
+        return (try? Self.payloadEncoder.encode(event.payload)).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// One encoder for every record's payload, not one each: an export encodes a payload per record. (Foundation's
+    /// encoder may be used from several threads at once.)
+    private static let payloadEncoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(event.payload)).map { String(decoding: $0, as: UTF8.self) }
-    }
+        return encoder
+    }()
 
     /// The payload's text when it is valid JSON on one line (as `liftledger append` stores it); nil otherwise, for
     /// example for a payload another writer stored with line breaks.

@@ -32,7 +32,9 @@ struct EventsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let journal = try location.open()
-        var printer = RecordPrinter(json: json)
+        // Each record as it comes when following; else in blocks, and what was read before a failure too.
+        var printer = RecordPrinter(json: json, flushingEachRecord: follow)
+        defer { printer.flush() }
         let limit = limit ?? .max
         if let stream {
             do {
@@ -67,26 +69,41 @@ struct EventsCommand: AsyncParsableCommand {
 /// Prints records as a table (for people) or as JSON lines (for programs).
 struct RecordPrinter {
     let json: Bool
+    /// Whether each record is written as it is printed, rather than with others in a block.
+    let flushingEachRecord: Bool
     private var printedHeader = false
+    /// What is printed and not yet written: a write per record took a system call each.
+    private var pending = ""
 
-    init(json: Bool) { self.json = json }
+    init(json: Bool, flushingEachRecord: Bool = false) {
+        self.json = json
+        self.flushingEachRecord = flushingEachRecord
+    }
 
     mutating func print(_ record: EventRecord) {
         if json {
-            Terminal.write(record.json.rendered + "\n")
-            return
+            pending += record.json.rendered + "\n"
+        } else {
+            if !printedHeader {
+                pending += row("POS", "OCCURRED (UTC)", "STREAM@VERSION", "TYPE", "PAYLOAD")
+                printedHeader = true
+            }
+            let occurred = String(record.occurredAt.description.prefix(19)).replacingOccurrences(of: "T", with: " ")
+            pending += row(String(record.position), occurred, streamColumn(record), record.type, summary(record))
         }
-        if !printedHeader {
-            Terminal.write(row("POS", "OCCURRED (UTC)", "STREAM@VERSION", "TYPE", "PAYLOAD"))
-            printedHeader = true
-        }
-        let occurred = String(record.occurredAt.description.prefix(19)).replacingOccurrences(of: "T", with: " ")
-        Terminal.write(
-            row(String(record.position), occurred, streamColumn(record), record.type, summary(record)))
+        if flushingEachRecord || pending.utf8.count >= 1 << 16 { flush() }
     }
 
-    func finish() {
-        if !json && !printedHeader { Terminal.write("(no events)\n") }
+    /// Writes what is pending.
+    mutating func flush() {
+        guard !pending.isEmpty else { return }
+        Terminal.write(pending)
+        pending = ""
+    }
+
+    mutating func finish() {
+        if !json && !printedHeader { pending += "(no events)\n" }
+        flush()
     }
 
     /// The stream and version, shortening a long stream id in the middle so that the table stays aligned.

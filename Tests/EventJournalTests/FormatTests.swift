@@ -45,6 +45,20 @@ struct FormatTests {
         // 1,700,000,000 s after the epoch is 2023-11-14 22:13:20 UTC.
         #expect(Timestamp(microsecondsSinceEpoch: 1_700_000_000_123_456).description == "2023-11-14T22:13:20.123456Z")
         #expect(Timestamp(microsecondsSinceEpoch: -1).description == "1969-12-31T23:59:59.999999Z")
+        // 0001-01-01 is -62,135,596,800 s; year 0 (a leap year, proleptic) 366 days before it, year -1 365 before
+        // that; 10000-01-01 is 253,402,300,800 s. Years outside 0000 to 9999 have a sign.
+        let second: Int64 = 1_000_000
+        #expect(
+            Timestamp(microsecondsSinceEpoch: -62_135_596_800 * second).description == "0001-01-01T00:00:00.000000Z")
+        #expect(
+            Timestamp(microsecondsSinceEpoch: -62_167_219_200 * second).description == "0000-01-01T00:00:00.000000Z")
+        #expect(
+            Timestamp(microsecondsSinceEpoch: -62_198_755_200 * second).description == "-0001-01-01T00:00:00.000000Z")
+        #expect(
+            Timestamp(microsecondsSinceEpoch: 253_402_300_800 * second - 1).description == "9999-12-31T23:59:59.999999Z"
+        )
+        #expect(
+            Timestamp(microsecondsSinceEpoch: 253_402_300_800 * second).description == "+10000-01-01T00:00:00.000000Z")
     }
 
     @Test func eventIDsAreVersion7AndSortByTime() {
