@@ -33,7 +33,8 @@ struct EventsCommand: AsyncParsableCommand {
     func run() async throws {
         let journal = try location.open()
         // Each record as it comes when following; else in blocks, and what was read before a failure too.
-        var printer = RecordPrinter(json: json, flushingEachRecord: follow)
+        var printer = RecordPrinter(
+            json: json, flushingEachRecord: follow, positionWidth: String(try journal.head().position).count + 1)
         defer { printer.flush() }
         let limit = limit ?? .max
         if let stream {
@@ -71,13 +72,16 @@ struct RecordPrinter {
     let json: Bool
     /// Whether each record is written as it is printed, rather than with others in a block.
     let flushingEachRecord: Bool
+    /// The columns of the position's column: at least six, and as wide as the head's position and a space.
+    let positionWidth: Int
     private var printedHeader = false
     /// What is printed and not yet written: a write per record took a system call each.
     private var pending = ""
 
-    init(json: Bool, flushingEachRecord: Bool = false) {
+    init(json: Bool, flushingEachRecord: Bool = false, positionWidth: Int = 6) {
         self.json = json
         self.flushingEachRecord = flushingEachRecord
+        self.positionWidth = max(6, positionWidth)
     }
 
     mutating func print(_ record: EventRecord) {
@@ -132,6 +136,6 @@ struct RecordPrinter {
         func pad(_ text: String, _ width: Int) -> String {
             text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
         }
-        return pad(position, 6) + pad(time, 20) + pad(stream, 26) + pad(type, 18) + payload + "\n"
+        return pad(position, positionWidth) + pad(time, 20) + pad(stream, 26) + pad(type, 18) + payload + "\n"
     }
 }

@@ -67,12 +67,14 @@ struct HistoryCommand: AsyncParsableCommand {
             } else if workouts.isEmpty {
                 Terminal.write("no finished workouts\n")
             } else {
+                // As wide as the longest id: `workout-10000` and on took the column's last space.
+                let idWidth = max(12, (workouts.map { terminalColumns($0.workoutId) }.max() ?? 0) + 1)
                 Terminal.write(
-                    padded("date", 12) + padded("workout", 12) + padded("name", 18) + padded("time", 12)
+                    padded("date", 12) + padded("workout", idWidth) + padded("name", 18) + padded("time", 12)
                         + padded("sets", 6) + padded("volume \(context.unit.rawValue)", 11) + "exercises\n")
                 for workout in workouts {
                     Terminal.write(
-                        padded(context.date(workout.startedAt).description, 12) + padded(workout.workoutId, 12)
+                        padded(context.date(workout.startedAt).description, 12) + padded(workout.workoutId, idWidth)
                             + padded(workout.name, 18)
                             + padded(TrainingFormat.duration(seconds: workout.durationSeconds), 12)
                             + padded(String(workout.sets), 6) + padded(context.mass(workout.volume), 11)

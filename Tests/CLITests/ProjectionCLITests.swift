@@ -105,6 +105,22 @@ struct ProjectionCLITests {
         }
     }
 
+    /// `history`'s columns stay under their headings past `workout-999`: an id of twelve characters took the column's
+    /// last space, and each row from there on stood a column right of the heading.
+    @Test func historysColumnsStayAlignedPastAThousandWorkouts() throws {
+        let journal = directory.child("thousand")
+        _ = try harness(["generate", "--journal", journal, "--events", "60000", "--seed", "3"])
+        let lines = try ok(["history"], journal: journal).lines
+        #expect(lines.contains { $0.contains(" workout-1000 ") }, "more than a thousand workouts")
+        let heading = try #require(lines.first)
+        let nameColumn = try #require(heading.range(of: "name")).lowerBound.utf16Offset(in: heading)
+        for line in lines.dropFirst() {
+            // The workout's name (Push, Pull, Legs or a routine's) begins at the heading's column.
+            let start = line.index(line.startIndex, offsetBy: nameColumn)
+            #expect(line[line.index(before: start)] == " " && line[start] != " ", "\(line)")
+        }
+    }
+
     /// A set logged while another process rebuilds the read models after a rule change waits for the rebuild, and
     /// is logged: it was refused as contention (`other writers kept changing the same data`), its read models not at
     /// the head while the rebuild ran.
