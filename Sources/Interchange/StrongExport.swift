@@ -13,19 +13,40 @@ public enum StrongExport {
         "Notes", "Workout Notes", "RPE",
     ]
 
-    /// Writes the finished workouts of `snapshot`, oldest first, a row per set, weights in `unit`.
+    /// Two workouts written with the same start, to the second, and the same name: the layout has no other identity
+    /// for a workout, so an import reads their rows back as one workout.
+    public struct Merging: Sendable, Equatable {
+        /// The first workout's id, and the later one's.
+        public let first: String
+        public let second: String
+        /// The local start, as written, and the name.
+        public let start: String
+        public let name: String
+    }
+
+    /// Writes the finished workouts of `snapshot`, oldest first, a row per set, weights in `unit`. Returns the
+    /// workouts that an import will read back as one with an earlier one.
+    @discardableResult
     public static func write(
         _ snapshot: TrainingSnapshot, unit: MassUnit = .kilograms, to output: (String) throws -> Void
-    ) throws {
+    ) throws -> [Merging] {
         let catalog = try snapshot.catalog()
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = snapshot.rules.timeZone
         formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
         try output(CSV.line(header))
+        var written: [String: String] = [:]
+        var mergings: [Merging] = []
         for summary in try snapshot.history() {
             guard let workout = try snapshot.workout(summary.workoutId) else { continue }
             let date = formatter.string(from: workout.startedAt.date)
+            let identity = "\(date)\u{0}\(workout.name)"
+            if let first = written[identity] {
+                mergings.append(Merging(first: first, second: workout.id, start: date, name: workout.name))
+            } else {
+                written[identity] = workout.id
+            }
             for exercise in workout.exercises {
                 let name = catalog.exercise(id: exercise.exerciseId)?.name ?? exercise.name
                 var order = 0
@@ -51,6 +72,7 @@ public enum StrongExport {
                 }
             }
         }
+        return mergings
     }
 
     /// A set's weight in `unit`, or nothing for body weight: as entered when it was entered in `unit`; pounds in

@@ -177,6 +177,7 @@ struct ExportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let sink = try OutputSink(path: output, sparing: ["data.mdb", "lock.mdb"].map { location.path + "/" + $0 })
+        var mergings: [StrongExport.Merging] = []
         switch format {
         case .jsonl:
             let journal = try location.open()
@@ -185,12 +186,22 @@ struct ExportCommand: AsyncParsableCommand {
             try JournalExport.write(journal, to: sink.write) { bar.update($0, of: head) }
             bar.finish()
         case .strongCSV:
-            try location.trainingLog().query { snapshot in
+            mergings = try location.trainingLog().query { snapshot in
                 let unit = try unit.flatMap(MassUnit.init(parsing:)) ?? snapshot.profileFields().unit ?? .kilograms
-                try StrongExport.write(snapshot, unit: unit, to: sink.write)
+                return try StrongExport.write(snapshot, unit: unit, to: sink.write)
             }
         }
         try sink.finish()
+        // Said on standard error, where the file is not: the export is whole, but one of its readings is not.
+        if let first = mergings.first {
+            let others = mergings.count > 1 ? " (and \(counted(mergings.count - 1, "other pair")))" : ""
+            Terminal.writeError(
+                Terminal.inert(
+                    "liftledger: note: \(first.second) starts in the second \(first.first) starts in (\(first.start)) "
+                        + "and has its name (\(first.name.debugDescription))\(others): Strong's layout tells workouts "
+                        + "apart by start and name alone, so an import reads each such pair back as one workout; "
+                        + "liftledger edit --date can set one apart\n"))
+        }
     }
 }
 

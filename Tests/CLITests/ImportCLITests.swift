@@ -172,6 +172,44 @@ struct ImportCLITests {
         }
     }
 
+    /// Strong's layout tells workouts apart by start and name alone: two workouts of one name starting in the same
+    /// second come back from an import as one. The export says so on standard error, naming them, and the file is
+    /// as before.
+    @Test func theStrongExportNamesWorkoutsThatAnImportWillReadAsOne() throws {
+        let journal = directory.child("same-start")
+        #expect(try liftledger(["init"], journal: journal).status == 0)
+        for arguments in [
+            ["start", "--name", "Push"], ["log", "bench press", "100kg", "x", "5"], ["finish"],
+            ["start", "--name", "Push"], ["log", "bench press", "90kg", "x", "8"], ["finish"],
+            ["start", "--name", "Pull"], ["log", "deadlift", "140kg", "x", "3"], ["finish"],
+            ["edit", "1", "--date", "2026-01-05T10:00:00Z"], ["edit", "3", "--date", "2026-01-06T10:00:00Z"],
+        ] {
+            #expect(try liftledger(arguments, journal: journal).status == 0, "\(arguments)")
+        }
+        let clean = try liftledger(["export", "--format", "strong-csv"], journal: journal)
+        #expect(clean.status == 0 && clean.standardError.isEmpty, "\(clean.standardError)")
+        for arguments in [
+            ["edit", "2", "--date", "2026-01-05T10:00:00Z"], ["edit", "3", "--date", "2026-01-05T10:00:00Z"],
+        ] {
+            #expect(try liftledger(arguments, journal: journal).status == 0, "\(arguments)")
+        }
+        let exported = try liftledger(["export", "--format", "strong-csv"], journal: journal)
+        #expect(exported.status == 0)
+        #expect(exported.lines.count == 4, "a header and three sets")
+        #expect(
+            exported.standardError.hasPrefix(
+                "liftledger: note: workout-2 starts in the second workout-1 starts in ("), "\(exported.standardError)")
+        #expect(exported.standardError.contains(#"and has its name ("Push"): Strong's layout"#))
+        #expect(exported.standardError.split(separator: "\n").count == 1)
+        // Workout 3 starts then too, under another name: a workout of its own.
+        let file = directory.child("same-start.csv")
+        try Data(exported.standardOutput.utf8).write(to: URL(fileURLWithPath: file))
+        let fresh = directory.child("same-start-imported")
+        #expect(try liftledger(["init"], journal: fresh).status == 0)
+        #expect(try liftledger(["import", file, "--unit", "kg"], journal: fresh).status == 0)
+        #expect(try liftledger(["history", "--json"], journal: fresh).lines.count == 2)
+    }
+
     @Test func theStrongExportGivesWeightsInTheProfilesUnitOrInUnits() throws {
         // 225 lb is 102.05828325 kg exactly; 100 kg is 100 / 0.45359237 lb, written as the nearest binary64 (Python's
         // repr: 220.46226218487757), as Strong writes a weight it converted.

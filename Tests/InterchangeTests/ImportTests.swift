@@ -39,7 +39,7 @@ struct ImportTests {
     /// its text.
     func strongExport(unit: MassUnit = .kilograms) throws -> (path: String, text: String) {
         var text = ""
-        try log.query { try StrongExport.write($0, unit: unit, to: { text += $0 }) }
+        _ = try log.query { try StrongExport.write($0, unit: unit, to: { text += $0 }) }
         let path = directory.child("strong.csv")
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         return (path, text)
