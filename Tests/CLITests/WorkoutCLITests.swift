@@ -1032,6 +1032,24 @@ struct WorkoutCLITests {
                 == "liftledger: error: unknown exercise \"sq\\u001b[2J\"; see liftledger exercise list\n")
     }
 
+    /// With no zone in the profile, a workout's day is the one `date` gives under the same `TZ`: the C library's
+    /// reading is the oracle. Foundation alone read `JST` as Tokyo (`date`: UTC), `UTC-5:30` five and a half hours
+    /// west (`date`: east), and `:Asia/Tokyo` and `IST-5:30` not at all. 20:00Z falls on the next day east of
+    /// UTC+4 and on the same day west of it.
+    @Test(arguments: [
+        "Asia/Tokyo", ":Asia/Tokyo", "right/Asia/Tokyo", "JST-9", "JST", "CEST", "UTC-5:30", "IST-5:30", "UTC+13",
+        "UTC-3", "EST5EDT", "Pacific/Kiritimati", "<+14>-14",
+    ])
+    func aWorkoutsDayIsTheOneDateGivesUnderTheSameTZ(zone: String) throws {
+        for arguments in [["start"], ["log", "bench", "press", "100kg", "x", "5"], ["finish"]] { try ok(arguments) }
+        try ok(["edit", "1", "--date", "2026-11-20T20:00:00Z"])
+        let history = try run(
+            BuiltProgram.liftledger, ["history", "--json", "--journal", journal], environment: ["TZ": zone])
+        #expect(history.status == 0, "\(history.standardError)")
+        let date = try run("/bin/date", ["-d", "2026-11-20T20:00:00Z", "+%F"], environment: ["TZ": zone])
+        #expect(try jsonObject(history.lines[0])["date"] as? String == date.lines.first, "TZ=\(zone)")
+    }
+
     private static func microseconds(_ text: String) -> Int64? {
         Timestamp(rfc3339: text)?.microsecondsSinceEpoch
     }

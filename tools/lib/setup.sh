@@ -26,6 +26,6 @@ require_packages() {
 BUILD_PACKAGES=(liblmdb-dev)
 # The harness (crash tests, benchmarks) needs SQLite as well, for the benchmarks' peer.
 HARNESS_PACKAGES=(liblmdb-dev libsqlite3-dev)
-# And the tests python3-lmdb, for the independent journal reader in tools/, and strace, to see a journal's and a
-# backup's directories flushed.
-TEST_PACKAGES=(liblmdb-dev libsqlite3-dev python3-lmdb strace)
+# And the tests python3-lmdb, for the independent journal reader in tools/, strace, to see a journal's and a
+# backup's directories flushed, and tzdata, the zone files that `TZ` names and `date` reads.
+TEST_PACKAGES=(liblmdb-dev libsqlite3-dev python3-lmdb strace tzdata)

@@ -1,15 +1,16 @@
 import Foundation
 
 extension TimeZone {
-    /// The system's time zone, read as the C library reads it (`date`, Python's `time`): `TZ` when it names a zone this
-    /// machine has, as an IANA name (`Asia/Tokyo`), the same after a colon (`:Asia/Tokyo`), a path to a zoneinfo file
-    /// (`:/usr/share/zoneinfo/Asia/Tokyo`, `:/etc/localtime`) or a POSIX offset of whole hours, west of UTC positive,
-    /// with no summer time (`JST-9`); else /etc/localtime's. Foundation reads the first form alone, and falls back to
-    /// /etc/localtime on the others without a word: days were counted a day off.
+    /// The system's time zone, read as the C library reads it (`date`, Python's `time`): `TZ` when it names a zone
+    /// file of the system's (`Asia/Tokyo`, `:Asia/Tokyo`, `right/Asia/Tokyo`, `:/usr/share/zoneinfo/Asia/Tokyo`,
+    /// `:/etc/localtime`) or is a POSIX offset with no summer time, west of UTC positive (`JST-9`, `IST-5:30`); else
+    /// /etc/localtime's zone, or UTC without one. Foundation reads `TZ` its own way: an abbreviation as a zone
+    /// (`JST` as Tokyo, where `date` reads UTC), `UTC-3` three hours west (`date`: east), and the other forms not at
+    /// all: days were counted a day off.
     public static var system: TimeZone { SystemTimeZone.reading.zone }
 
     /// `TZ` when it is set and in none of the forms ``system`` reads (POSIX rules with summer time, such as
-    /// `EST5EDT,M3.2.0,M11.1.0`, or a zone this machine does not have), so that /etc/localtime's zone is in force.
+    /// `EST5EDT,M3.2.0,M11.1.0`, or an abbreviation no zone file has), so that /etc/localtime's zone is in force.
     public static var systemSettingNotRead: String? { SystemTimeZone.reading.notRead }
 }
 
@@ -17,30 +18,60 @@ extension TimeZone {
 enum SystemTimeZone {
     static let reading: (zone: TimeZone, notRead: String?) = read(ProcessInfo.processInfo.environment["TZ"])
 
+    /// Where the system keeps its zone files, as the C library looks for them.
+    static let zoneFiles = "/usr/share/zoneinfo/"
+
     static func read(_ setting: String?) -> (zone: TimeZone, notRead: String?) {
         guard let setting, !setting.isEmpty else { return (.current, nil) }
-        return zone(named: setting).map { ($0, nil) } ?? (.current, setting)
+        return zone(named: setting).map { ($0, nil) } ?? (localtime, setting)
     }
+
+    /// The zone of /etc/localtime (a link into the zone files; else Debian's /etc/timezone names it), or UTC, as the
+    /// C library has it with no `TZ`. Not Foundation's current zone: that reads `TZ` its own way.
+    static var localtime: TimeZone { zone(ofFile: "/etc/localtime") ?? TimeZone(identifier: "UTC")! }
 
     /// The zone a `TZ` value names, in the forms ``TimeZone/system`` reads.
     static func zone(named setting: String) -> TimeZone? {
-        var name = setting.hasPrefix(":") ? String(setting.dropFirst()) : setting
-        if name.hasPrefix("/") {
-            let resolved = URL(fileURLWithPath: name).resolvingSymlinksInPath().path
-            // A copy of a zone's file rather than a link to it: the zone Foundation reads from it.
-            if resolved == "/etc/localtime" { return .current }
-            guard let zoneinfo = resolved.range(of: "/zoneinfo/") else { return nil }
-            name = String(resolved[zoneinfo.upperBound...])
-            // tzdata's copies of every zone, with and without leap seconds.
-            for prefix in ["posix/", "right/"] where name.hasPrefix(prefix) { name.removeFirst(prefix.count) }
+        let name = setting.hasPrefix(":") ? String(setting.dropFirst()) : setting
+        if name.hasPrefix("/") { return zone(ofFile: name) }
+        // A name is a zone file's, when the system has one of that name: `JST`, which none has, is no zone.
+        if FileManager.default.fileExists(atPath: zoneFiles + name) { return zone(ofFile: zoneFiles + name) }
+        // POSIX `STD offset`: hours west of UTC, then minutes and seconds, the sign the other way round from `GMT+5`
+        // as Foundation reads it.
+        let offset = /(?:[A-Za-z]{3,}|<[A-Za-z0-9+-]+>)([+-]?)([0-9]{1,2})(?::([0-9]{2}))?(?::([0-9]{2}))?/
+        guard let match = name.wholeMatch(of: offset), let hours = Int(match.2) else {
+            // A system without zone files: the names Foundation's own data has.
+            guard !FileManager.default.fileExists(atPath: zoneFiles),
+                TimeZone.knownTimeZoneIdentifiers.contains(name)
+            else { return nil }
+            return TimeZone.usable(name)
         }
-        // POSIX `STD offset`: hours west of UTC, the sign the other way round from `GMT+5` as Foundation reads it.
-        if let offset = name.wholeMatch(of: /(?:[A-Za-z]{3,}|<[A-Za-z0-9+-]+>)([+-]?)([0-9]{1,2})/) {
-            guard let hours = Int(offset.2), hours <= 14 else { return nil }
-            // IANA's Etc/GMT names have the POSIX sign: Etc/GMT-9 is nine hours east.
-            return hours == 0
-                ? TimeZone.usable("UTC") : TimeZone.usable("Etc/GMT\(offset.1 == "-" ? "-" : "+")\(hours)")
+        let minutes = match.3.flatMap { Int($0) } ?? 0
+        let seconds = match.4.flatMap { Int($0) } ?? 0
+        guard minutes < 60, seconds < 60 else { return nil }
+        let west = (hours * 3_600 + minutes * 60 + seconds) * (match.1 == "-" ? -1 : 1)
+        guard west != 0 else { return TimeZone.usable("UTC") }
+        // IANA's Etc/GMT names have the POSIX sign (Etc/GMT-9 is nine hours east) and whole hours.
+        if minutes == 0, seconds == 0, let zone = TimeZone.usable("Etc/GMT\(west < 0 ? "-" : "+")\(hours)") {
+            return zone
         }
+        return TimeZone(secondsFromGMT: -west).flatMap { TimeZone.usable($0.identifier) }
+    }
+
+    /// The zone of a zone file: its path, links resolved, after the zone files' directory, is the zone's name.
+    static func zone(ofFile path: String) -> TimeZone? {
+        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path
+        guard let files = resolved.range(of: "/zoneinfo/") else {
+            // A copy of a zone's file at /etc/localtime rather than a link to it: the zone Foundation reads from it
+            // when `TZ` does not say otherwise, Debian's /etc/timezone else.
+            guard resolved == "/etc/localtime" else { return nil }
+            let named = (try? String(contentsOfFile: "/etc/timezone", encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            return named.flatMap(TimeZone.usable)
+        }
+        var name = String(resolved[files.upperBound...])
+        // tzdata's copies of every zone, with and without leap seconds.
+        for prefix in ["posix/", "right/"] where name.hasPrefix(prefix) { name.removeFirst(prefix.count) }
         guard !TimeZone.isOffsetName(name) else { return nil }
         return TimeZone.usable(name)
     }
