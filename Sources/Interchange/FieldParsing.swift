@@ -200,10 +200,13 @@ struct FieldParser {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         guard let parts, let date = calendar.date(from: parts) else { throw Self.malformed(line, what, text) }
-        // Foundation moves a local time the clocks skip on by the change: no app wrote one in the zone it was in.
+        // Foundation moves a local time the clocks skip on by the change, to the next day too (Nuuk skips 23:00 to
+        // midnight, Apia skipped a whole day): no app wrote one in the zone it was in. Not a leap second, which comes
+        // back as the next minute, nor a day of 1582 or before, which the calendar reads as Julian.
         let read = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
-        if (read.year, read.month, read.day) == (parts.year, parts.month, parts.day),
-            (read.hour, read.minute) != (parts.hour, parts.minute), parts.second != 60
+        if [read.year, read.month, read.day, read.hour, read.minute]
+            != [parts.year, parts.month, parts.day, parts.hour, parts.minute],
+            parts.second != 60, (parts.year ?? 0) > 1_582
         {
             throw ImportError(
                 .malformed,

@@ -458,6 +458,22 @@ struct ImportTests {
                 "\(String(describing: error))")
             #expect(try snapshot(of: journal.path) == before)
         }
+        // Nuuk's clocks go from 23:00 (UTC−2) to midnight (UTC−1) on 28 March 2026 (Python's zoneinfo reads 23:30 back
+        // as 00:30 the next day): a skip across midnight, which Foundation moved to the next day.
+        try Data(
+            """
+            Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,RPE
+            2026-03-28 23:30:00,Late,30m,Bench Press (Barbell),1,60,5,0,0,
+
+            """.utf8
+        ).write(to: URL(fileURLWithPath: strong))
+        let nuuk = ImportOptions(unit: .kilograms, timeZone: TimeZone(identifier: "America/Nuuk"))
+        let acrossMidnight = await importError {
+            _ = try await Importer(log: log).importFile(at: strong, options: nuuk)
+        }
+        #expect(
+            acrossMidnight?.message.contains("\"2026-03-28 23:30:00\" does not exist in America/Nuuk") == true,
+            "\(String(describing: acrossMidnight))")
         // 01:59 EST is 06:59Z, read as it was: the hour before the change is no skipped time.
         try Data(
             """
