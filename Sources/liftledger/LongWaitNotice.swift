@@ -9,7 +9,8 @@ enum LongWaitNotice {
 
     static func install() {
         Environment.noticeLongWriterWaits(after: delay) { holder in
-            Terminal.writeError(message(holder: holder) + "\n")
+            // The other command's words may hold a note's control characters.
+            Terminal.writeError(Terminal.inert(message(holder: holder)) + "\n")
         }
     }
 

@@ -16,6 +16,9 @@ final class OutputSink {
     private let target: Target
     private var finished = false
     private var buffer: [UInt8] = []
+    /// Whether the output reaches a terminal, where names' and notes' control characters would act (see
+    /// ``Terminal/inert(_:)``).
+    private lazy var writesToATerminal = isatty(handle.fileDescriptor) == 1
 
     private enum Target {
         case standardOutput
@@ -74,7 +77,7 @@ final class OutputSink {
     }
 
     func write(_ text: String) throws {
-        buffer.append(contentsOf: text.utf8)
+        buffer.append(contentsOf: (writesToATerminal ? Terminal.inert(text) : text).utf8)
         if buffer.count >= 1 << 20 { try flush() }
     }
 

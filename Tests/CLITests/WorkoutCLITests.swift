@@ -1023,6 +1023,14 @@ struct WorkoutCLITests {
         #expect(!shown.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x202E || $0 == "\r" })
         let piped = try ok(["show", "1"]).standardOutput
         #expect(piped.hasPrefix("\(name) (workout-1)") && piped.contains("note: \(note)\n"), "\(piped)")
+        // An export to a terminal, to standard output or named as a file, the same.
+        for arguments in [
+            ["export", "--format", "strong-csv"], ["export", "--format", "jsonl", "--output", "/dev/tty"],
+        ] {
+            let exported = try onATerminal(arguments)
+            #expect(exported.contains("Leg \\u202eday") && exported.contains("\\u001b[31mX"), "\(exported)")
+            #expect(!exported.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x202E }, "\(exported)")
+        }
         let json = try jsonObject(try onATerminal(["show", "1", "--json"]).trimmingCharacters(in: .newlines))
         #expect(json["name"] as? String == name && json["note"] as? String == note)
         let refused = try liftledger(["prs", "sq\u{1B}[2J"], journal: journal)
