@@ -58,8 +58,8 @@ public final class Projector<Event: Sendable>: Sendable {
 
     /// Brings `projections` up to the journal's head, chunk by chunk, each chunk read, folded and checkpointed in one
     /// write transaction. A read model built by other code or under other rules is rebuilt first, unless another live
-    /// process is rebuilding it: it then stays as it is meanwhile, and its name is returned. A first build cut short
-    /// is resumed.
+    /// process is rebuilding it by this code and these rules: it then stays as it is meanwhile, and its name is
+    /// returned. A first build cut short, or one under way by other code or rules, is taken on.
     @discardableResult
     public func catchUp(
         _ projections: [any Projection<Event>], chunkSize: Int = 16_384, progress: Progress? = nil
@@ -86,9 +86,11 @@ public final class Projector<Event: Sendable>: Sendable {
             case nil where checkpoint == nil:
                 continue  // a first build: folded from the first event below
             case let marker?
-            where marker.builder.processID != getpid() && marker.builder.isAlive
-                && (checkpoint != nil || !descriptor.isBuilt(by: marker.checkpoint)):
-                // Another live process is rebuilding it (or building it first under other rules): left to it.
+            where marker.builder.processID != getpid() && marker.builder.isAlive && checkpoint != nil
+                && descriptor.isBuilt(by: marker.checkpoint):
+                // Another live process is rebuilding it by this code and these rules: left to it. One under other
+                // rules (a rebuild begun before a rule change) is taken over below, or it would swap in a read model
+                // the rules in force did not build.
                 leftStale.append(projection.name)
             default:
                 toRebuild.append(projection)  // rebuilt, or a rebuild cut short (or under way, by these rules) joined

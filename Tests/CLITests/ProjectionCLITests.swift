@@ -164,17 +164,7 @@ struct ProjectionCLITests {
             kill(sleeper.processIdentifier, SIGKILL)
             _ = sleeper.wait()
         }
-        let models = try TrainingReadModels(journal: try Journal.open(at: journal, create: false))
-        var brzycki = try models.query { $0.rules }
-        brzycki.estimateFormula = .brzycki
-        let projection = TrainingProjection(rules: brzycki, workoutEvents: nil)
-        let marker = RebuildMarker(
-            checkpoint: Checkpoint(
-                position: 0, version: projection.version, rulesDigest: projection.rulesDigest, slot: 1),
-            builder: BuilderProcess(
-                processID: sleeper.processIdentifier, start: BuilderProcess.startOfProcess(sleeper.processIdentifier)))
-        let store = models.projector.store
-        try store.environment.write { try store.putRebuildMarker(marker, for: TrainingProjection.name, $0) }
+        try markRebuilding(journal, under: { $0.estimateFormula = .brzycki }, by: sleeper)
         _ = try ok(["rules", "set", "e1rm.formula", "brzycki"], journal: journal)
         let rules = try ok(["rules", "show", "--json"], journal: journal).lines.map(jsonObject)
         #expect(rules.first { $0["key"] as? String == "e1rm.formula" }?["value"] as? String == "brzycki")
@@ -184,6 +174,48 @@ struct ProjectionCLITests {
         // The kind in the case tables print it in.
         #expect(try ok(["why", "bench", "press", "e1RM"], journal: journal).lines == why)
         #expect(why.dropFirst().first?.hasPrefix("#1 116.67") == true, "\(why)")
+    }
+
+    /// A live process named as the builder of a training read model under `rules` (a sleeping child: it never
+    /// finishes), marked in the journal's read-model store.
+    func markRebuilding(_ journal: String, under change: (inout Rules) -> Void, by builder: ProgramHandle) throws {
+        let models = try TrainingReadModels(journal: try Journal.open(at: journal, create: false))
+        var rules = try models.query { $0.rules }
+        change(&rules)
+        let projection = TrainingProjection(rules: rules, workoutEvents: nil)
+        let marker = RebuildMarker(
+            checkpoint: Checkpoint(
+                position: 0, version: projection.version, rulesDigest: projection.rulesDigest, slot: 1),
+            builder: BuilderProcess(
+                processID: builder.processIdentifier, start: BuilderProcess.startOfProcess(builder.processIdentifier)))
+        let store = models.projector.store
+        try store.environment.write { try store.putRebuildMarker(marker, for: TrainingProjection.name, $0) }
+    }
+
+    /// A rule changed while another process rebuilds under the rules before is not left to that rebuild, which would
+    /// swap in a read model of the old rules (`projections` then said `built under other rules`): the change's own
+    /// rebuild takes it over, and the read model is the new rules'.
+    @Test func aRuleChangedDuringAnotherProcesssRebuildUnderTheOldRulesIsBuiltByTheNewOnes() throws {
+        let journal = directory.child("taken-over")
+        for arguments in [["init"], ["start"], ["log", "bench", "press", "100kg", "x", "5"], ["finish"]] {
+            _ = try ok(arguments, journal: journal)
+        }
+        let sleeper = try ProgramHandle("/bin/sleep", ["60"])
+        defer {
+            kill(sleeper.processIdentifier, SIGKILL)
+            _ = sleeper.wait()
+        }
+        try markRebuilding(journal, under: { _ in }, by: sleeper)
+        _ = try ok(["rules", "set", "e1rm.formula", "brzycki"], journal: journal)
+        let training = try ok(["projections", "--json"], journal: journal).lines.map(jsonObject)
+            .first { $0["name"] as? String == "training" }
+        #expect(
+            training?["rebuilding"] as? Bool == false && training?["lag"] as? Int == 0,
+            "\(String(describing: training))")
+        // Brzycki's: 100 × 36 / (37 − 5) = 112.5.
+        let why = try ok(["why", "bench", "press", "e1rm"], journal: journal).lines
+        #expect(
+            why.first?.contains("by brzycki") == true && why.dropFirst().first?.hasPrefix("#1 112.5") == true, "\(why)")
     }
 
     /// `rules set --dry-run` reports exactly the differences a real change then shows, writes nothing, and a query
