@@ -192,6 +192,44 @@ struct ProjectionCLITests {
         try store.environment.write { try store.putRebuildMarker(marker, for: TrainingProjection.name, $0) }
     }
 
+    /// While another process rebuilds the training read model after a rule change, a workout finished meanwhile is in
+    /// the answers, its figures under the rules that built the read model: the live read model folds it under them.
+    /// It was left at the rule change, and `history` lacked every workout since until the rebuild swapped its own in.
+    @Test func aWorkoutFinishedDuringAnotherProcesssRebuildIsInTheAnswers() async throws {
+        let journal = directory.child("during")
+        for arguments in [["init"], ["start"], ["log", "bench", "press", "100kg", "x", "5"], ["finish"]] {
+            _ = try ok(arguments, journal: journal)
+        }
+        let sleeper = try ProgramHandle("/bin/sleep", ["60"])
+        defer {
+            kill(sleeper.processIdentifier, SIGKILL)
+            _ = sleeper.wait()
+        }
+        try markRebuilding(journal, under: { $0.estimateFormula = .brzycki }, by: sleeper)
+        _ = try ok(["rules", "set", "e1rm.formula", "brzycki"], journal: journal)
+        // A second workout, appended as `finish` appends one (the session commands wait for the rebuild to end; an
+        // import does not).
+        let set = SetDetails(
+            exerciseId: "Barbell_Bench_Press_-_Medium_Grip", weight: Weight(ExactDecimal(110), .kilograms), reps: 5)
+        let events: [any TrainingEventPayload] = [
+            WorkoutStarted(name: "Later"),
+            ExerciseAdded(exerciseId: set.exerciseId, exerciseName: "Barbell Bench Press - Medium Grip"),
+            SetLogged(setNumber: 1, set: set), WorkoutFinished(),
+        ]
+        _ = try await Journal.open(at: journal, create: false).append(
+            events.map { $0.proposed(occurredAt: .now()) }, to: "workout-2")
+        let history = try ok(["history", "--json"], journal: journal).lines.map(jsonObject)
+        #expect(history.map { $0["name"] as? String } == ["Workout", "Later"])
+        // Epley's, the rules that built the read model: 100 × (1 + 5/30) = 116.67, then 110 × (1 + 5/30) = 128.33.
+        let why = try ok(["why", "bench", "press", "e1rm"], journal: journal).lines
+        #expect(why.first?.contains("by epley") == true, "\(why)")
+        #expect(why.contains { $0.hasPrefix("#1 116.67") } && why.contains { $0.hasPrefix("#2 128.33") }, "\(why)")
+        // The session commands still wait for the rebuild under the rules in force.
+        let status = try ok(["projections", "--json"], journal: journal).lines.map(jsonObject)
+            .first { $0["name"] as? String == "training" }
+        #expect(status?["current"] as? Bool == false && status?["lag"] as? Int == 0, "\(String(describing: status))")
+    }
+
     /// A rule changed while another process rebuilds under the rules before is not left to that rebuild, which would
     /// swap in a read model of the old rules (`projections` then said `built under other rules`): the change's own
     /// rebuild takes it over, and the read model is the new rules'.

@@ -43,8 +43,44 @@ public final class TrainingReadModels: Sendable {
         chunkSize: Int = 16_384, progress: Projector<RecordedTrainingEvent>.Progress? = nil
     ) throws -> Rules {
         let rules = try currentRules(chunkSize: chunkSize, progress: progress)
-        try projector.catchUp(projections(rules), chunkSize: chunkSize, progress: progress)
+        let leftToOthers = try projector.catchUp(projections(rules), chunkSize: chunkSize, progress: progress)
+        if leftToOthers.contains(TrainingProjection.name) {
+            try catchUpTheModelBeingReplaced(chunkSize: chunkSize, progress: progress)
+        }
         return rules
+    }
+
+    /// While another process rebuilds the training read model after a rule change, the live one folds the events
+    /// committed since, under the rules that built it, so that an answer meanwhile reflects every event committed
+    /// before it was asked (an imported workout was missing from `history` until the rebuild swapped its own in).
+    /// Left as it is when this code did not build it, or no rules recorded built it.
+    private func catchUpTheModelBeingReplaced(
+        chunkSize: Int, progress: Projector<RecordedTrainingEvent>.Progress?
+    ) throws {
+        guard let built = try projector.store.read({ try $0.model(TrainingProjection.name)?.checkpoint }),
+            let rules = try rules(thatBuilt: built)
+        else { return }
+        let projection = TrainingProjection(
+            rules: rules, workoutEvents: JournalWorkoutEvents(journal, isBesideModel: true))
+        guard projection.version == built.version else { return }
+        try projector.catchUp([projection], chunkSize: chunkSize, progress: progress)
+    }
+
+    /// The rules the training read model at `checkpoint` was folded under: those in force at its position, or, when
+    /// it has folded events past a rule change under the rules before (see ``catchUp(chunkSize:progress:)``), those
+    /// in force before the latest change whose rules it holds; nil when no recorded rules match its digest.
+    private func rules(thatBuilt checkpoint: Checkpoint) throws -> Rules? {
+        // Each change of the rules or of the profile's time zone up to the checkpoint, latest first: the rules just
+        // before it are a candidate.
+        let changes = try (journal.readStream("rules") + journal.readStream("profile"))
+            .map(\.position).filter { $0 <= checkpoint.position }.sorted(by: >)
+        for position in [checkpoint.position] + changes.map({ $0 - 1 }) {
+            let rules = try Rules.load(from: journal, through: position)
+            if TrainingProjection(rules: rules, workoutEvents: nil).rulesDigest == checkpoint.rulesDigest {
+                return rules
+            }
+        }
+        return nil
     }
 
     /// The rules in force: the `rules` stream's, with the profile's time zone, read from the plan read model
@@ -102,10 +138,10 @@ public final class TrainingReadModels: Sendable {
 
     /// Runs `body` with the read models as one read transaction sees them, under the rules they answer by: `rules`,
     /// those in force, once the training read model is built by them; while another process rebuilds it after a
-    /// change (which ``catchUp(chunkSize:progress:)`` leaves to that process), the rules in force at its checkpoint,
-    /// which built it, so that its figures are not labelled with rules that did not make them. Those rules are read
-    /// between transactions (a transaction inside another could not adopt a map another process grew), and the
-    /// checkpoint is checked again in the transaction that answers: a rebuild swapped in meanwhile is read again.
+    /// change (which ``catchUp(chunkSize:progress:)`` leaves to that process), the rules that built it (see
+    /// ``rules(thatBuilt:)``), so that its figures are not labelled with rules that did not make them. Those rules
+    /// are read between transactions (a transaction inside another could not adopt a map another process grew), and
+    /// the checkpoint is checked again in the transaction that answers: a rebuild swapped in meanwhile is read again.
     public func readAnswering<T>(inForce rules: Rules, _ body: (TrainingSnapshot) throws -> T) throws -> T {
         var answering = rules
         // The checkpoint whose rules `answering` are: one built under other rules still (none should be) answers
@@ -125,7 +161,8 @@ public final class TrainingReadModels: Sendable {
             case .answered(let value):
                 return value
             case .builtUnderOtherRules(let checkpoint):
-                answering = try Rules.load(from: journal, through: checkpoint.position)
+                answering =
+                    try self.rules(thatBuilt: checkpoint) ?? Rules.load(from: journal, through: checkpoint.position)
                 loadedFor = checkpoint
             }
         }
@@ -143,8 +180,9 @@ public final class TrainingReadModels: Sendable {
     public func readCaughtUp<T>(_ body: (TrainingSnapshot) throws -> T) async throws -> T {
         var wait = CatchUpWait()
         while true {
-            let result = try read(rules: try catchUp()) { snapshot -> T? in
-                try snapshot.isCaughtUp ? try body(snapshot) : nil
+            let rules = try catchUp()
+            let result = try read(rules: rules) { snapshot -> T? in
+                try snapshot.isCaughtUp && snapshot.isBuilt(under: rules) ? try body(snapshot) : nil
             }
             if let result { return result }
             guard try await wait.next() else { throw CatchUpWait.expired }

@@ -29,6 +29,13 @@ public struct TrainingSnapshot {
     /// The last position both read models have folded.
     public var position: UInt64 { min(plan?.checkpoint.position ?? 0, training?.checkpoint.position ?? 0) }
 
+    /// Whether the training read model was built under `rules`, not under those before a change that another
+    /// process's rebuild is to replace it for. A journal with nothing folded yet has none, under no other rules.
+    func isBuilt(under rules: Rules) -> Bool {
+        guard let training else { return true }
+        return training.checkpoint.rulesDigest == TrainingProjection(rules: rules, workoutEvents: nil).rulesDigest
+    }
+
     /// Whether the read models have folded every record the journal holds in this snapshot: commands decide only
     /// on such a snapshot, so that the expected versions they append with match the state they checked.
     public var isCaughtUp: Bool {
