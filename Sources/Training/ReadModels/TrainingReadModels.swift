@@ -71,9 +71,13 @@ public final class TrainingReadModels: Sendable {
     /// in force before the latest change whose rules it holds; nil when no recorded rules match its digest.
     private func rules(thatBuilt checkpoint: Checkpoint) throws -> Rules? {
         // Each change of the rules or of the profile's time zone up to the checkpoint, latest first: the rules just
-        // before it are a candidate.
-        let changes = try (journal.readStream("rules") + journal.readStream("profile"))
-            .map(\.position).filter { $0 <= checkpoint.position }.sorted(by: >)
+        // before it are a candidate. (The profile's other records, body weights among them, change no rule.)
+        let zoneChanges = try journal.readStream("profile").filter { record in
+            guard case .profileUpdated(let update)? = try? TrainingEvent.decode(record) else { return false }
+            return update.timeZone != nil
+        }
+        let changes = try (journal.readStream("rules") + zoneChanges).map(\.position)
+            .filter { $0 <= checkpoint.position }.sorted(by: >)
         for position in [checkpoint.position] + changes.map({ $0 - 1 }) {
             let rules = try Rules.load(from: journal, through: position)
             if TrainingProjection(rules: rules, workoutEvents: nil).rulesDigest == checkpoint.rulesDigest {
