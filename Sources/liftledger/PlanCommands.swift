@@ -116,10 +116,10 @@ struct ProfileShowCommand: AsyncParsableCommand {
             """)
     }
 
-    /// What the profile's time zone is when none is set: the system's, and when `TZ` is in a form not read, which.
+    /// What the profile's time zone is when none is set: the system's, and how `TZ` was read when it names no zone.
     static var systemZoneNote: String {
-        guard let setting = TimeZone.systemSettingNotRead else { return " (the system's; none set)" }
-        return " (the system's: /etc/localtime, as TZ=\(setting.debugDescription) is not read; none set)"
+        guard let note = TimeZone.systemSettingNote else { return " (the system's; none set)" }
+        return " (the system's: \(note); none set)"
     }
 }
 

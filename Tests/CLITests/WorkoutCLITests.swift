@@ -1042,20 +1042,31 @@ struct WorkoutCLITests {
 
     /// With no zone in the profile, a workout's day is the one `date` gives under the same `TZ`: the C library's
     /// reading is the oracle. Foundation alone read `JST` as Tokyo (`date`: UTC), `UTC-5:30` five and a half hours
-    /// west (`date`: east), and `:Asia/Tokyo` and `IST-5:30` not at all. 20:00Z falls on the next day east of
-    /// UTC+4 and on the same day west of it.
+    /// west (`date`: east), and `:Asia/Tokyo` and `IST-5:30` not at all; an empty `TZ`, one naming no zone, and POSIX
+    /// summer-time rules were read as /etc/localtime's zone (the C library: UTC, and the rules). 20:00Z falls on the
+    /// next day east of UTC+4, and 03:00Z on the day before west of UTC−3; in November, standard time in both
+    /// hemispheres' northern rules.
     @Test(arguments: [
         "Asia/Tokyo", ":Asia/Tokyo", "right/Asia/Tokyo", "JST-9", "JST", "CEST", "UTC-5:30", "IST-5:30", "UTC+13",
-        "UTC-3", "EST5EDT", "Pacific/Kiritimati", "<+14>-14",
+        "UTC-3", "EST5EDT", "Pacific/Kiritimati", "<+14>-14", "", "Foo/Bar", "EST5EDT,M3.2.0,M11.1.0",
+        "CET-1CEST,M3.5.0,M10.5.0/3",
     ])
     func aWorkoutsDayIsTheOneDateGivesUnderTheSameTZ(zone: String) throws {
-        for arguments in [["start"], ["log", "bench", "press", "100kg", "x", "5"], ["finish"]] { try ok(arguments) }
-        try ok(["edit", "1", "--date", "2026-11-20T20:00:00Z"])
+        let instants = ["2026-11-20T20:00:00Z", "2026-11-20T03:00:00Z"]
+        for (index, instant) in instants.enumerated() {
+            for arguments in [["start"], ["log", "bench", "press", "100kg", "x", "5"], ["finish"]] { try ok(arguments) }
+            try ok(["edit", String(index + 1), "--date", instant])
+        }
         let history = try run(
             BuiltProgram.liftledger, ["history", "--json", "--journal", journal], environment: ["TZ": zone])
         #expect(history.status == 0, "\(history.standardError)")
-        let date = try run("/bin/date", ["-d", "2026-11-20T20:00:00Z", "+%F"], environment: ["TZ": zone])
-        #expect(try jsonObject(history.lines[0])["date"] as? String == date.lines.first, "TZ=\(zone)")
+        let days = Dictionary(
+            try history.lines.map(jsonObject).map { ($0["workoutId"] as? String ?? "", $0["date"] as? String ?? "") },
+            uniquingKeysWith: { first, _ in first })
+        for (index, instant) in instants.enumerated() {
+            let date = try run("/bin/date", ["-d", instant, "+%F"], environment: ["TZ": zone])
+            #expect(days["workout-\(index + 1)"] == date.lines.first, "TZ=\(zone.debugDescription) at \(instant)")
+        }
     }
 
     private static func microseconds(_ text: String) -> Int64? {

@@ -25,29 +25,41 @@ struct SystemTimeZoneTests {
         #expect(SystemTimeZone.zone(named: setting)?.secondsFromGMT() == secondsEast)
     }
 
-    /// Summer-time rules, abbreviations no zone file has (Foundation reads `JST` as Tokyo, `date` as UTC), a zone
-    /// this machine does not have, an offset past any zone's, a file outside the zone files: not read, and said so;
-    /// /etc/localtime's zone is in force, not Foundation's reading of `TZ`.
+    /// Abbreviations no zone file has (Foundation reads `JST` as Tokyo), a zone this machine does not have, a file
+    /// outside the zone files: no zone, read as UTC, as the C library reads them (`TZ=JST date +%z` gives +0000, and
+    /// so do the others); and offsets past any zone's, which the C library takes (`XYZ-15`: +1500; `GMT+0530`: -2400)
+    /// and no zone here can be, read as UTC too. Each is noted, and UTC is in force, not /etc/localtime's zone nor
+    /// Foundation's reading of `TZ`.
     @Test(arguments: [
-        "EST5EDT,M3.2.0,M11.1.0", "JST", "CEST", "Foo/Bar", "XYZ-15", "GMT+0530", "/tmp/zoneinfo-nowhere",
-        "../../../etc/passwd",
+        "JST", "CEST", "Foo/Bar", "/tmp/zoneinfo-nowhere", "../../../etc/passwd", "XYZ-15", "GMT+0530",
     ])
-    func otherSettingsAreNotRead(setting: String) {
+    func otherSettingsAreReadAsUTC(setting: String) {
         #expect(SystemTimeZone.zone(named: setting) == nil)
-        #expect(SystemTimeZone.read(setting).notRead == setting)
-        #expect(SystemTimeZone.read(setting).zone == SystemTimeZone.localtime)
+        #expect(SystemTimeZone.read(setting).note?.hasPrefix("TZ=\(setting.debugDescription) ") == true)
+        #expect(SystemTimeZone.read(setting).zone == SystemTimeZone.utc)
     }
 
-    /// /etc/localtime is a link into the zone files on Debian: its zone is the one the link names.
+    /// POSIX rules with summer time are read as their standard time, and noted: `date +%z` gives -0500 and +0100 under
+    /// these in November, and -0400 and +0200 in July, which LiftLedger does not follow.
+    @Test(arguments: [("EST5EDT,M3.2.0,M11.1.0", -5 * 3_600), ("CET-1CEST,M3.5.0,M10.5.0/3", 3_600)])
+    func summerTimeRulesAreReadAsTheirStandardTime(setting: String, secondsEast: Int) {
+        #expect(SystemTimeZone.zone(named: setting) == nil)
+        #expect(SystemTimeZone.read(setting).note?.hasPrefix("TZ=\(setting.debugDescription) ") == true)
+        #expect(SystemTimeZone.read(setting).zone.secondsFromGMT() == secondsEast)
+    }
+
+    /// /etc/localtime is a link into the zone files on Debian: `TZ=:/etc/localtime` is the zone the link names.
     @Test(.enabled(if: localtimeIsALink, "/etc/localtime is no link into the zone files here; skipped"))
     func theLocalZoneIsTheOneEtcLocaltimeNames() throws {
         let target = try FileManager.default.destinationOfSymbolicLink(atPath: "/etc/localtime")
         let name = try #require(target.range(of: "zoneinfo/")).upperBound
-        #expect(SystemTimeZone.localtime.identifier == String(target[name...]))
+        #expect(SystemTimeZone.zone(named: ":/etc/localtime")?.identifier == String(target[name...]))
     }
 
-    @Test func noSettingIsTheSystemsZone() {
-        #expect(SystemTimeZone.read(nil).notRead == nil && SystemTimeZone.read("").notRead == nil)
+    /// No `TZ` is the system's zone; an empty one is UTC, as the C library has it (`TZ= date +%z`: +0000).
+    @Test func noSettingIsTheSystemsZoneAndAnEmptyOneUTC() {
+        #expect(SystemTimeZone.read(nil).note == nil && SystemTimeZone.read(nil).zone == .current)
+        #expect(SystemTimeZone.read("").note == nil && SystemTimeZone.read("").zone == SystemTimeZone.utc)
     }
 }
 

@@ -3,32 +3,46 @@ import Foundation
 extension TimeZone {
     /// The system's time zone, read as the C library reads it (`date`, Python's `time`): `TZ` when it names a zone
     /// file of the system's (`Asia/Tokyo`, `:Asia/Tokyo`, `right/Asia/Tokyo`, `:/usr/share/zoneinfo/Asia/Tokyo`,
-    /// `:/etc/localtime`) or is a POSIX offset with no summer time, west of UTC positive (`JST-9`, `IST-5:30`); else
-    /// /etc/localtime's zone, or UTC without one. Foundation reads `TZ` its own way: an abbreviation as a zone
-    /// (`JST` as Tokyo, where `date` reads UTC), `UTC-3` three hours west (`date`: east), and the other forms not at
-    /// all: days were counted a day off.
+    /// `:/etc/localtime`) or is a POSIX offset (`JST-9`, `IST-5:30`, west of UTC positive); POSIX rules with summer
+    /// time (`EST5EDT,M3.2.0,M11.1.0`) as their standard time, the summer time left out; UTC for an empty `TZ` and
+    /// one in no form the C library reads (an abbreviation no zone file has, such as `JST`); /etc/localtime's zone
+    /// with no `TZ`. Foundation reads `TZ` its own way: `JST` as Tokyo (`date`: UTC), `UTC-3` three hours west
+    /// (`date`: east), and the other forms not at all: days were counted a day off.
     public static var system: TimeZone { SystemTimeZone.reading.zone }
 
-    /// `TZ` when it is set and in none of the forms ``system`` reads (POSIX rules with summer time, such as
-    /// `EST5EDT,M3.2.0,M11.1.0`, or an abbreviation no zone file has), so that /etc/localtime's zone is in force.
-    public static var systemSettingNotRead: String? { SystemTimeZone.reading.notRead }
+    /// How ``system`` read `TZ`, when it is set and names no zone as it stands (POSIX rules with summer time, an
+    /// abbreviation no zone file has): what `profile show` notes.
+    public static var systemSettingNote: String? { SystemTimeZone.reading.note }
 }
 
 /// What `TZ` gave, read once per process (the read models' digest holds the zone, so it must not change under them).
 enum SystemTimeZone {
-    static let reading: (zone: TimeZone, notRead: String?) = read(ProcessInfo.processInfo.environment["TZ"])
+    static let reading: (zone: TimeZone, note: String?) = read(ProcessInfo.processInfo.environment["TZ"])
+
+    static let utc = TimeZone(identifier: "UTC")!
 
     /// Where the system keeps its zone files, as the C library looks for them.
     static let zoneFiles = "/usr/share/zoneinfo/"
 
-    static func read(_ setting: String?) -> (zone: TimeZone, notRead: String?) {
-        guard let setting, !setting.isEmpty else { return (.current, nil) }
-        return zone(named: setting).map { ($0, nil) } ?? (localtime, setting)
+    static func read(_ setting: String?) -> (zone: TimeZone, note: String?) {
+        guard let setting else { return (.current, nil) }  // /etc/localtime's zone, as Foundation reads it too
+        guard !setting.isEmpty else { return (utc, nil) }  // set and empty: UTC, as the C library has it
+        if let zone = zone(named: setting) { return (zone, nil) }
+        let shown = "TZ=\(setting.debugDescription)"
+        if let standard = standardTime(of: setting) {
+            return (standard, "\(shown) read as its standard time, without its summer time")
+        }
+        return (utc, "\(shown) names no zone: UTC, as the C library reads it")
     }
 
-    /// The zone of /etc/localtime (a link into the zone files; else Debian's /etc/timezone names it), or UTC, as the
-    /// C library has it with no `TZ`. Not Foundation's current zone: that reads `TZ` its own way.
-    static var localtime: TimeZone { zone(ofFile: "/etc/localtime") ?? TimeZone(identifier: "UTC")! }
+    /// The standard time of POSIX rules with summer time (`EST5EDT,M3.2.0,M11.1.0`: five hours west of UTC): its
+    /// `STD offset`, followed by the summer time's name.
+    static func standardTime(of setting: String) -> TimeZone? {
+        let rules =
+            /((?:[A-Za-z]{3,}|<[A-Za-z0-9+-]+>)[+-]?[0-9]{1,2}(?::[0-9]{2}){0,2})(?:[A-Za-z]{3,}|<[A-Za-z0-9+-]+>).*/
+        guard let match = setting.wholeMatch(of: rules) else { return nil }
+        return zone(named: String(match.1))
+    }
 
     /// The zone a `TZ` value names, in the forms ``TimeZone/system`` reads.
     static func zone(named setting: String) -> TimeZone? {
