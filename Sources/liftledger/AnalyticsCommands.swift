@@ -233,7 +233,11 @@ struct ProgressCommand: AsyncParsableCommand {
             func estimateText(_ session: SessionFact) -> String? {
                 session.bestEstimate.map { context.unit.text(milligrams: $0, digits: 2) }
             }
-            text += padded("date", 12) + padded("workout", 12) + padded("e1RM \(unit)", 10) + padded("top \(unit)", 10)
+            // As wide as the longest id, as in `history`.
+            let idWidth = max(12, (progress.sessions.map { terminalColumns($0.workoutId) }.max() ?? 0) + 1)
+            text +=
+                padded("date", 12) + padded("workout", idWidth) + padded("e1RM \(unit)", 10)
+                + padded("top \(unit)", 10)
             // Time and distance only for an exercise that has them: a run's or a plank's.
             let timed = progress.sessions.contains { $0.seconds > 0 }
             let distance = progress.sessions.contains { $0.distanceMillimetres > 0 }
@@ -241,7 +245,7 @@ struct ProgressCommand: AsyncParsableCommand {
             text += (distance ? padded("distance m", 12) : "") + "sets\n"
             for session in progress.sessions {
                 text +=
-                    padded(context.date(session.startedAt).description, 12) + padded(session.workoutId, 12)
+                    padded(context.date(session.startedAt).description, 12) + padded(session.workoutId, idWidth)
                     + padded(estimateText(session) ?? "-", 10)
                     + padded(session.topWeight.map { context.mass($0, digits: 2) } ?? "-", 10)
                     + padded(context.mass(session.volume), 11)

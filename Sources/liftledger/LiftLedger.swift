@@ -77,15 +77,17 @@ struct LiftLedger: AsyncParsableCommand {
     }
 
     /// Ends the process with status 64 when an argument is not UTF-8: Swift reads each of its bad bytes as U+FFFD, so
-    /// a path given so would name another file (`j_\xe9` and `j_\xe8` opened one journal, made under a third name).
+    /// a path given so would name another file (`j_\xe9` and `j_\xe8` opened one journal, made under a third name),
+    /// and a name or a note would be stored with U+FFFD.
     static func refuseArgumentsNotInUTF8() {
         for index in 1..<Int(CommandLine.argc) {
             guard let argument = CommandLine.unsafeArgv[index], String(validatingCString: argument) == nil else {
                 continue
             }
             Terminal.fail(
-                "argument \(index) (\(String(cString: argument).debugDescription)) is not UTF-8: as a path it would "
-                    + "name another file; rename the file or directory to a UTF-8 name", status: 64)
+                "argument \(index) (\(String(cString: argument).debugDescription)) is not UTF-8 (read so, a path "
+                    + "would name another file, a name or note would be stored otherwise); give it in UTF-8, and "
+                    + "rename a file or directory whose name is not", status: 64)
         }
     }
 

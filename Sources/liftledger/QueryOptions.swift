@@ -219,10 +219,15 @@ func padded(_ text: String, _ width: Int) -> String {
 }
 
 /// The columns `text` takes on a terminal: two for a character of the wide East Asian scripts (`下午锻炼` takes eight)
-/// or an emoji shown as one, one for any other.
+/// or an emoji shown as one, six for one written to a terminal as its escape (`\u202e`, see ``Terminal/inert(_:)``),
+/// one for any other.
 func terminalColumns(_ text: String) -> Int {
     text.reduce(0) { columns, character in
         guard let scalar = character.unicodeScalars.first else { return columns }
+        if Terminal.standardOutputIsTerminal {
+            let escaped = character.unicodeScalars.filter(Terminal.isActedOn).count
+            if escaped > 0 { return columns + 6 * escaped + character.unicodeScalars.count - escaped }
+        }
         let isWide =
             scalar.properties.isEmojiPresentation
             || [

@@ -68,24 +68,17 @@ enum Terminal {
     }
 
     /// Whether standard output is a terminal, where the control characters of a name or a note would act.
-    private static let standardOutputIsTerminal = isatty(STDOUT_FILENO) == 1
+    static let standardOutputIsTerminal = isatty(STDOUT_FILENO) == 1
 
     /// `text` with what a terminal acts on rather than shows written as JSON escapes it (`\u001b`): control
     /// characters other than line feed and tab (an imported note's escape sequence could recolour, move the cursor or
     /// retitle the window), and the marks that reorder text (bidirectional embeddings, overrides and isolates). In a
     /// JSON string the escape reads back as the character, so JSON stays the same JSON.
     static func inert(_ text: String) -> String {
-        func acts(_ scalar: Unicode.Scalar) -> Bool {
-            switch scalar.value {
-            case 0x09, 0x0A: false
-            case 0..<0x20, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: true
-            default: false
-            }
-        }
-        guard text.unicodeScalars.contains(where: acts) else { return text }
+        guard text.unicodeScalars.contains(where: isActedOn) else { return text }
         var shown = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
-            guard acts(scalar) else {
+            guard isActedOn(scalar) else {
                 shown.append(scalar)
                 continue
             }
@@ -93,6 +86,16 @@ enum Terminal {
             shown.append(contentsOf: "\\u\(String(repeating: "0", count: 4 - digits.count))\(digits)".unicodeScalars)
         }
         return String(shown)
+    }
+
+    /// Whether a terminal acts on `scalar` rather than shows it, so that ``inert(_:)`` writes it as its six-character
+    /// escape.
+    static func isActedOn(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A: false
+        case 0..<0x20, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
     }
 }
 

@@ -55,8 +55,9 @@ struct CLITests {
         let shown = (parent.path + "/j_\u{FFFD}").debugDescription
         #expect(
             asArgument.standardError
-                == "liftledger: error: argument 3 (\(shown)) is not UTF-8: as a path it would name "
-                + "another file; rename the file or directory to a UTF-8 name\n")
+                == "liftledger: error: argument 3 (\(shown)) is not UTF-8 (read so, a path would name another "
+                + "file, a name or note would be stored otherwise); give it in UTF-8, and rename a file or directory "
+                + "whose name is not\n")
         let asVariable = try run(
             "/bin/sh",
             ["-c", #"LIFTLEDGER_JOURNAL="$1/$(printf 'j_\351')" exec "$0" init"#, BuiltProgram.liftledger, parent.path])

@@ -105,20 +105,27 @@ struct ProjectionCLITests {
         }
     }
 
-    /// `history`'s columns stay under their headings past `workout-999`: an id of twelve characters took the column's
-    /// last space, and each row from there on stood a column right of the heading.
-    @Test func historysColumnsStayAlignedPastAThousandWorkouts() throws {
+    /// `history`'s and `progress`'s columns stay under their headings past `workout-999`: an id of twelve characters
+    /// took the column's last space, and each row from there on stood a column right of the heading.
+    @Test func historysAndProgresssColumnsStayAlignedPastAThousandWorkouts() throws {
         let journal = directory.child("thousand")
         _ = try harness(["generate", "--journal", journal, "--events", "60000", "--seed", "3"])
-        let lines = try ok(["history"], journal: journal).lines
-        #expect(lines.contains { $0.contains(" workout-1000 ") }, "more than a thousand workouts")
-        let heading = try #require(lines.first)
-        let nameColumn = try #require(heading.range(of: "name")).lowerBound.utf16Offset(in: heading)
-        for line in lines.dropFirst() {
-            // The workout's name (Push, Pull, Legs or a routine's) begins at the heading's column.
-            let start = line.index(line.startIndex, offsetBy: nameColumn)
-            #expect(line[line.index(before: start)] == " " && line[start] != " ", "\(line)")
+        /// Each row's text under `column` (the heading's word after the id's column) begins where the heading's does.
+        func expectAligned(_ lines: [String], under column: String) throws {
+            #expect(lines.contains { $0.contains(/\sworkout-[0-9]{4}\s/) }, "more than a thousand workouts")
+            let heading = try #require(lines.first)
+            let offset = try #require(heading.range(of: column)).lowerBound.utf16Offset(in: heading)
+            for line in lines.dropFirst() {
+                let start = line.index(line.startIndex, offsetBy: offset)
+                #expect(line[line.index(before: start)] == " " && line[start] != " ", "\(line)")
+            }
         }
+        // The workout's name (Push, Pull, Legs or a routine's).
+        try expectAligned(try ok(["history"], journal: journal).lines, under: "name")
+        // The estimate, in the rows of sessions (each beginning with its date) after the title and the heading.
+        let progress = try ok(["progress", "bench", "press"], journal: journal).lines.dropFirst()
+        let rows = progress.dropFirst().prefix { $0.first?.isNumber == true }
+        try expectAligned([try #require(progress.first)] + rows, under: "e1RM")
     }
 
     /// A set logged while another process rebuilds the read models after a rule change waits for the rebuild, and

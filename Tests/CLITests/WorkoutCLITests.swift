@@ -1023,6 +1023,18 @@ struct WorkoutCLITests {
         #expect(!shown.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x202E || $0 == "\r" })
         let piped = try ok(["show", "1"]).standardOutput
         #expect(piped.hasPrefix("\(name) (workout-1)") && piped.contains("note: \(note)\n"), "\(piped)")
+        // A table's columns are padded as the name is shown: its time stayed six columns right of the heading's.
+        try ok(["start", "--name", "Push"])
+        try ok(["log", "squat", "100kg", "x", "5"])
+        try ok(["finish"])
+        let history = try onATerminal(["history"]).split(separator: "\n").map(String.init)
+        let timeColumn = try #require(history.first?.range(of: "time")).lowerBound.utf16Offset(in: history[0])
+        #expect(
+            history.count == 3
+                && history.dropFirst().allSatisfy { row in
+                    let start = row.index(row.startIndex, offsetBy: timeColumn)
+                    return row[row.index(before: start)] == " " && row[start].isNumber
+                }, "\(history)")
         // An export to a terminal, to standard output or named as a file, the same.
         for arguments in [
             ["export", "--format", "strong-csv"], ["export", "--format", "jsonl", "--output", "/dev/tty"],
