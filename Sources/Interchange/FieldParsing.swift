@@ -229,11 +229,8 @@ struct FieldParser {
     func secondPass(of instant: Timestamp, before later: Timestamp) -> Timestamp? {
         // `later` is read as the first pass too, so the clocks go back within the hour after it.
         let after = timeZone.secondsFromGMT(for: later.adding(seconds: 3_600).date)
-        let back = timeZone.secondsFromGMT(for: instant.date) - after
-        guard back > 0 else { return nil }
-        let second = instant.adding(seconds: Int64(back))
-        // Only a time the clocks pass twice has a second pass: one after the change, in the offset after it.
-        return second < later || timeZone.secondsFromGMT(for: second.date) != after ? nil : second
+        guard let second = timeZone.secondPass(of: instant, toOffset: after), !(second < later) else { return nil }
+        return second
     }
 
     /// `YYYY-MM-DD[ HH:MM[:SS]]` (or with a `T`), checked field by field.

@@ -181,12 +181,8 @@ struct ImportPlan {
     /// its first pass); nil when it comes once.
     static func secondPass(of instant: Timestamp, in timeZone: TimeZone) -> Timestamp? {
         // No zone goes back more than an hour, nor twice within three.
-        let after = timeZone.secondsFromGMT(for: instant.adding(seconds: 3 * 3_600).date)
-        let back = timeZone.secondsFromGMT(for: instant.date) - after
-        guard back > 0 else { return nil }
-        let second = instant.adding(seconds: Int64(back))
-        // Only a local time from the change back to the old time comes again: after the change, in the offset after.
-        return timeZone.secondsFromGMT(for: second.date) == after ? second : nil
+        timeZone.secondPass(
+            of: instant, toOffset: timeZone.secondsFromGMT(for: instant.adding(seconds: 3 * 3_600).date))
     }
 
     /// Where the events an import writes come from: their metadata's source begins so.
