@@ -1081,6 +1081,24 @@ struct WorkoutCLITests {
         }
     }
 
+    /// `profile show` says how it read a `TZ` that names no zone as it stands, and what is in force: UTC for one the C
+    /// library reads as UTC, the standard time of summer-time rules.
+    @Test(arguments: [
+        ("JST", #"time zone    GMT (the system's: TZ="JST" names no zone: UTC, as the C library reads it; none set)"#),
+        (
+            "EST5EDT,M3.2.0,M11.1.0",
+            #"time zone    Etc/GMT+5 (the system's: TZ="EST5EDT,M3.2.0,M11.1.0" read as its standard time, "#
+                + #"without its summer time; none set)"#
+        ),
+        ("Asia/Tokyo", "time zone    Asia/Tokyo (the system's; none set)"),
+    ])
+    func profileShowSaysHowItReadATZThatNamesNoZone(zone: String, line: String) throws {
+        let shown = try run(
+            BuiltProgram.liftledger, ["profile", "show", "--journal", journal], environment: ["TZ": zone])
+        #expect(shown.status == 0, "\(shown.standardError)")
+        #expect(shown.lines.contains(line), "\(shown.lines)")
+    }
+
     private static func microseconds(_ text: String) -> Int64? {
         Timestamp(rfc3339: text)?.microsecondsSinceEpoch
     }
