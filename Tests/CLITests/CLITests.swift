@@ -76,6 +76,16 @@ struct CLITests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path).isEmpty)
     }
 
+    /// A payload stored as JSON before `append` checked it against RFC 8259 (a trailing comma, which Foundation's
+    /// parser on Linux reads) is given as its bytes alone: `events --json` printed it as JSON that `jq` refuses.
+    @Test func aJSONPayloadOnlyALenientParserReadsIsGivenAsItsBytes() async throws {
+        _ = try await Journal.open(at: journal, create: true).append(
+            [ProposedEvent(type: "T", encoding: .json, payload: Array("[1,2,]".utf8))], to: "lenient")
+        let line = try jsonObject(try liftledger(["events", "--json"], journal: journal).lines[0])
+        #expect(line["payload"] == nil)
+        #expect(line["payloadBase64"] as? String == Data("[1,2,]".utf8).base64EncodedString())
+    }
+
     @Test func badInputIsOneLineNonZeroAndWritesNothing() throws {
         let id = UUID().uuidString
         let seeded = try liftledger(
