@@ -194,25 +194,25 @@ struct EditCommand: AsyncParsableCommand {
                 )
             }
             if let day = LocalDate(date) {
-                // The same local time of day, to the microsecond (noon for a workout not found, refused below).
+                // The same local time of day, to the microsecond (noon for a workout not found, refused below), read
+                // as a local time given in full is: refused where the clocks skip it, its first pass where they pass
+                // it twice.
                 var calendar = Calendar(identifier: .gregorian)
                 calendar.timeZone = zone
-                var time = DateComponents(hour: 12)
+                var time = (hour: 12, minute: 0, second: 0, microsecond: Int64(0))
                 if let current {
-                    time = calendar.dateComponents(
-                        [.hour, .minute, .second, .nanosecond], from: current.startedAt.date)
+                    let parts = calendar.dateComponents([.hour, .minute, .second], from: current.startedAt.date)
+                    time = (
+                        parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0,
+                        ((current.startedAt.microsecondsSinceEpoch % 1_000_000) + 1_000_000) % 1_000_000
+                    )
                 }
-                guard
-                    let sameTime = calendar.date(
-                        from: DateComponents(
-                            year: day.year, month: day.month, day: day.day, hour: time.hour, minute: time.minute,
-                            second: time.second, nanosecond: time.nanosecond))
-                else {
-                    throw CLIError(
-                        message: "cannot place the workout's time of day on \(date) in \(zone.identifier)",
-                        remedy: "give the time too: 'YYYY-MM-DD HH:MM' or an RFC 3339 time")
-                }
-                start = Timestamp(sameTime)
+                let local = String(
+                    format: "%04d-%02d-%02d %02d:%02d:%02d", day.year, day.month, day.day, time.hour, time.minute,
+                    time.second)
+                let whole = try Timestamp.parse(
+                    local, in: zone, option: "--date", forms: "YYYY-MM-DD, 'YYYY-MM-DD HH:MM' or an RFC 3339 time")
+                start = Timestamp(microsecondsSinceEpoch: whole.microsecondsSinceEpoch + time.microsecond)
             } else {
                 start = try Timestamp.parse(
                     date, in: zone, option: "--date", forms: "YYYY-MM-DD, 'YYYY-MM-DD HH:MM' or an RFC 3339 time")

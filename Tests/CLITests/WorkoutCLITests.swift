@@ -589,6 +589,11 @@ struct WorkoutCLITests {
         try ok(["edit", "1", "--date", "2026-03-29 03:30"])
         let unreadable = try liftledger(["edit", "1", "--date", "2026-03-29 25:30"], journal: journal)
         #expect(unreadable.status == 1 && unreadable.standardError.contains("cannot read --date"))
+        // A date alone keeps the time of day, and is refused where the clocks skip it too: it was moved on an hour.
+        try ok(["edit", "1", "--date", "2026-03-22 02:30"])
+        let skippedDay = try liftledger(["edit", "1", "--date", "2026-03-29"], journal: journal)
+        #expect(skippedDay.status == 1, "\(skippedDay.standardOutput)")
+        #expect(skippedDay.standardError.contains("2026-03-29 02:30:00 does not exist in Europe/Berlin"))
         // The end of a workout likewise.
         try ok(["start"])
         let skippedEnd = try liftledger(["finish", "--at", "2026-03-29 02:30"], journal: journal)
@@ -612,6 +617,10 @@ struct WorkoutCLITests {
         // After the change, the same clock reads an hour later: 03:30 is 02:30Z.
         try ok(["edit", "1", "--date", "2025-10-26 03:30"])
         #expect(try started() == "2025-10-26T02:30:00.000000Z")
+        // A date alone keeps the time of day, read as its first pass too: 02:30 a week before is 00:30Z (UTC+2).
+        try ok(["edit", "1", "--date", "2025-10-19 02:30"])
+        try ok(["edit", "1", "--date", "2025-10-26"])
+        #expect(try started() == "2025-10-26T00:30:00.000000Z")
     }
 
     /// Table columns line up on a terminal whatever script a name is in: `下午锻炼` (four characters of two columns
