@@ -13,7 +13,8 @@ import Training
 /// The read models against their peers, measured in one run on generated journals: a full rebuild beside raw LMDB
 /// scanning the same journal and beside the same folds fed from SQLite rows with JSON payloads (checked to write
 /// the same read models), and, to show what its commits' syncs cost, beside itself on a copy of the journal whose
-/// commits do not sync, and, to show what reading and decoding alone cost, beside one thread decoding the journal;
+/// commits do not sync, and, to show what reading and decoding alone cost, beside one thread decoding the journal, and
+/// what the folds alone cost, beside them fed events decoded beforehand;
 /// the latency of an append and a query at two journal sizes; cold-process queries beside `liftledger --version`;
 /// and the rebuild's peak memory at two journal sizes.
 struct ProjectionsBench: AsyncParsableCommand {
@@ -67,6 +68,8 @@ struct ProjectionsBench: AsyncParsableCommand {
         var scan: [Double] = []
         var decodedScan: [Double] = []
         var peer: [Double] = []
+        var peerFold: [Double] = []
+        var ceiling: [Double] = []
         var peerStore: ReadModelStore?
         for repetition in 0..<repetitions {
             let rebuildTime = try Self.wallAndProcessorSeconds { try models.rebuild() }
@@ -86,6 +89,14 @@ struct ProjectionsBench: AsyncParsableCommand {
             peer.append(Double(events) / peerTime.wall)
             peerBusyCores.append(peerTime.processor / peerTime.wall)
             peerStore = store
+            let foldPath = root + "/peer-fold-\(repetition)"
+            try FileManager.default.createDirectory(atPath: foldPath, withIntermediateDirectories: false)
+            let foldStore = try ReadModelStore(
+                environment: Environment.open(path: foldPath), projections: TrainingReadModels.descriptors)
+            peerFold.append(Double(events) / (try Self.peerFoldSeconds(sqlitePath, into: foldStore, rules: rules)))
+            // The time of an event in the peer over the least a rebuild could spend on it with every core busy.
+            let cores = Double(ProcessInfo.processInfo.activeProcessorCount)
+            ceiling.append(cores * (1 / peer.last!) / (1 / decodedScan.last! + 1 / peerFold.last!))
         }
         let ours = try ReadModelDigestCommand.digests(
             of: ReadModelStore(environment: main.environment, projections: TrainingReadModels.descriptors))
@@ -108,6 +119,11 @@ struct ProjectionsBench: AsyncParsableCommand {
             // before it folds anything.
             ("decodedScanEventsPerSecond", String(Int(Self.median(decodedScan)))),
             ("decodedScanVsRawScan", String((Self.median(zip(decodedScan, scan).map(/)) * 1_000).rounded() / 1_000)),
+            // Not a target: the peer's folds alone, fed events decoded beforehand. The folds are the same code in the
+            // rebuild and in the peer, so they bound the ratio: were the rebuild to keep every core busy with nothing
+            // but the decoded scan's work and these folds, it would run this many times the peer.
+            ("peerFoldOnlyEventsPerSecond", String(Int(Self.median(peerFold)))),
+            ("rebuildVsSQLitePeerCeiling", String((Self.median(ceiling) * 1_000).rounded() / 1_000)),
             // Not targets: how many cores the rebuild and the peer kept busy, beside how many this machine has.
             ("rebuildBusyCores", String(format: "%.2f", Self.median(rebuildBusyCores))),
             ("sqliteJSONPeerBusyCores", String(format: "%.2f", Self.median(peerBusyCores))),
@@ -242,10 +258,38 @@ struct ProjectionsBench: AsyncParsableCommand {
     /// the same projections as a rebuild, chunk by chunk, into `store`.
     static func foldFromSQLite(_ path: String, into store: ReadModelStore, rules: Rules) throws {
         let database = try SQLite(path: path)
+        let projections = try peerProjections(database, rules: rules)
+        try readChunks(database, of: projections) { chunk, last in
+            try store.fold(projections, chunk, through: last)
+        }
+    }
+
+    /// The peer's folds alone: every row read and decoded first, not timed, then the same projections fed the same
+    /// chunks into `store`. Returns the seconds the folds took.
+    static func peerFoldSeconds(_ path: String, into store: ReadModelStore, rules: Rules) throws -> Double {
+        let database = try SQLite(path: path)
+        let projections = try peerProjections(database, rules: rules)
+        var chunks: [(events: [RecordedTrainingEvent], last: UInt64)] = []
+        try readChunks(database, of: projections) { chunk, last in chunks.append((Array(chunk), last)) }
+        return try seconds {
+            for (events, last) in chunks { try store.fold(projections, events[...], through: last) }
+        }
+    }
+
+    /// The projections a rebuild folds, reading finished workouts' events from the peer's table.
+    private static func peerProjections(
+        _ database: SQLite, rules: Rules
+    ) throws -> [any Projection<RecordedTrainingEvent>] {
+        [PlanProjection(), TrainingProjection(rules: rules, workoutEvents: try SQLiteWorkoutEvents(database))]
+    }
+
+    /// Reads every row in order, decodes its JSON payload with `JSONDecoder` into the training event types, and hands
+    /// `body` the events in chunks of 65,536, each with the position of the last row read.
+    private static func readChunks(
+        _ database: SQLite, of projections: [any Projection<RecordedTrainingEvent>],
+        _ body: (ArraySlice<RecordedTrainingEvent>, UInt64) throws -> Void
+    ) throws {
         let select = try database.prepare("SELECT \(SQLiteWorkoutEvents.columns) FROM events ORDER BY position")
-        let projections: [any Projection<RecordedTrainingEvent>] = [
-            PlanProjection(), TrainingProjection(rules: rules, workoutEvents: try SQLiteWorkoutEvents(database)),
-        ]
         // The records of types no projection reads are passed over undecoded, as the rebuild passes them over.
         let readTypes = eventTypes(readBy: projections)
         let decoder = JSONDecoder()
@@ -257,11 +301,11 @@ struct ProjectionsBench: AsyncParsableCommand {
             guard let event = try SQLiteWorkoutEvents.event(row, decoder) else { return }
             chunk.append(event)
             if chunk.count == 65_536 {
-                try store.fold(projections, chunk[...], through: last)
+                try body(chunk[...], last)
                 chunk.removeAll(keepingCapacity: true)
             }
         }
-        try store.fold(projections, chunk[...], through: last)
+        try body(chunk[...], last)
     }
 
     // MARK: Processes and figures
