@@ -58,8 +58,8 @@ public final class Projector<Event: Sendable>: Sendable {
 
     /// Brings `projections` up to the journal's head, chunk by chunk, each chunk read, folded and checkpointed in one
     /// write transaction. A read model built by other code or under other rules is rebuilt first, unless another live
-    /// process is rebuilding it by this code and these rules: it then stays as it is meanwhile, and its name is
-    /// returned. A first build cut short, or one under way by other code or rules, is taken on.
+    /// process is rebuilding it: it then stays as it is meanwhile, and its name is returned. A first build cut short
+    /// is resumed.
     @discardableResult
     public func catchUp(
         _ projections: [any Projection<Event>], chunkSize: Int = 16_384, progress: Progress? = nil
@@ -86,11 +86,9 @@ public final class Projector<Event: Sendable>: Sendable {
             case nil where checkpoint == nil:
                 continue  // a first build: folded from the first event below
             case let marker?
-            where marker.builder.processID != getpid() && marker.builder.isAlive && checkpoint != nil
-                && descriptor.isBuilt(by: marker.checkpoint):
-                // Another live process is rebuilding it by this code and these rules: left to it. One under other
-                // rules (a rebuild begun before a rule change) is taken over below, or it would swap in a read model
-                // the rules in force did not build.
+            where marker.builder.processID != getpid() && marker.builder.isAlive
+                && (checkpoint != nil || !descriptor.isBuilt(by: marker.checkpoint)):
+                // Another live process is rebuilding it (or building it first under other rules): left to it.
                 leftStale.append(projection.name)
             default:
                 toRebuild.append(projection)  // rebuilt, or a rebuild cut short (or under way, by these rules) joined
@@ -108,6 +106,17 @@ public final class Projector<Event: Sendable>: Sendable {
         try foldNewEvents(
             projections.filter { !leftStale.contains($0.name) }, chunkSize: chunkSize, progress: progress)
         return leftStale
+    }
+
+    /// Folds into the live read models of `projections` the events after their checkpoints, as
+    /// ``catchUp(_:chunkSize:progress:)`` does, but never rebuilds: a read model that a projection's code and rules did
+    /// not build (one that another process swapped in meanwhile, say) is left as it is.
+    public func foldNew(
+        _ projections: [any Projection<Event>], chunkSize: Int = 16_384, progress: Progress? = nil
+    ) throws {
+        try requireBesideJournal("fold into")
+        try validate(projections, chunkSize: chunkSize)
+        try foldNewEvents(projections, chunkSize: chunkSize, progress: progress)
     }
 
     private func foldNewEvents(

@@ -237,32 +237,6 @@ struct ProjectionCLITests {
         #expect(status?["current"] as? Bool == false && status?["lag"] as? Int == 0, "\(String(describing: status))")
     }
 
-    /// A rule changed while another process rebuilds under the rules before is not left to that rebuild, which would
-    /// swap in a read model of the old rules (`projections` then said `built under other rules`): the change's own
-    /// rebuild takes it over, and the read model is the new rules'.
-    @Test func aRuleChangedDuringAnotherProcesssRebuildUnderTheOldRulesIsBuiltByTheNewOnes() throws {
-        let journal = directory.child("taken-over")
-        for arguments in [["init"], ["start"], ["log", "bench", "press", "100kg", "x", "5"], ["finish"]] {
-            _ = try ok(arguments, journal: journal)
-        }
-        let sleeper = try ProgramHandle("/bin/sleep", ["60"])
-        defer {
-            kill(sleeper.processIdentifier, SIGKILL)
-            _ = sleeper.wait()
-        }
-        try markRebuilding(journal, under: { _ in }, by: sleeper)
-        _ = try ok(["rules", "set", "e1rm.formula", "brzycki"], journal: journal)
-        let training = try ok(["projections", "--json"], journal: journal).lines.map(jsonObject)
-            .first { $0["name"] as? String == "training" }
-        #expect(
-            training?["rebuilding"] as? Bool == false && training?["lag"] as? Int == 0,
-            "\(String(describing: training))")
-        // Brzycki's: 100 × 36 / (37 − 5) = 112.5.
-        let why = try ok(["why", "bench", "press", "e1rm"], journal: journal).lines
-        #expect(
-            why.first?.contains("by brzycki") == true && why.dropFirst().first?.hasPrefix("#1 112.5") == true, "\(why)")
-    }
-
     /// `rules set --dry-run` reports exactly the differences a real change then shows, writes nothing, and a query
     /// `--as-of` a position before the change answers under the old rules.
     @Test func aDryRunShowsExactlyWhatTheChangeDoes() throws {

@@ -1091,9 +1091,14 @@ struct WorkoutCLITests {
     }
 
     /// `profile show` says how it read a `TZ` that names no zone as it stands, and what is in force: UTC for one the C
-    /// library reads as UTC, the standard time of summer-time rules.
+    /// library reads as UTC, and for an offset no zone has (the C library's -2000), the standard time of summer-time
+    /// rules.
     @Test(arguments: [
-        ("JST", #"time zone    GMT (the system's: TZ="JST" names no zone: UTC, as the C library reads it; none set)"#),
+        (
+            "JST",
+            #"time zone    Etc/UTC (the system's: TZ="JST" names no zone: UTC, as the C library reads it; none set)"#
+        ),
+        ("XXX20", #"time zone    Etc/UTC (the system's: TZ="XXX20" is an offset no zone has: read as UTC; none set)"#),
         (
             "EST5EDT,M3.2.0,M11.1.0",
             #"time zone    Etc/GMT+5 (the system's: TZ="EST5EDT,M3.2.0,M11.1.0" read as its standard time, "#

@@ -114,6 +114,30 @@ struct ProjectorTests {
         #expect(after.checkpoint.slot == 1 && after.checkpoint.rulesDigest == onlyOne.rulesDigest)
     }
 
+    /// `foldNew` folds new events into a read model its projection built, and leaves one built under other rules as
+    /// it is, where `catchUp` would rebuild it: a query folding into the read model another process is replacing
+    /// must not rebuild under the rules before when that process swaps its own in first. By hand: the three events
+    /// of stream "one" and the one of "two", and after the swap the events since, unfolded.
+    @Test func foldNewFoldsIntoItsOwnReadModelAndNeverRebuilds() async throws {
+        try await append(["A", "B"], to: "one")
+        try await append(["A"], to: "two")
+        let everything = Counts()
+        let projector = try projector([everything])
+        try projector.catchUp([everything])
+        try await append(["C"], to: "one")
+        try projector.foldNew([everything])
+        let folded = try contents(projector, everything)
+        #expect(folded.streams == ["one": 3, "two": 1] && folded.checkpoint.position == 4)
+        // Another process swaps in a read model under another rule; events follow.
+        let onlyOne = Counts(onlyStream: "one")
+        try projector.catchUp([onlyOne])
+        try await append(["D"], to: "two")
+        try projector.foldNew([everything])
+        let left = try contents(projector, onlyOne)
+        #expect(left.checkpoint.rulesDigest == onlyOne.rulesDigest && left.checkpoint.slot == 1)
+        #expect(left.checkpoint.position == 4 && left.streams == ["one": 3])
+    }
+
     /// Catch-up rebuilds a read model it found stale with `onlyIfStale`: if another process has swapped in one built
     /// by the same code and rules since, nothing is folded and the live slot stays. A rebuild asked for by name
     /// rebuilds anyway, into the other slot.

@@ -53,33 +53,38 @@ public final class TrainingReadModels: Sendable {
     /// While another process rebuilds the training read model after a rule change, the live one folds the events
     /// committed since, under the rules that built it, so that an answer meanwhile reflects every event committed
     /// before it was asked (an imported workout was missing from `history` until the rebuild swapped its own in).
-    /// Left as it is when this code did not build it, or no rules recorded built it.
+    /// Only folds: a read model that the other process swapped in meanwhile is left as it is. Left as it is too when
+    /// this code did not build it, or no rules recorded built it.
     private func catchUpTheModelBeingReplaced(
         chunkSize: Int, progress: Projector<RecordedTrainingEvent>.Progress?
     ) throws {
         guard let built = try projector.store.read({ try $0.model(TrainingProjection.name)?.checkpoint }),
+            built.version == TrainingProjection(rules: Rules(), workoutEvents: nil).version,
             let rules = try rules(thatBuilt: built)
         else { return }
         let projection = TrainingProjection(
             rules: rules, workoutEvents: JournalWorkoutEvents(journal, isBesideModel: true))
-        guard projection.version == built.version else { return }
-        try projector.catchUp([projection], chunkSize: chunkSize, progress: progress)
+        try projector.foldNew([projection], chunkSize: chunkSize, progress: progress)
     }
 
     /// The rules the training read model at `checkpoint` was folded under: those in force at its position, or, when
     /// it has folded events past a rule change under the rules before (see ``catchUp(chunkSize:progress:)``), those
-    /// in force before the latest change whose rules it holds; nil when no recorded rules match its digest.
+    /// in force before the latest change whose rules it holds; nil when no recorded rules match its digest. The
+    /// `rules` and `profile` streams are read once.
     private func rules(thatBuilt checkpoint: Checkpoint) throws -> Rules? {
-        // Each change of the rules or of the profile's time zone up to the checkpoint, latest first: the rules just
-        // before it are a candidate. (The profile's other records, body weights among them, change no rule.)
-        let zoneChanges = try journal.readStream("profile").filter { record in
-            guard case .profileUpdated(let update)? = try? TrainingEvent.decode(record) else { return false }
-            return update.timeZone != nil
+        let changes = try journal.readStream("rules").filter { $0.position <= checkpoint.position }.compactMap {
+            record in Rules.change(in: record).map { (position: record.position, change: $0) }
         }
-        let changes = try (journal.readStream("rules") + zoneChanges).map(\.position)
-            .filter { $0 <= checkpoint.position }.sorted(by: >)
-        for position in [checkpoint.position] + changes.map({ $0 - 1 }) {
-            let rules = try Rules.load(from: journal, through: position)
+        // The profile's other records, body weights among them, change no rule.
+        let zones = try journal.readStream("profile").filter { $0.position <= checkpoint.position }.compactMap {
+            record in Rules.zone(setBy: record).map { (position: record.position, zone: $0) }
+        }
+        // The rules just before each change, latest first, after those at the checkpoint.
+        let candidates = (changes.map(\.position) + zones.map(\.position)).sorted(by: >).map { $0 - 1 }
+        for position in [checkpoint.position] + candidates {
+            var rules = Rules()
+            for (at, change) in changes where at <= position { rules.set(change.key, to: change.value) }
+            if let zone = zones.last(where: { $0.position <= position }) { rules.timeZoneIdentifier = zone.zone }
             if TrainingProjection(rules: rules, workoutEvents: nil).rulesDigest == checkpoint.rulesDigest {
                 return rules
             }

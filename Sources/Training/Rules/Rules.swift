@@ -199,10 +199,24 @@ public struct Rules: Sendable, Equatable {
     ) throws -> Rules {
         var rules = Rules()
         for record in try journal.readStream("rules") where record.position <= position && include(record) {
-            guard case .rulesChanged(let change)? = try? TrainingEvent.decode(record) else { continue }
+            guard let change = change(in: record) else { continue }
             rules.set(change.key, to: change.value)  // a key or value of a newer build is passed over
         }
         return rules
+    }
+
+    /// The change a `rules` stream record makes.
+    static func change(in record: EventRecord) -> RulesChanged? {
+        guard case .rulesChanged(let change)? = try? TrainingEvent.decode(record) else { return nil }
+        return change
+    }
+
+    /// The time zone a `profile` stream record sets, when it sets one this machine knows.
+    static func zone(setBy record: EventRecord) -> String? {
+        guard case .profileUpdated(let update)? = try? TrainingEvent.decode(record), let zone = update.timeZone,
+            TimeZone.usable(zone) != nil
+        else { return nil }
+        return zone
     }
 
     /// The rules in force after the records of `journal` up to `position` that `include` admits, with the time zone
@@ -218,9 +232,7 @@ public struct Rules: Sendable, Equatable {
         var first: (zone: String, position: UInt64)?
         var found = false
         for record in try journal.readStream("profile") {
-            guard case .profileUpdated(let update)? = try? TrainingEvent.decode(record), let zone = update.timeZone,
-                TimeZone.usable(zone) != nil
-            else { continue }
+            guard let zone = zone(setBy: record) else { continue }
             if first == nil { first = (zone, record.position) }
             guard record.position <= position && include(record) else { continue }
             rules.timeZoneIdentifier = zone

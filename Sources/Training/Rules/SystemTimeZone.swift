@@ -19,7 +19,9 @@ extension TimeZone {
 enum SystemTimeZone {
     static let reading: (zone: TimeZone, note: String?) = read(ProcessInfo.processInfo.environment["TZ"])
 
-    static let utc = TimeZone(identifier: "UTC")!
+    /// UTC under the name Debian's /etc/localtime gives it, so that an empty `TZ` and none on a UTC system are one
+    /// zone to the read models' digest (Foundation names `UTC` `GMT`).
+    static let utc = TimeZone(identifier: "Etc/UTC")!
 
     /// Where the system keeps its zone files, as the C library looks for them.
     static let zoneFiles = "/usr/share/zoneinfo/"
@@ -29,19 +31,27 @@ enum SystemTimeZone {
         guard !setting.isEmpty else { return (utc, nil) }  // set and empty: UTC, as the C library has it
         if let zone = zone(named: setting) { return (zone, nil) }
         let shown = "TZ=\(setting.debugDescription)"
-        if let standard = standardTime(of: setting) {
+        let name = setting.hasPrefix(":") ? String(setting.dropFirst()) : setting
+        if let standard = standardTime(of: name) {
             return (standard, "\(shown) read as its standard time, without its summer time")
         }
+        // The C library takes an offset of up to 24 hours; no zone has one past 14.
+        if name.prefixMatch(of: posixOffset) != nil { return (utc, "\(shown) is an offset no zone has: read as UTC") }
         return (utc, "\(shown) names no zone: UTC, as the C library reads it")
+    }
+
+    /// POSIX `STD offset`: a name, then hours west of UTC, then minutes and seconds.
+    static var posixOffset: Regex<(Substring, Substring, Substring, Substring?, Substring?)> {
+        /(?:[A-Za-z]{3,}|<[A-Za-z0-9+-]+>)([+-]?)([0-9]{1,2})(?::([0-9]{2}))?(?::([0-9]{2}))?/
     }
 
     /// The standard time of POSIX rules with summer time (`EST5EDT,M3.2.0,M11.1.0`: five hours west of UTC): its
     /// `STD offset`, followed by the summer time's name.
-    static func standardTime(of setting: String) -> TimeZone? {
-        let rules =
-            /((?:[A-Za-z]{3,}|<[A-Za-z0-9+-]+>)[+-]?[0-9]{1,2}(?::[0-9]{2}){0,2})(?:[A-Za-z]{3,}|<[A-Za-z0-9+-]+>).*/
-        guard let match = setting.wholeMatch(of: rules) else { return nil }
-        return zone(named: String(match.1))
+    static func standardTime(of name: String) -> TimeZone? {
+        guard let match = name.prefixMatch(of: posixOffset),
+            name[match.range.upperBound...].wholeMatch(of: /(?:[A-Za-z]{3,}|<[A-Za-z0-9+-]+>).*/) != nil
+        else { return nil }
+        return zone(named: String(name[match.range]))
     }
 
     /// The zone a `TZ` value names, in the forms ``TimeZone/system`` reads.
@@ -52,8 +62,7 @@ enum SystemTimeZone {
         if FileManager.default.fileExists(atPath: zoneFiles + name) { return zone(ofFile: zoneFiles + name) }
         // POSIX `STD offset`: hours west of UTC, then minutes and seconds, the sign the other way round from `GMT+5`
         // as Foundation reads it.
-        let offset = /(?:[A-Za-z]{3,}|<[A-Za-z0-9+-]+>)([+-]?)([0-9]{1,2})(?::([0-9]{2}))?(?::([0-9]{2}))?/
-        guard let match = name.wholeMatch(of: offset), let hours = Int(match.2) else {
+        guard let match = name.wholeMatch(of: posixOffset), let hours = Int(match.2) else {
             // A system without zone files: the names Foundation's own data has.
             guard !FileManager.default.fileExists(atPath: zoneFiles),
                 TimeZone.knownTimeZoneIdentifiers.contains(name)
@@ -64,7 +73,7 @@ enum SystemTimeZone {
         let seconds = match.4.flatMap { Int($0) } ?? 0
         guard minutes < 60, seconds < 60 else { return nil }
         let west = (hours * 3_600 + minutes * 60 + seconds) * (match.1 == "-" ? -1 : 1)
-        guard west != 0 else { return TimeZone.usable("UTC") }
+        guard west != 0 else { return utc }
         // IANA's Etc/GMT names have the POSIX sign (Etc/GMT-9 is nine hours east) and whole hours.
         if minutes == 0, seconds == 0, let zone = TimeZone.usable("Etc/GMT\(west < 0 ? "-" : "+")\(hours)") {
             return zone
