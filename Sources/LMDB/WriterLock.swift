@@ -78,12 +78,19 @@ final class WriterLock: @unchecked Sendable {
         var line: UnsafeMutablePointer<CChar>?
         var capacity = 0
         defer { free(line) }
-        // "1: FLOCK  ADVISORY  WRITE 12345 08:01:131090 0 EOF": the holder, then device and inode.
+        // "1: FLOCK  ADVISORY  WRITE 12345 08:01:131090 0 EOF": the holder, then the device's major and minor numbers
+        // in hexadecimal and the inode. An inode alone could be another file system's file.
+        let device = UInt64(status.st_dev)
+        let major = ((device >> 8) & 0xFFF) | ((device >> 32) & ~UInt64(0xFFF))
+        let minor = (device & 0xFF) | ((device >> 12) & ~UInt64(0xFF))
+        func hex(_ number: UInt64) -> String {
+            let digits = String(number, radix: 16)
+            return digits.count < 2 ? "0" + digits : digits
+        }
+        let place = "\(hex(major)):\(hex(minor)):\(status.st_ino)"
         while getline(&line, &capacity, file) > 0, let line {
             let fields = String(cString: line).split(separator: " ")
-            guard fields.count >= 6, fields[1] == "FLOCK", fields[3] == "WRITE",
-                fields[5].split(separator: ":").last == "\(status.st_ino)"
-            else { continue }
+            guard fields.count >= 6, fields[1] == "FLOCK", fields[3] == "WRITE", fields[5] == place else { continue }
             return Int32(fields[4])
         }
         return nil
