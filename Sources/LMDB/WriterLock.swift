@@ -79,7 +79,8 @@ final class WriterLock: @unchecked Sendable {
         var capacity = 0
         defer { free(line) }
         // "1: FLOCK  ADVISORY  WRITE 12345 08:01:131090 0 EOF": the holder, then the device's major and minor numbers
-        // in hexadecimal and the inode. An inode alone could be another file system's file.
+        // in hexadecimal and the inode. An inode alone could be another file system's file: the device is matched too
+        // where it can be.
         let device = UInt64(status.st_dev)
         let major = ((device >> 8) & 0xFFF) | ((device >> 32) & ~UInt64(0xFFF))
         let minor = (device & 0xFF) | ((device >> 12) & ~UInt64(0xFF))
@@ -88,12 +89,18 @@ final class WriterLock: @unchecked Sendable {
             return digits.count < 2 ? "0" + digits : digits
         }
         let place = "\(hex(major)):\(hex(minor)):\(status.st_ino)"
+        // On btrfs and overlayfs the kernel prints another device than `stat` gives: the inode alone is matched
+        // there, when no line matches both.
+        var sameInode: Int32?
         while getline(&line, &capacity, file) > 0, let line {
             let fields = String(cString: line).split(separator: " ")
-            guard fields.count >= 6, fields[1] == "FLOCK", fields[3] == "WRITE", fields[5] == place else { continue }
-            return Int32(fields[4])
+            guard fields.count >= 6, fields[1] == "FLOCK", fields[3] == "WRITE" else { continue }
+            if fields[5] == place { return Int32(fields[4]) }
+            if sameInode == nil, fields[5].split(separator: ":").last == "\(status.st_ino)" {
+                sameInode = Int32(fields[4])
+            }
         }
-        return nil
+        return sameInode
     }
 }
 

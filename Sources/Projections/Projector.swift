@@ -110,13 +110,24 @@ public final class Projector<Event: Sendable>: Sendable {
 
     /// Folds into the live read models of `projections` the events after their checkpoints, as
     /// ``catchUp(_:chunkSize:progress:)`` does, but never rebuilds: a read model that a projection's code and rules did
-    /// not build (one that another process swapped in meanwhile, say) is left as it is.
+    /// not build (one that another process swapped in meanwhile, say) is left as it is, and so is a projection with no
+    /// read model yet.
     public func foldNew(
         _ projections: [any Projection<Event>], chunkSize: Int = 16_384, progress: Progress? = nil
     ) throws {
         try requireBesideJournal("fold into")
         try validate(projections, chunkSize: chunkSize)
-        try foldNewEvents(projections, chunkSize: chunkSize, progress: progress)
+        // Read models at the head, or not their projections', need no write transaction (which would wait for any
+        // writer: another process's rebuild holds one for each chunk).
+        let due = try store.read { snapshot in
+            let head = try journal.headPosition(in: snapshot.transaction)
+            return try projections.filter { projection in
+                guard let checkpoint = try store.checkpoint(projection.name, snapshot.transaction) else { return false }
+                return ProjectionDescriptor(projection).isBuilt(by: checkpoint) && checkpoint.position < head
+            }
+        }
+        guard !due.isEmpty else { return }
+        try foldNewEvents(due, chunkSize: chunkSize, progress: progress)
     }
 
     private func foldNewEvents(

@@ -237,6 +237,40 @@ struct ProjectionCLITests {
         #expect(status?["current"] as? Bool == false && status?["lag"] as? Int == 0, "\(String(describing: status))")
     }
 
+    /// A query at the head while another process rebuilds the training read model takes no write transaction: it
+    /// waited for the writer lock, which the rebuild holds for each chunk, and said so after two seconds. Here this
+    /// process holds the lock for three.
+    @Test func aQueryAtTheHeadDuringAnotherProcesssRebuildWaitsForNoWriter() throws {
+        let journal = directory.child("no-wait")
+        for arguments in [["init"], ["start"], ["log", "bench", "press", "100kg", "x", "5"], ["finish"]] {
+            _ = try ok(arguments, journal: journal)
+        }
+        let sleeper = try ProgramHandle("/bin/sleep", ["60"])
+        defer {
+            kill(sleeper.processIdentifier, SIGKILL)
+            _ = sleeper.wait()
+        }
+        try markRebuilding(journal, under: { $0.estimateFormula = .brzycki }, by: sleeper)
+        _ = try ok(["rules", "set", "e1rm.formula", "brzycki"], journal: journal)
+        _ = try ok(["history"], journal: journal)  // the live read model folds up to the head
+        let environment = try Journal.open(at: journal, create: false).environment
+        let holding = DispatchSemaphore(value: 0)
+        let released = DispatchGroup()
+        DispatchQueue.global().async(group: released) {
+            try? environment.write { _ in
+                holding.signal()
+                sleep(3)
+            }
+        }
+        holding.wait()
+        let started = ContinuousClock.now
+        let history = try liftledger(["history"], journal: journal)
+        let waited = ContinuousClock.now - started
+        released.wait()
+        #expect(history.status == 0 && history.standardError.isEmpty, "\(history.standardError)")
+        #expect(waited < .seconds(2), "\(waited)")
+    }
+
     /// `rules set --dry-run` reports exactly the differences a real change then shows, writes nothing, and a query
     /// `--as-of` a position before the change answers under the old rules.
     @Test func aDryRunShowsExactlyWhatTheChangeDoes() throws {
