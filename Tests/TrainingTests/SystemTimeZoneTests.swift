@@ -5,8 +5,8 @@ import Testing
 
 /// `TZ` read as the C library reads it. The expected offsets are POSIX's (hours west of UTC are positive in `TZ`, so
 /// `JST-9` is nine hours east), checked by hand against `date +%z` under each (`TZ=JST-9` gives +0900, `TZ=UTC-3`
-/// +0300, `TZ=IST-5:30` +0530, `TZ=UTC+13` -1300, `TZ=JST` +0000); the CLI's days are checked against `date` too
-/// (`WorkoutCLITests`).
+/// +0300, `TZ=IST-5:30` +0530, `TZ=UTC+13` -1300, `TZ=JST` +0000, `TZ=EST5:99` -0559, `TZ=XYZ-5:75` +0559); the CLI's
+/// days are checked against `date` too (`WorkoutCLITests`).
 struct SystemTimeZoneTests {
     @Test(arguments: [
         ("Asia/Tokyo", "Asia/Tokyo"), (":Asia/Tokyo", "Asia/Tokyo"), ("right/Asia/Tokyo", "Asia/Tokyo"),
@@ -20,6 +20,7 @@ struct SystemTimeZoneTests {
     @Test(arguments: [
         ("JST-9", 9 * 3_600), ("UTC-3", 3 * 3_600), ("EST5", -5 * 3_600), ("<+0530>-5", 5 * 3_600), ("UTC0", 0),
         ("IST-5:30", 19_800), ("<+0545>-05:45", 20_700), ("UTC+13", -13 * 3_600), ("GMT+5:30", -19_800),
+        ("EST5:99", -(5 * 3_600 + 59 * 60)), ("XYZ-5:75", 5 * 3_600 + 59 * 60),
     ])
     func aPOSIXOffsetIsTimeWestOfUTC(setting: String, secondsEast: Int) {
         #expect(SystemTimeZone.zone(named: setting)?.secondsFromGMT() == secondsEast)

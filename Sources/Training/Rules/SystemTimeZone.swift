@@ -69,9 +69,9 @@ enum SystemTimeZone {
             else { return nil }
             return TimeZone.usable(name)
         }
-        let minutes = match.3.flatMap { Int($0) } ?? 0
-        let seconds = match.4.flatMap { Int($0) } ?? 0
-        guard minutes < 60, seconds < 60 else { return nil }
+        // The C library takes minutes and seconds past 59 as 59 (`EST5:99` is 5:59 west).
+        let minutes = min(59, match.3.flatMap { Int($0) } ?? 0)
+        let seconds = min(59, match.4.flatMap { Int($0) } ?? 0)
         let west = (hours * 3_600 + minutes * 60 + seconds) * (match.1 == "-" ? -1 : 1)
         guard west != 0 else { return utc }
         // IANA's Etc/GMT names have the POSIX sign (Etc/GMT-9 is nine hours east) and whole hours.
