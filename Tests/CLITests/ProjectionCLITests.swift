@@ -163,16 +163,8 @@ struct ProjectionCLITests {
     /// one's estimates. The other process is a sleeping child, named as the builder in the rebuild's marker.
     @Test func queriesDuringAnotherProcesssRebuildNameTheRulesOfTheirFigures() throws {
         let journal = directory.child("marked")
-        for arguments in [["init"], ["start"], ["log", "bench", "press", "100kg", "x", "5"], ["finish"]] {
-            _ = try ok(arguments, journal: journal)
-        }
-        let sleeper = try ProgramHandle("/bin/sleep", ["60"])
-        defer {
-            kill(sleeper.processIdentifier, SIGKILL)
-            _ = sleeper.wait()
-        }
-        try markRebuilding(journal, under: { $0.estimateFormula = .brzycki }, by: sleeper)
-        _ = try ok(["rules", "set", "e1rm.formula", "brzycki"], journal: journal)
+        let sleeper = try markedRebuilding(journal)
+        defer { end(sleeper) }
         let rules = try ok(["rules", "show", "--json"], journal: journal).lines.map(jsonObject)
         #expect(rules.first { $0["key"] as? String == "e1rm.formula" }?["value"] as? String == "brzycki")
         // Epley: 100 × (1 + 5/30) = 116.67.
@@ -183,12 +175,17 @@ struct ProjectionCLITests {
         #expect(why.dropFirst().first?.hasPrefix("#1 116.67") == true, "\(why)")
     }
 
-    /// A live process named as the builder of a training read model under `rules` (a sleeping child: it never
-    /// finishes), marked in the journal's read-model store.
-    func markRebuilding(_ journal: String, under change: (inout Rules) -> Void, by builder: ProgramHandle) throws {
+    /// A new journal of one workout (bench press, 100 kg × 5) whose training read model another process is rebuilding
+    /// after `rules set e1rm.formula brzycki`: a sleeping child, named as the builder in the rebuild's marker, which
+    /// never finishes. Returns the child, for ``end(_:)``.
+    func markedRebuilding(_ journal: String) throws -> ProgramHandle {
+        for arguments in [["init"], ["start"], ["log", "bench", "press", "100kg", "x", "5"], ["finish"]] {
+            _ = try ok(arguments, journal: journal)
+        }
+        let builder = try ProgramHandle("/bin/sleep", ["60"])
         let models = try TrainingReadModels(journal: try Journal.open(at: journal, create: false))
         var rules = try models.query { $0.rules }
-        change(&rules)
+        rules.estimateFormula = .brzycki
         let projection = TrainingProjection(rules: rules, workoutEvents: nil)
         let marker = RebuildMarker(
             checkpoint: Checkpoint(
@@ -197,6 +194,14 @@ struct ProjectionCLITests {
                 processID: builder.processIdentifier, start: BuilderProcess.startOfProcess(builder.processIdentifier)))
         let store = models.projector.store
         try store.environment.write { try store.putRebuildMarker(marker, for: TrainingProjection.name, $0) }
+        _ = try ok(["rules", "set", "e1rm.formula", "brzycki"], journal: journal)
+        return builder
+    }
+
+    /// Ends the builder ``markedRebuilding(_:)`` started.
+    func end(_ builder: ProgramHandle) {
+        kill(builder.processIdentifier, SIGKILL)
+        _ = builder.wait()
     }
 
     /// While another process rebuilds the training read model after a rule change, a workout finished meanwhile is in
@@ -204,16 +209,8 @@ struct ProjectionCLITests {
     /// It was left at the rule change, and `history` lacked every workout since until the rebuild swapped its own in.
     @Test func aWorkoutFinishedDuringAnotherProcesssRebuildIsInTheAnswers() async throws {
         let journal = directory.child("during")
-        for arguments in [["init"], ["start"], ["log", "bench", "press", "100kg", "x", "5"], ["finish"]] {
-            _ = try ok(arguments, journal: journal)
-        }
-        let sleeper = try ProgramHandle("/bin/sleep", ["60"])
-        defer {
-            kill(sleeper.processIdentifier, SIGKILL)
-            _ = sleeper.wait()
-        }
-        try markRebuilding(journal, under: { $0.estimateFormula = .brzycki }, by: sleeper)
-        _ = try ok(["rules", "set", "e1rm.formula", "brzycki"], journal: journal)
+        let sleeper = try markedRebuilding(journal)
+        defer { end(sleeper) }
         // A second workout, appended as `finish` appends one (the session commands wait for the rebuild to end; an
         // import does not).
         let set = SetDetails(
@@ -242,16 +239,8 @@ struct ProjectionCLITests {
     /// process holds the lock for three.
     @Test func aQueryAtTheHeadDuringAnotherProcesssRebuildWaitsForNoWriter() throws {
         let journal = directory.child("no-wait")
-        for arguments in [["init"], ["start"], ["log", "bench", "press", "100kg", "x", "5"], ["finish"]] {
-            _ = try ok(arguments, journal: journal)
-        }
-        let sleeper = try ProgramHandle("/bin/sleep", ["60"])
-        defer {
-            kill(sleeper.processIdentifier, SIGKILL)
-            _ = sleeper.wait()
-        }
-        try markRebuilding(journal, under: { $0.estimateFormula = .brzycki }, by: sleeper)
-        _ = try ok(["rules", "set", "e1rm.formula", "brzycki"], journal: journal)
+        let sleeper = try markedRebuilding(journal)
+        defer { end(sleeper) }
         _ = try ok(["history"], journal: journal)  // the live read model folds up to the head
         let environment = try Journal.open(at: journal, create: false).environment
         let holding = DispatchSemaphore(value: 0)
