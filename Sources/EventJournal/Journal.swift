@@ -63,13 +63,14 @@ public final class Journal: Sendable {
     public static func open(at path: String, options: JournalOptions = .init(), create: Bool = false) throws -> Journal
     {
         let layout = try JournalDirectory.inspect(path)
+        var made: [String] = []
         switch layout {
         case .missing, .empty:
             guard create else {
                 throw JournalError(
                     .noJournal, "no journal at \(path)", remedy: "create one with: liftledger init --journal \(path)")
             }
-            try JournalDirectory.prepare(path)
+            made = try JournalDirectory.prepare(path)
         case .journal:
             try JournalDirectory.checkIsLMDB(path)
             if !JournalDirectory.hasLockFile(path) {
@@ -77,7 +78,13 @@ public final class Journal: Sendable {
                     path, mapSize: options.initialMapSize, checkingPages: options.checksPagesFirst)
             }
         }
-        return try Journal(path: path, options: options, existing: layout == .journal, create: create)
+        do {
+            return try Journal(path: path, options: options, existing: layout == .journal, create: create)
+        } catch {
+            // A journal that could not be made (a full disk) leaves no directories behind.
+            JournalDirectory.removeEmpty(made)
+            throw error
+        }
     }
 
     /// Whether this open made the journal: it was missing, or its making was cut short, and no other process made it

@@ -43,7 +43,9 @@ enum JournalDirectory {
     /// Missing parents are made too (mode 0700, as `mkdir -p -m 700` does), and each directory made is flushed into
     /// its parent, so that a power cut cannot take away a journal (or a backup) once it is reported made; a failure
     /// names the part of the path that failed and the system's reason, and removes the directories made before it.
-    static func prepare(_ path: String, privatizingExisting: Bool = true) throws(JournalError) {
+    /// Returns the directories made, parents first.
+    @discardableResult
+    static func prepare(_ path: String, privatizingExisting: Bool = true) throws(JournalError) -> [String] {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         var made = ""
         var parentsOfMade: [String] = []
@@ -75,6 +77,13 @@ enum JournalDirectory {
         }
         if privatizingExisting || !parentsOfMade.isEmpty { chmod(path, 0o700) }
         for parent in parentsOfMade { try sync(parent) }
+        return madeHere
+    }
+
+    /// Removes `directories`, made by ``prepare(_:privatizingExisting:)``, children first, when nothing was put in
+    /// them: what a journal that could not be made leaves behind (`rmdir` leaves a directory another process filled).
+    static func removeEmpty(_ directories: [String]) {
+        for directory in directories.reversed() { rmdir(directory) }
     }
 
     /// `path` with its links and `.` and `..` resolved: the part that exists by the system, the rest by its words.

@@ -127,6 +127,10 @@ public final class Environment: @unchecked Sendable {
             if options.readOnly { flags |= UInt32(MDB_RDONLY) }
             if options.inspectOnly { flags |= UInt32(MDB_NOLOCK) }
             try MetaPageSizes.requirePlausible(inEnvironmentAt: path)
+            if !options.readOnly && !options.inspectOnly {
+                try LockFileSpace.reserve(
+                    inEnvironmentAt: path, maxReaders: options.maxReaders, mode: options.fileMode)
+            }
             try check(mdb_env_open(env, path, flags, options.fileMode), "mdb_env_open", path: path)
             // After the open, which creates the data file of a new environment.
             dataFile = canonicalPath(path) + "/data.mdb"

@@ -55,6 +55,22 @@ struct DiskFullTests {
         }
     }
 
+    /// LMDB sizes a new lock file without allocating it and writes it through a map: `init` on a full disk was killed
+    /// by SIGBUS, and left the directories it had made.
+    @Test(.enabled(if: canMount, "needs root to mount a tmpfs; skipped"))
+    func initOnAFullDiskFailsClearlyAndLeavesNothing() async throws {
+        try await onTmpfs(size: "1m") { directory in
+            let filler = directory.child("filler")
+            #expect(FileManager.default.createFile(atPath: filler, contents: Data(count: 1 << 20)))
+            defer { truncate(filler, 0) }  // as in the test below: a program started meanwhile may hold it open
+            let result = try run(BuiltProgram.liftledger, ["init", "--journal", directory.child("new/journal")])
+            #expect(result.status == 1)
+            #expect(result.standardError.hasPrefix("liftledger: error: the disk is full: "))
+            #expect(result.standardError.split(separator: "\n").count == 1)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["filler"])
+        }
+    }
+
     /// A backup onto a full disk named the journal's volume as the one to free space on, and made the user's existing
     /// destination directory private (0700) on its way to failing.
     @Test(.enabled(if: canMount, "needs root to mount a tmpfs; skipped"))
