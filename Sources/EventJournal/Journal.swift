@@ -79,13 +79,19 @@ public final class Journal: Sendable {
             }
         }
         do {
-            return try Journal(path: path, options: options, existing: layout == .journal, create: create)
+            return try Journal(
+                path: path, options: options, existing: layout == .journal, create: create,
+                readOnly: layout == .journal && JournalDirectory.isOnReadOnlyFileSystem(path))
         } catch {
             // A journal that could not be made (a full disk) leaves no directories behind.
             JournalDirectory.removeEmpty(made)
             throw error
         }
     }
+
+    /// Whether the journal is on a read-only file system (a read-only mount, a snapshot): it was opened for reading
+    /// only, without LMDB's lock file, which no process can write there; an append is an error.
+    public var isReadOnly: Bool { store.environment.options.readOnly }
 
     /// Whether this open made the journal: it was missing, or its making was cut short, and no other process made it
     /// first.
@@ -97,8 +103,9 @@ public final class Journal: Sendable {
 
     /// Opens the environment; for an `existing` directory, checks that it holds a journal before anything is
     /// created in it. With `create`, makes the journal in a new directory, or in one whose making was cut short.
-    private init(path: String, options: JournalOptions, existing: Bool, create: Bool) throws {
-        var environmentOptions = EnvironmentOptions(mapSize: options.initialMapSize)
+    /// `readOnly` opens an existing journal on a read-only file system, for reading only.
+    private init(path: String, options: JournalOptions, existing: Bool, create: Bool, readOnly: Bool) throws {
+        var environmentOptions = EnvironmentOptions(mapSize: options.initialMapSize, readOnly: readOnly)
         if case .relaxed = options.durability { environmentOptions.noSync = true }
         let environment = try mappingStorageErrors { try Environment.open(path: path, options: environmentOptions) }
         if existing, options.checksPagesFirst { try Self.refuseDamagedPages(environment) }
@@ -107,13 +114,13 @@ public final class Journal: Sendable {
         // write transaction each, and the second finds the first's journal.
         let making =
             try !existing || JournalDirectory.checkIsJournal(environment, waitingForItsMaker: !create) == .unmade
-        guard create || !making else {
+        guard (create && !readOnly) || !making else {
             throw JournalError(
                 .noJournal, "no journal at \(path): the making of one was cut short",
                 remedy: "create one with: liftledger init --journal \(path)")
         }
         let store = try JournalStore(
-            environment: environment, create: making, reservesFileSpace: options.reservesFileSpace)
+            environment: environment, create: making, reservesFileSpace: options.reservesFileSpace && !readOnly)
         // The new data file's name on the disk, as its first commit is, in durable mode.
         if making, case .durable = options.durability { try JournalDirectory.sync(path) }
         self.path = path

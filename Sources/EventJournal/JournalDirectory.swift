@@ -227,6 +227,12 @@ enum JournalDirectory {
         return FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
     }
 
+    /// Whether `path` lies on a file system mounted read-only.
+    static func isOnReadOnlyFileSystem(_ path: String) -> Bool {
+        var volume = statvfs()
+        return statvfs(path, &volume) == 0 && volume.f_flag & UInt(ST_RDONLY) != 0
+    }
+
     /// True when the directory has LMDB's lock file: some process has opened it the usual way, and one may be
     /// writing now.
     static func hasLockFile(_ path: String) -> Bool {

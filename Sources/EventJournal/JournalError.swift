@@ -21,6 +21,8 @@ public struct JournalError: Error, Sendable, CustomStringConvertible {
         case destinationNotEmpty
         /// The disk (or a file-size limit) has no room for the write.
         case outOfSpace
+        /// The journal is on a read-only file system, and something was to be written to it.
+        case readOnly
         /// Any other failure of the storage layer.
         case storage
     }
@@ -54,6 +56,7 @@ public struct JournalError: Error, Sendable, CustomStringConvertible {
                 .outOfSpace, "the disk is full: \(error.operation) failed with \(error.code)",
                 remedy: "free space on the volume that holds the journal, then retry; nothing was written")
         }
+        if error.code == .readOnlyFileSystem, let path = error.path { return readOnly(path) }
         if error.isDamage {
             return JournalError(
                 .corruptRecord, "the journal's file is damaged: \(error.operation) failed with \(error.code)",
@@ -61,6 +64,14 @@ public struct JournalError: Error, Sendable, CustomStringConvertible {
         }
         return JournalError(
             .storage, "storage error: \(error.operation) failed with \(error.code)", remedy: error.remedy)
+    }
+
+    /// A write to the journal at `path`, which is on a read-only file system.
+    public static func readOnly(_ path: String) -> JournalError {
+        JournalError(
+            .readOnly, "the journal at \(path) is on a read-only file system: nothing can be written to it",
+            remedy: "mount it read-write, or copy it to a writable disk (liftledger backup --journal \(path) DEST) "
+                + "and use the copy; its events and the queries can be read where it is")
     }
 
     static func corrupt(_ position: UInt64, _ detail: String) -> JournalError {

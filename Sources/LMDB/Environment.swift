@@ -13,6 +13,8 @@ public struct EnvironmentOptions: Sendable, Equatable {
     public var maxDatabases: UInt32
     /// Skip the fsync at commit (`MDB_NOSYNC`): survives a killed process, may lose recent commits on power loss.
     public var noSync: Bool
+    /// Open for reading only (`MDB_RDONLY`): for an environment on a file system mounted read-only, where LMDB goes
+    /// without its lock file (no process can write there). A write transaction is an error.
     public var readOnly: Bool
     /// Open without the lock file (`MDB_NOLOCK`), read-only, private to the caller: for inspecting a directory
     /// without creating or changing anything in it. No other process may write meanwhile.
@@ -282,10 +284,16 @@ public final class Environment: @unchecked Sendable {
     /// synchronous and runs on the calling thread.
     @discardableResult
     public func write<T>(_ body: (Transaction) throws -> T) throws -> T {
-        if options.readOnly {
+        if options.inspectOnly {
             throw LMDBError(
                 code: .misuse, operation: "mdb_txn_begin", path: path,
-                remedy: "the environment was opened read-only; open it for writing")
+                remedy: "the environment was opened to inspect it; open it for writing")
+        }
+        if options.readOnly {
+            throw LMDBError(
+                code: .readOnlyFileSystem, operation: "mdb_txn_begin", path: path,
+                remedy: "it was opened for reading only, as its file system is read-only; mount that read-write, or "
+                    + "copy the environment to one that is")
         }
         try TransactionDepth.requireNone(
             "mdb_txn_begin", path: path,

@@ -149,35 +149,54 @@ extension JournalLocation {
     /// Runs `body` on the read models (as of `asOf`, when given), with a progress bar on a terminal for long work.
     func query<T>(asOf: AsOfOption, _ body: (QueryContext) throws -> T) throws -> T {
         let journal = try open()
+        if try TrainingReadModels.readOnlyJournalNeedsReplay(journal) {
+            return try queryReplaying(journal, asOf: asOf, body)
+        }
         let models = try TrainingReadModels(journal: journal)
         var bar = ProgressBar(label: "catching up")
         let rules = try models.catchUp { _, done, total in bar.update(done, of: total) }
         bar.finish()
-        func context(
-            _ snapshot: TrainingSnapshot, today: LocalDate, unit: MassUnit?, rulesInForce: Rules, isReplay: Bool
-        ) throws -> QueryContext {
-            QueryContext(
-                snapshot: snapshot, today: today, catalog: try snapshot.catalog(),
-                unit: try unit ?? snapshot.profileFields().unit ?? .kilograms, rulesInForce: rulesInForce,
-                isReplay: isReplay)
-        }
         let now = Timestamp.now()
-        // A position past the head, or a time still to come, answers as of the head, for today (docs/RULES.md).
-        let zoneInForce = { (instant: Timestamp) in
-            try Rules.load(from: journal, firstZoneBeforeIt: true, including: { $0.occurredAt <= instant }).timeZone
-        }
-        guard let point = try asOf.point(in: rules.timeZone, zoneInForce: zoneInForce),
-            !point.isStillToCome(now: now, head: try journal.head().position)
-        else {
+        guard let point = try asOf.pointInThePast(of: journal, timeZone: rules.timeZone, now: now) else {
             return try models.readAnswering(inForce: rules) { snapshot in
                 try body(
-                    context(
+                    QueryContext(
                         snapshot, today: LocalDate(now.date, in: snapshot.rules.timeZone), unit: nil,
-                        rulesInForce: rules,
-                        isReplay: false))
+                        rulesInForce: rules, isReplay: false))
             }
         }
         let unit = try models.read(rules: rules) { try $0.profileFields().unit } ?? .kilograms
+        return try answer(asOf: asOf, point, of: journal, unit: unit, now: now, body)
+    }
+
+    /// `query` of a journal on a read-only file system whose read models are missing or behind it: they cannot be
+    /// brought up to date there, so the answer as of the head is replayed too.
+    private func queryReplaying<T>(
+        _ journal: Journal, asOf: AsOfOption, _ body: (QueryContext) throws -> T
+    ) throws -> T {
+        var replaying = ProgressBar(label: "replaying")
+        let current = try TrainingReadModels.replayed(journal, asOf: .position(.max)) { _, done, total in
+            replaying.update(done, of: total)
+        }
+        replaying.finish()
+        let now = Timestamp.now()
+        guard let point = try asOf.pointInThePast(of: journal, timeZone: current.rules.timeZone, now: now) else {
+            return try current.read { snapshot in
+                try body(
+                    QueryContext(
+                        snapshot, today: LocalDate(now.date, in: snapshot.rules.timeZone), unit: nil,
+                        rulesInForce: snapshot.rules, isReplay: false))
+            }
+        }
+        let unit = try current.read { try $0.profileFields().unit } ?? .kilograms
+        return try answer(asOf: asOf, point, of: journal, unit: unit, now: now, body)
+    }
+
+    /// The answer as of `point`, a point of the past: from the read models replayed as they stood then.
+    private func answer<T>(
+        asOf: AsOfOption, _ point: TrainingReadModels.Point, of journal: Journal, unit: MassUnit, now: Timestamp,
+        _ body: (QueryContext) throws -> T
+    ) throws -> T {
         // The day the answer is for: the date given, the instant's, or the day the record at the position was written.
         let then: Timestamp
         switch point {
@@ -185,14 +204,44 @@ extension JournalLocation {
         case .position(let position): then = try journal.record(at: position)?.recordedAt ?? now
         }
         var replaying = ProgressBar(label: "replaying")
-        let replayed = try models.asOf(point) { _, done, total in replaying.update(done, of: total) }
+        let replayed = try TrainingReadModels.replayed(journal, asOf: point) { _, done, total in
+            replaying.update(done, of: total)
+        }
         replaying.finish()
         return try replayed.read { snapshot in
             try body(
-                context(
+                QueryContext(
                     snapshot, today: asOf.date ?? LocalDate(then.date, in: snapshot.rules.timeZone), unit: unit,
                     rulesInForce: snapshot.rules, isReplay: true))
         }
+    }
+}
+
+extension AsOfOption {
+    /// The point `--as-of` names, read in `timeZone`, when it is one of the past; nil without `--as-of`, and for a
+    /// position past the head or a time still to come, which answer as of the head, for today (docs/RULES.md).
+    func pointInThePast(
+        of journal: Journal, timeZone: TimeZone, now: Timestamp
+    ) throws -> TrainingReadModels.Point? {
+        let zoneInForce = { (instant: Timestamp) in
+            try Rules.load(from: journal, firstZoneBeforeIt: true, including: { $0.occurredAt <= instant }).timeZone
+        }
+        guard let point = try self.point(in: timeZone, zoneInForce: zoneInForce),
+            !point.isStillToCome(now: now, head: try journal.head().position)
+        else { return nil }
+        return point
+    }
+}
+
+extension QueryContext {
+    /// The context of an answer from `snapshot`, in `unit`, else the profile's unit, else kilograms.
+    init(
+        _ snapshot: TrainingSnapshot, today: LocalDate, unit: MassUnit?, rulesInForce: Rules, isReplay: Bool
+    ) throws {
+        self.init(
+            snapshot: snapshot, today: today, catalog: try snapshot.catalog(),
+            unit: try unit ?? snapshot.profileFields().unit ?? .kilograms, rulesInForce: rulesInForce,
+            isReplay: isReplay)
     }
 }
 

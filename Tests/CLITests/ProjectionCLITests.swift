@@ -260,6 +260,39 @@ struct ProjectionCLITests {
         #expect(waited < .seconds(2), "\(waited)")
     }
 
+    /// A journal on a read-only file system (a read-only mount, a snapshot) could not even be verified: LMDB could not
+    /// open it without writing its lock file. Now it opens for reading. Its read models, behind it there, answer from
+    /// a replay of the whole journal, and a command that records says the journal is read-only.
+    @Test(.enabled(if: Tmpfs.canMount, "needs root to mount a tmpfs; skipped"))
+    func aJournalOnAReadOnlyFileSystemCanBeReadAndQueried() async throws {
+        try await Tmpfs.mounted(size: "16m") { volume in
+            let journal = volume.child("journal")
+            _ = try ok(["init"], journal: journal)
+            let export = repositoryRoot + "/Fixtures/exports/strong-2026.csv"
+            _ = try ok(["import", export, "--unit", "kg"], journal: journal)
+            let history = try ok(["history", "--json"], journal: journal).standardOutput
+            let records = try ok(["prs", "--json"], journal: journal).standardOutput
+            // An event the read models have not folded: they are behind the journal when it turns read-only.
+            _ = try ok(["append", "--stream", "notes", "--type", "Note", "--data", "{}"], journal: journal)
+            let head = try ok(["stats", "--json"], journal: journal).standardOutput
+            try Tmpfs.remountReadOnly(volume)
+            #expect(try ok(["verify"], journal: journal).standardOutput.hasPrefix("ok: "))
+            #expect(try ok(["stats", "--json"], journal: journal).standardOutput == head)
+            let status = try ok(["projections", "--json"], journal: journal).lines.map(jsonObject)
+            #expect(status.allSatisfy { $0["lag"] as? Int == 1 }, "\(status)")
+            // The answers the kept read models gave before the note, from the replay.
+            #expect(try ok(["history", "--json"], journal: journal).standardOutput == history)
+            #expect(try ok(["prs", "--json"], journal: journal).standardOutput == records)
+            let log = try liftledger(["start"], journal: journal)
+            #expect(log.status == 1)
+            #expect(
+                log.standardError.hasPrefix(
+                    "liftledger: error: the journal at \(journal) is on a read-only file system: nothing can be "
+                        + "written to it"), "\(log.standardError)")
+            #expect(log.standardError.split(separator: "\n").count == 1)
+        }
+    }
+
     /// `rules set --dry-run` reports exactly the differences a real change then shows, writes nothing, and a query
     /// `--as-of` a position before the change answers under the old rules.
     @Test func aDryRunShowsExactlyWhatTheChangeDoes() throws {

@@ -10,26 +10,11 @@ import Testing
 
 /// A real full disk: a small tmpfs, mounted for each test (which needs root).
 struct DiskFullTests {
-    static let canMount: Bool = {
-        guard getuid() == 0, let directory = try? TemporaryDirectory() else { return false }
-        guard (try? run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", directory.path]))?.status == 0 else {
-            return false
-        }
-        _ = try? run("/bin/umount", [directory.path])
-        return true
-    }()
-
-    /// Runs `body` in a new directory with a tmpfs of `size` (as `mount -o size=` reads it) mounted on it.
-    private func onTmpfs(size: String, _ body: (TemporaryDirectory) async throws -> Void) async throws {
-        let directory = try TemporaryDirectory()
-        try #require(try run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", directory.path]).status == 0)
-        defer { _ = try? run("/bin/umount", ["-l", directory.path]) }
-        try await body(directory)
-    }
+    static let canMount = Tmpfs.canMount
 
     @Test(.enabled(if: canMount, "needs root to mount a tmpfs; skipped"))
     func anAppendThatDoesNotFitFailsClearlyAndEarlierEventsStayIntact() async throws {
-        try await onTmpfs(size: "2m") { directory in
+        try await Tmpfs.mounted(size: "2m") { directory in
             let journal = try Journal.open(at: directory.child("journal"), create: true)
             let payload = [UInt8](repeating: 0x5A, count: 3_000)
             var acknowledged: [UInt64] = []
@@ -59,7 +44,7 @@ struct DiskFullTests {
     /// by SIGBUS, and left the directories it had made.
     @Test(.enabled(if: canMount, "needs root to mount a tmpfs; skipped"))
     func initOnAFullDiskFailsClearlyAndLeavesNothing() async throws {
-        try await onTmpfs(size: "1m") { directory in
+        try await Tmpfs.mounted(size: "1m") { directory in
             let filler = directory.child("filler")
             #expect(FileManager.default.createFile(atPath: filler, contents: Data(count: 1 << 20)))
             defer { truncate(filler, 0) }  // as in the test below: a program started meanwhile may hold it open
@@ -82,7 +67,7 @@ struct DiskFullTests {
                 type: "Filler", encoding: .opaque, payload: [UInt8](repeating: UInt8(index % 251), count: 1_000))
             _ = try await journal.append([proposed], to: "filler")
         }
-        try await onTmpfs(size: "256k") { directory in
+        try await Tmpfs.mounted(size: "256k") { directory in
             let destination = directory.child("backup")
             #expect(mkdir(destination, 0o755) == 0 && chmod(destination, 0o755) == 0)
             let failure = #expect(throws: JournalError.self) { try journal.backup(to: destination) }
@@ -100,7 +85,7 @@ struct DiskFullTests {
     /// with under a mebibyte left, it says the disk is full.
     @Test(.enabled(if: canMount, "needs root to mount a tmpfs; skipped"))
     func anInputOutputErrorOnAFullVolumeSaysTheDiskIsFull() async throws {
-        try await onTmpfs(size: "4m") { directory in
+        try await Tmpfs.mounted(size: "4m") { directory in
             let file = directory.child("filler")
             #expect(FileManager.default.createFile(atPath: file, contents: Data(count: 3_584 << 10)))
             let error = LMDBError(code: .inputOutput, operation: "mdb_txn_commit", path: directory.path)
@@ -119,7 +104,7 @@ struct DiskFullTests {
     func aReserveThatDoesNotFitIsCutOffAndAppendsGoOn() async throws {
         // A durable journal keeps at least 1 MiB of zeros past its pages; on a 1 MiB tmpfs that cannot fit, so the
         // zeros written before the disk filled must be cut off again, leaving the file as LMDB made it.
-        try await onTmpfs(size: "1m") { directory in
+        try await Tmpfs.mounted(size: "1m") { directory in
             let journal = try Journal.open(at: directory.child("journal"), create: true)
             for index in 0..<20 {
                 let proposed = ProposedEvent(

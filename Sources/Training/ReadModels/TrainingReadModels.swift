@@ -141,8 +141,16 @@ public final class TrainingReadModels: Sendable {
 
     /// Brings the read models up to date, then runs `body` with them, under the rules they answer by (see
     /// ``readAnswering(inForce:_:)``).
+    /// On a read-only file system, read models behind the journal answer from a replay (see
+    /// ``readOnlyJournalNeedsReplay(_:)``).
     public func query<T>(_ body: (TrainingSnapshot) throws -> T) throws -> T {
-        try readAnswering(inForce: catchUp(), body)
+        if try isReadOnlyAndBehind { return try Self.replayed(journal, asOf: .position(.max)).read(body) }
+        return try readAnswering(inForce: catchUp(), body)
+    }
+
+    /// Whether the journal is on a read-only file system and these read models are behind it.
+    private var isReadOnlyAndBehind: Bool {
+        get throws { try journal.isReadOnly && status().contains { !$0.isCurrent || $0.lag > 0 } }
     }
 
     /// Runs `body` with the read models as one read transaction sees them, under the rules they answer by: `rules`,
@@ -257,6 +265,15 @@ public final class TrainingReadModels: Sendable {
     public func asOf(
         _ point: Point, progress: Projector<RecordedTrainingEvent>.Progress? = nil
     ) throws -> ReplayedReadModels {
+        try Self.replayed(journal, asOf: point, progress: progress)
+    }
+
+    /// The read models of `journal` as they stood at `point`, replayed into a scratch store under the rules in force
+    /// then, without the read models kept beside it: for a journal on a read-only file system too, whose own cannot
+    /// be built or brought up to date there (``readOnlyJournalNeedsReplay(_:)``).
+    public static func replayed(
+        _ journal: Journal, asOf point: Point, progress: Projector<RecordedTrainingEvent>.Progress? = nil
+    ) throws -> ReplayedReadModels {
         let last: UInt64
         let latest: Timestamp?  // the latest occurrence admitted, if any bounds it
         switch point {
@@ -274,19 +291,28 @@ public final class TrainingReadModels: Sendable {
         // `edit --date` can move a workout before its exercise was added), and they keep its name and muscles.
         let customExercise = Array(CustomExerciseAdded.typeName.utf8)
         return try replay(
-            under: rules, through: last,
+            journal, under: rules, through: last,
             including: { admits($0.occurredAt) || $0.typeUTF8.elementsEqual(customExercise) }, progress: progress)
+    }
+
+    /// Whether `journal` is on a read-only file system and its read models are missing or behind it: they cannot be
+    /// built or brought up to date there, so answers come from a replay (``replayed(_:asOf:progress:)``).
+    public static func readOnlyJournalNeedsReplay(_ journal: Journal) throws -> Bool {
+        guard journal.isReadOnly else { return false }
+        guard let models = try? TrainingReadModels(journal: journal) else { return true }
+        return try models.isReadOnlyAndBehind
     }
 
     /// The read models as they would stand under `rules`, replayed into a scratch store: a preview of a change.
     public func preview(
         under rules: Rules, progress: Projector<RecordedTrainingEvent>.Progress? = nil
     ) throws -> ReplayedReadModels {
-        try replay(under: rules, through: .max, including: { _ in true }, progress: progress)
+        try Self.replay(journal, under: rules, through: .max, including: { _ in true }, progress: progress)
     }
 
-    private func replay(
-        under rules: Rules, through last: UInt64, including include: @escaping @Sendable (RecordView) -> Bool,
+    private static func replay(
+        _ journal: Journal, under rules: Rules, through last: UInt64,
+        including include: @escaping @Sendable (RecordView) -> Bool,
         progress: Projector<RecordedTrainingEvent>.Progress?
     ) throws -> ReplayedReadModels {
         let store = try ReadModelStore.scratch(projections: Self.descriptors)
