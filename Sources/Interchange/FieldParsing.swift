@@ -13,8 +13,14 @@ struct FieldParser {
     }
 
     static func malformed(_ line: Int, _ what: String, _ text: String) -> ImportError {
-        ImportError(
-            .malformed, "line \(line): \(what) \(text.prefix(40).debugDescription) does not parse",
+        // "40,5": a decimal comma, as a spreadsheet in many languages saves numbers.
+        let parts = text.trimmingCharacters(in: .whitespaces).split(separator: ",", omittingEmptySubsequences: false)
+        let hasDecimalComma =
+            parts.count == 2 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
+        return ImportError(
+            .malformed,
+            "line \(line): \(what) \(text.prefix(40).debugDescription) does not parse"
+                + (hasDecimalComma ? " (a decimal comma: the apps export \(parts.joined(separator: ".")))" : ""),
             remedy: "fix that row in the file (or remove it), then import again")
     }
 

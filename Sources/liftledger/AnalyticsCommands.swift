@@ -234,7 +234,7 @@ struct ProgressCommand: AsyncParsableCommand {
                 session.bestEstimate.map { context.unit.text(milligrams: $0, digits: 2) }
             }
             // As wide as the longest id, as in `history`.
-            let idWidth = max(12, (progress.sessions.map { terminalColumns($0.workoutId) }.max() ?? 0) + 1)
+            let idWidth = columnWidth(progress.sessions.map(\.workoutId), least: 12)
             text +=
                 padded("date", 12) + padded("workout", idWidth) + padded("e1RM \(unit)", 10)
                 + padded("top \(unit)", 10)

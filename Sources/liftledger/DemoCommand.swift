@@ -63,10 +63,11 @@ struct DemoCommand: AsyncParsableCommand {
             // Each section is a summary, headed by the command that gives it in full.
             var text =
                 "\nAs of the last workout, \(today):\n\nThe last five workouts (in full: liftledger history --last 5)\n"
+            let nameWidth = columnWidth(history.suffix(5).map(\.name), least: 14, most: 34)
             for workout in history.suffix(5) {
                 text +=
                     "  \(LocalDate(dayNumber: LocalDate.dayNumber(of: workout.startedAt, in: zone)))  "
-                    + padded(workout.name, 14) + padded(TrainingFormat.duration(seconds: workout.durationSeconds), 12)
+                    + padded(fitted(workout.name, nameWidth - 2), nameWidth) + padded(TrainingFormat.duration(seconds: workout.durationSeconds), 12)
                     + "\(workout.sets) sets, \(Self.kilograms(Double(workout.volume), digits: 1)) kg\n"
             }
             text +=

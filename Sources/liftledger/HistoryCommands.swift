@@ -67,15 +67,17 @@ struct HistoryCommand: AsyncParsableCommand {
             } else if workouts.isEmpty {
                 Terminal.write("no finished workouts\n")
             } else {
-                // As wide as the longest id: `workout-10000` and on took the column's last space.
-                let idWidth = max(12, (workouts.map { terminalColumns($0.workoutId) }.max() ?? 0) + 1)
+                // As wide as the longest id and name (`workout-10000` and on took the column's last space; a name
+                // past 17 columns moved the columns after it), a name past 32 columns cut.
+                let idWidth = columnWidth(workouts.map(\.workoutId), least: 12)
+                let nameWidth = columnWidth(workouts.map(\.name), least: 18, most: 34)
                 Terminal.write(
-                    padded("date", 12) + padded("workout", idWidth) + padded("name", 18) + padded("time", 12)
+                    padded("date", 12) + padded("workout", idWidth) + padded("name", nameWidth) + padded("time", 12)
                         + padded("sets", 6) + padded("volume \(context.unit.rawValue)", 11) + "exercises\n")
                 for workout in workouts {
                     Terminal.write(
                         padded(context.date(workout.startedAt).description, 12) + padded(workout.workoutId, idWidth)
-                            + padded(workout.name, 18)
+                            + padded(fitted(workout.name, nameWidth - 2), nameWidth)
                             + padded(TrainingFormat.duration(seconds: workout.durationSeconds), 12)
                             + padded(String(workout.sets), 6) + padded(context.mass(workout.volume), 11)
                             + workout.exercises.map(\.name).joined(separator: ", ") + "\n")
@@ -244,20 +246,24 @@ struct CalendarCommand: AsyncParsableCommand {
                     Terminal.write(CSV.line([LocalDate(dayNumber: day).description, String(days[day]!)]))
                 }
             } else {
-                // Weeks as the rules start them (week.start).
+                // Weeks as the rules start them (week.start). A day takes four columns, its mark the last, so that
+                // the mark never meets the next day's number (`25*26` read as one).
                 let weekStart = context.snapshot.rules.weekStart
-                var text = "\(label): \(counted(trained.count, "day")) trained\n"
-                text += (0..<7).map { " " + LocalDate.weekdayNames[(weekStart + $0) % 7].prefix(2) }.joined() + "\n"
-                text += String(repeating: "   ", count: (first.weekdayIndex - weekStart + 7) % 7)
+                var lines = [(0..<7).map { " " + LocalDate.weekdayNames[(weekStart + $0) % 7].prefix(2) + " " }.joined()]
+                var line = String(repeating: "    ", count: (first.weekdayIndex - weekStart + 7) % 7)
                 for offset in 0..<length {
                     let day = first.dayNumber + offset
-                    let mark = days[day] != nil ? "*" : " "
                     let number = String(offset + 1)
-                    text += (number.count == 1 ? " " : "") + number + mark
-                    if LocalDate(dayNumber: day).weekdayIndex == (weekStart + 6) % 7 { text += "\n" }
+                    line += (number.count == 1 ? "  " : " ") + number + (days[day] != nil ? "*" : " ")
+                    if LocalDate(dayNumber: day).weekdayIndex == (weekStart + 6) % 7 || offset == length - 1 {
+                        lines.append(line)
+                        line = ""
+                    }
                 }
-                Terminal.write(text.hasSuffix("\n") ? text : text + "\n")
-                Terminal.write("* trained\n")
+                let trimmed = lines.map { String($0.reversed().drop { $0 == " " }.reversed()) }
+                Terminal.write(
+                    "\(label): \(counted(trained.count, "day")) trained\n" + trimmed.joined(separator: "\n")
+                        + "\n* trained\n")
             }
         }
     }

@@ -75,7 +75,9 @@ struct LiftLedger: AsyncParsableCommand {
             var text = message(for: error)
             if text.hasSuffix(".") { text.removeLast() }
             // A first word that names no command is the mistake, whatever the parser met after it.
-            text = unknownCommand(in: arguments) ?? dashedArgumentGiven(for: text, in: arguments) ?? text
+            text =
+                unknownCommand(in: arguments) ?? dashedArgumentGiven(for: text, in: arguments)
+                ?? wordsAfterAValueGiven(for: text, in: arguments) ?? text
             Terminal.fail("\(text); see \(commandPath(arguments)) --help", status: status.rawValue)
         }
     }
@@ -124,6 +126,29 @@ struct LiftLedger: AsyncParsableCommand {
                 + "is given as \(option)=VALUE)"
         }
         return nil
+    }
+
+    /// The options whose value is free text, often of several words: an exercise's name, a note.
+    static let textOptions: Set<String> = ["--exercise", "--note", "--name", "--routine", "--reason"]
+
+    /// The argument parser reads the second word of an unquoted value (`correct 1 --exercise bench press`) as an
+    /// argument of its own, and says only that it did not expect it: the account of what was given instead of
+    /// `message`, when the first word it did not expect follows the value of an option that takes text.
+    static func wordsAfterAValueGiven(for message: String, in arguments: [String]) -> String? {
+        guard message.hasPrefix("Unexpected argument '") || message.contains("unexpected arguments: '"),
+            let quote = message.firstIndex(of: "'")
+        else { return nil }
+        let first = message[message.index(after: quote)...].prefix { $0 != "'" }
+        guard
+            let index = arguments.indices.first(where: { index in
+                index >= 2 && arguments[index] == first && textOptions.contains(arguments[index - 2])
+                    && !arguments[index - 1].hasPrefix("-")
+            })
+        else { return nil }
+        let option = arguments[index - 2]
+        let words = [arguments[index - 1]] + arguments[index...].prefix { !$0.hasPrefix("-") }
+        return "\(words.dropFirst().joined(separator: " ").debugDescription) follows the value of \(option) (a value "
+            + "of more than one word is given in quotes: \(option) \(words.joined(separator: " ").debugDescription))"
     }
 
     /// Refuses, as the argument parser refuses an unknown option, the first of `words` (a command's arguments taken

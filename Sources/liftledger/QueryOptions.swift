@@ -267,9 +267,29 @@ func padded(_ text: String, _ width: Int) -> String {
     return columns >= width ? text + " " : text + String(repeating: " ", count: width - columns)
 }
 
+/// The width of a table's column that holds `texts`: the widest of them and two columns of space, at least `least`
+/// and at most `most` (a text wider than that is cut, see ``fitted(_:_:)``).
+func columnWidth(_ texts: some Sequence<String>, least: Int, most: Int = .max) -> Int {
+    min(most, max(least, (texts.map(terminalColumns).max() ?? 0) + 2))
+}
+
+/// `text` cut to at most `columns` columns of a terminal, an ellipsis ending it when it was cut.
+func fitted(_ text: String, _ columns: Int) -> String {
+    guard terminalColumns(text) > columns else { return text }
+    var kept = ""
+    var used = 0
+    for character in text {
+        let width = terminalColumns(String(character))
+        guard used + width < columns else { break }
+        kept.append(character)
+        used += width
+    }
+    return kept + "…"
+}
+
 /// The columns `text` takes on a terminal: two for a character of the wide East Asian scripts (`下午锻炼` takes eight)
-/// or an emoji shown as one, six for one written to a terminal as its escape (`\u202e`, see ``Terminal/inert(_:)``),
-/// one for any other.
+/// or an emoji shown as one (as a symbol followed by the emoji variation selector is: `☀️`), six for one written to a
+/// terminal as its escape (`\u202e`, see ``Terminal/inert(_:)``), one for any other.
 func terminalColumns(_ text: String) -> Int {
     text.reduce(0) { columns, character in
         guard let scalar = character.unicodeScalars.first else { return columns }
@@ -279,6 +299,7 @@ func terminalColumns(_ text: String) -> Int {
         }
         let isWide =
             scalar.properties.isEmojiPresentation
+            || (scalar.properties.isEmoji && character.unicodeScalars.contains("\u{FE0F}"))
             || [
                 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
                 0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,

@@ -153,6 +153,8 @@ struct WorkoutCLITests {
                     + "100 x 5, once for each set"
             ),
             (["log", "squat", "100", "kg"], "no reps after the weight"),
+            // A name of blanks: `exercise add " "` was the fix given, which refuses it.
+            (["add", " "], "no exercise named; give the exercise's name"),
             // Negative numbers are read as the option's value, and refused for what they are.
             (["correct", "1", "--weight", "-10kg"], "not a number of 0 or more"),
             (["events", "--limit", "-1"], "--limit must be 0 or more"),
@@ -294,6 +296,30 @@ struct WorkoutCLITests {
             ),
             (["log", "bench", "press", "x", "5"], "no weight before x 5 in \"bench press x 5\"", 1),
             (["log", "bench", "press", "100kg", "x"], "no reps after the x in \"bench press 100kg x\"", 1),
+            // The fix each gives is a command that works: "100kg 5 x" suggested "100kg 5 x 5", whose exercise is
+            // "squat 100 kg"; "3x5 100kg", an exercise "squat 3 x"; a distance and a time, the time alone.
+            (["log", "squat", "100kg", "5", "x"], "put the reps after it: liftledger log squat 100kg x 5", 1),
+            (
+                ["log", "squat", "3x5", "100kg"],
+                "\"squat 3x5 100kg\" gives sets as well as reps; log one set at a time: liftledger log squat 100kg x 5,",
+                1
+            ),
+            (
+                ["log", "running", "treadmill", "5km", "25m"],
+                "25m is a time, not reps, in \"running treadmill 5km 25m\"; give a set's distance and time with "
+                    + "--distance and --time: liftledger log \"running treadmill\" --distance 5km --time 25m", 1
+            ),
+            (
+                ["log", "running", "treadmill", "5km"],
+                "give a set's distance with --distance: liftledger log \"running treadmill\" --distance 5km", 1
+            ),
+            (["log", "squat", "1e2kg", "x", "5"], "weight \"1e2\" is written with an exponent; give it in plain", 1),
+            // The second word of a name left unquoted was an argument the parser did not expect, said no more.
+            (
+                ["correct", "1", "--exercise", "bench", "press"],
+                "\"press\" follows the value of --exercise (a value of more than one word is given in quotes: "
+                    + "--exercise \"bench press\")", 64
+            ),
             (
                 ["log", "plank", "--time", "1h", "5m", "30s"],
                 "\"5m 30s\" follows the set in \"plank 5m 30s\"; quote a value of more than one word: --time \"1h 5m 30s\"",
@@ -402,16 +428,16 @@ struct WorkoutCLITests {
         try ok(["import", file, "--unit", "kg"])
         #expect(
             try ok(["calendar", "2026-11"]).lines == [
-                "2026-11: 2 days trained", " Mo Tu We Th Fr Sa Su", "                   1*",
-                " 2  3  4  5  6  7  8 ", " 9 10 11 12 13 14 15 ", "16 17 18 19 20 21 22 ", "23 24 25*26 27 28 29 ",
-                "30 ",
-                "* trained",
+                "2026-11: 2 days trained", " Mo  Tu  We  Th  Fr  Sa  Su", "                          1*",
+                "  2   3   4   5   6   7   8", "  9  10  11  12  13  14  15", " 16  17  18  19  20  21  22",
+                " 23  24  25* 26  27  28  29", " 30", "* trained",
             ])
         try ok(["rules", "set", "week.start", "sunday"])
         #expect(
             try ok(["calendar", "2026-11"]).lines == [
-                "2026-11: 2 days trained", " Su Mo Tu We Th Fr Sa", " 1* 2  3  4  5  6  7 ", " 8  9 10 11 12 13 14 ",
-                "15 16 17 18 19 20 21 ", "22 23 24 25*26 27 28 ", "29 30 ", "* trained",
+                "2026-11: 2 days trained", " Su  Mo  Tu  We  Th  Fr  Sa", "  1*  2   3   4   5   6   7",
+                "  8   9  10  11  12  13  14", " 15  16  17  18  19  20  21", " 22  23  24  25* 26  27  28",
+                " 29  30", "* trained",
             ])
     }
 
@@ -624,14 +650,16 @@ struct WorkoutCLITests {
     }
 
     /// Table columns line up on a terminal whatever script a name is in: `下午锻炼` (four characters of two columns
-    /// each, eight in all) is padded as `A` is, to the 18 columns of the name (by hand: 8 + 10 = 1 + 17).
+    /// each, eight in all) is padded as `A` is, to the 18 columns of the name (by hand: 8 + 10 = 1 + 17). A longer
+    /// name widens the column, to at most 34, and one longer than that is cut: it moved the columns after it. An emoji
+    /// written as a symbol and the emoji variation selector takes two columns, as one of emoji presentation does.
     @Test func tableColumnsLineUpForWideCharacters() throws {
         for name in ["下午锻炼", "A"] {
             try ok(["start", "--name", name])
             try ok(["log", "squat", "100kg", "x", "5"])
             try ok(["finish"])
         }
-        let rows = try ok(["history"]).lines
+        var rows = try ok(["history"]).lines
         // The name, its padding, then the workout's time (a digit).
         func isPadded(_ name: String, by spaces: Int) -> Bool {
             rows.contains { row in
@@ -642,6 +670,17 @@ struct WorkoutCLITests {
             }
         }
         #expect(isPadded("下午锻炼", by: 10) && isPadded("A", by: 17), "\(rows)")
+        // By hand: "Evening workout 🏋️" is 16 characters and an emoji of two columns, 18 in all; the 43 characters of
+        // the last make the column 34 wide, and are cut to their first 31 and an ellipsis, 32 columns.
+        for name in ["Evening workout \u{1F3CB}\u{FE0F}", "Upper body, then a little cardio at the end"] {
+            try ok(["start", "--name", name])
+            try ok(["log", "squat", "100kg", "x", "5"])
+            try ok(["finish"])
+        }
+        rows = try ok(["history"]).lines
+        #expect(
+            isPadded("下午锻炼", by: 26) && isPadded("A", by: 33) && isPadded("Evening workout \u{1F3CB}\u{FE0F}", by: 16)
+                && isPadded("Upper body, then a little cardi…", by: 2), "\(rows)")
     }
 
     /// A set logged into a finished workout later is a record of that workout's day, in `prs` as in `history`.

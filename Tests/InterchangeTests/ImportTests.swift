@@ -633,6 +633,25 @@ struct ImportTests {
         #expect(set.details.durationSeconds == 601 && set.details.distanceMeters == ExactDecimal(3_000))
     }
 
+    /// A weight written with a decimal comma, as a spreadsheet in many languages saves a file (in one whose fields are
+    /// separated by semicolons), is refused saying so, with the number as the apps export it.
+    @Test func aDecimalCommaIsNamedInTheRefusal() async throws {
+        let file = directory.child("comma.csv")
+        try Data(
+            """
+            Date;Workout Name;Exercise Name;Set Order;Weight;Reps;Distance;Seconds;Notes
+            2024-01-01 10:00:00;Legs;Squat (Barbell);1;40,5;10;0;0;
+
+            """.utf8
+        ).write(to: URL(fileURLWithPath: file))
+        let before = try snapshot(of: journal.path)
+        let error = await importError { _ = try await importing(file, unit: .kilograms) }
+        #expect(
+            error?.message == "line 2: weight \"40,5\" does not parse (a decimal comma: the apps export 40.5)",
+            "\(String(describing: error))")
+        #expect(try snapshot(of: journal.path) == before)
+    }
+
     /// A workout of rest rows alone is passed over and counted as such: it would count as a day trained with no set,
     /// and an export, whose rows are sets, would leave it out.
     @Test func aWorkoutOfRestRowsAloneIsPassedOver() async throws {

@@ -54,26 +54,50 @@ public struct SetEntry: Sendable, Equatable {
         }
         // "100kg" last, or "kg" split from it: a weight and no reps.
         if repsText.last?.isLetter == true, repsText.first?.isNumber == true || MassUnit(parsing: repsText) != nil {
-            // "60s", "30m": a time where the reps go; the exercise is the words before the load.
+            // "60s", "30m": a time where the reps go; "5km": a distance. The exercise is the words before the load.
             let isTime = (try? TimeAndDistance.seconds(repsText)) != nil
+            let isDistance = !isTime && (try? TimeAndDistance.metres(repsText)) != nil
             var name = tokens
             if name.last?.lowercased() == "x" { name.removeLast() }
             if let last = name.last, MassUnit(parsing: last) != nil { name.removeLast() }
             let weight = name.popLast() ?? ""
-            // "5 x 100kg": the reps first, the weight last.
+            // "5 x 100kg": the reps first, the weight last; "3x5 100kg": sets and reps first.
             var before = name
             if before.last?.lowercased() == "x" { before.removeLast() }
-            if !isTime, before.count >= 2, let reps = before.last, UInt32(reps) != nil {
-                let exercise = before.dropLast().joined(separator: " ")
+            if !isTime, !isDistance, before.count >= 2, let reps = before.last, UInt32(reps) != nil {
+                var exercise = Array(before.dropLast())
+                if exercise.count >= 3, exercise.last?.lowercased() == "x", UInt32(exercise[exercise.count - 2]) != nil {
+                    exercise.removeLast(2)
+                    throw TrainingError(
+                        .invalidValue, "\(words.joined(separator: " ").debugDescription) gives sets as well as reps",
+                        remedy: "log one set at a time: liftledger log \(Self.quoted(exercise)) \(weight)\(repsText) "
+                            + "x \(reps), once for each set")
+                }
                 throw TrainingError(
                     .invalidValue, "the reps come before the weight in \"\(words.joined(separator: " "))\"",
-                    remedy: "write the weight first: liftledger log \"\(exercise)\" \(weight)\(repsText) x \(reps)")
+                    remedy: "write the weight first: liftledger log \(Self.quoted(exercise)) \(weight)\(repsText) x \(reps)")
             }
+            // "5km 25m": a distance before the time. A word before a time or distance that is no load is the name's.
+            let distance = isTime && (try? TimeAndDistance.metres(weight)) != nil ? weight : nil
+            let isLoad = ["bw", "bodyweight"].contains(weight.lowercased()) || ExactDecimal(weight) != nil
+            let exercise = Self.quoted(isLoad || distance != nil ? name : name + [weight])
+            let remedy =
+                if let distance {
+                    "give a set's distance and time with --distance and --time: liftledger log \(exercise) "
+                        + "--distance \(distance) --time \(repsText)"
+                } else if isTime {
+                    "give a set's time with --time: liftledger log \(exercise) --time \(repsText)"
+                } else if isDistance {
+                    "give a set's distance with --distance: liftledger log \(exercise) --distance \(repsText)"
+                } else {
+                    "give the reps after it: liftledger log \"bench press\" 100kg x 5"
+                }
+            let given = words.joined(separator: " ").debugDescription
             throw TrainingError(
-                .invalidValue, "no reps after the weight in \(words.joined(separator: " ").debugDescription)",
-                remedy: isTime
-                    ? "give a set's time with --time: liftledger log \(name.joined(separator: " ")) --time \(repsText)"
-                    : "give the reps after it: liftledger log \"bench press\" 100kg x 5")
+                .invalidValue,
+                isTime || isDistance
+                    ? "\(repsText) is a \(isTime ? "time" : "distance"), not reps, in \(given)"
+                    : "no reps after the weight in \(given)", remedy: remedy)
         }
         if tokens.last?.lowercased() == "x" { tokens.removeLast() }
         var unit: MassUnit?
@@ -89,6 +113,11 @@ public struct SetEntry: Sendable, Equatable {
         exercise = tokens.joined(separator: " ")
         weight = try SetEntry.weight(weightText, unit: unit ?? defaultUnit, explicitUnit: unit != nil)
         reps = try SetEntry.reps(repsText)
+    }
+
+    /// An exercise's name as words to type after `liftledger log`: in quotes when it has more than one.
+    private static func quoted(_ words: [String]) -> String {
+        words.count > 1 ? "\"\(words.joined(separator: " "))\"" : words.joined(separator: " ")
     }
 
     /// Reads reps: a whole number from 0 to 1,000 (`10.0` is 10).
@@ -128,6 +157,13 @@ public struct SetEntry: Sendable, Equatable {
                 throw TrainingError(
                     .invalidValue, "weight \(text.debugDescription) has more digits than a weight keeps",
                     remedy: "give it with fewer digits, such as 102.5")
+            }
+            // "1e2": an exponent, which a weight is never written with.
+            let mantissaAndExponent = lowered.split(separator: "e", omittingEmptySubsequences: false)
+            if mantissaAndExponent.count == 2, Double(lowered) != nil {
+                throw TrainingError(
+                    .invalidValue, "weight \(text.debugDescription) is written with an exponent",
+                    remedy: "give it in plain digits, such as 102.5")
             }
             throw TrainingError(
                 .invalidValue, "weight \(text.debugDescription) is not a number of 0 or more",

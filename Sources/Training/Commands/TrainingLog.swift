@@ -88,6 +88,10 @@ public final class TrainingLog: Sendable {
     func exercise(_ name: String, in snapshot: TrainingSnapshot) throws -> Exercise {
         let catalog = try snapshot.catalog()
         if let exercise = catalog.lookup(name) { return exercise }
+        guard !name.allSatisfy(\.isWhitespace) else {
+            throw TrainingError(
+                .unknownExercise, "no exercise named", remedy: "give the exercise's name, such as \"bench press\"")
+        }
         let close = catalog.suggestions(for: name, limit: 3).map { "\"\($0.name)\"" }
         throw TrainingError(
             .unknownExercise, "unknown exercise \"\(name)\"",
