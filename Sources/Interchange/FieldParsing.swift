@@ -16,7 +16,8 @@ struct FieldParser {
         // "40,5": a decimal comma, as a spreadsheet in many languages saves numbers.
         let parts = text.trimmingCharacters(in: .whitespaces).split(separator: ",", omittingEmptySubsequences: false)
         let hasDecimalComma =
-            parts.count == 2 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
+            parts.count == 2
+            && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
         return ImportError(
             .malformed,
             "line \(line): \(what) \(text.prefix(40).debugDescription) does not parse"

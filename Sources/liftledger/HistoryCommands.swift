@@ -249,7 +249,9 @@ struct CalendarCommand: AsyncParsableCommand {
                 // Weeks as the rules start them (week.start). A day takes four columns, its mark the last, so that
                 // the mark never meets the next day's number (`25*26` read as one).
                 let weekStart = context.snapshot.rules.weekStart
-                var lines = [(0..<7).map { " " + LocalDate.weekdayNames[(weekStart + $0) % 7].prefix(2) + " " }.joined()]
+                var lines = [
+                    (0..<7).map { " " + LocalDate.weekdayNames[(weekStart + $0) % 7].prefix(2) + " " }.joined()
+                ]
                 var line = String(repeating: "    ", count: (first.weekdayIndex - weekStart + 7) % 7)
                 for offset in 0..<length {
                     let day = first.dayNumber + offset

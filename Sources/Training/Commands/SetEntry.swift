@@ -66,7 +66,8 @@ public struct SetEntry: Sendable, Equatable {
             if before.last?.lowercased() == "x" { before.removeLast() }
             if !isTime, !isDistance, before.count >= 2, let reps = before.last, UInt32(reps) != nil {
                 var exercise = Array(before.dropLast())
-                if exercise.count >= 3, exercise.last?.lowercased() == "x", UInt32(exercise[exercise.count - 2]) != nil {
+                if exercise.count >= 3, exercise.last?.lowercased() == "x", UInt32(exercise[exercise.count - 2]) != nil
+                {
                     exercise.removeLast(2)
                     throw TrainingError(
                         .invalidValue, "\(words.joined(separator: " ").debugDescription) gives sets as well as reps",
@@ -75,7 +76,9 @@ public struct SetEntry: Sendable, Equatable {
                 }
                 throw TrainingError(
                     .invalidValue, "the reps come before the weight in \"\(words.joined(separator: " "))\"",
-                    remedy: "write the weight first: liftledger log \(Self.quoted(exercise)) \(weight)\(repsText) x \(reps)")
+                    remedy:
+                        "write the weight first: liftledger log \(Self.quoted(exercise)) \(weight)\(repsText) x \(reps)"
+                )
             }
             // "5km 25m": a distance before the time. A word before a time or distance that is no load is the name's.
             let distance = isTime && (try? TimeAndDistance.metres(weight)) != nil ? weight : nil
