@@ -207,10 +207,17 @@ struct RebuildCommand: AsyncParsableCommand {
             Terminal.writeError("\(counted(changes.count, "difference")) from a full replay\n")
             return
         }
-        try models.rebuild(projection) { _, done, total in bar.update(done, of: total) }
+        let takenOver = try models.rebuild(projection) { _, done, total in bar.update(done, of: total) }
         bar.finish()
         let status = try models.status()
         for entry in status where projection == nil || entry.name == projection {
+            guard !takenOver.contains(entry.name) else {
+                // It said "rebuilt", of a read model another process was building, or had built.
+                Terminal.write(
+                    "\(entry.name): rebuilt by another process instead, under the rules changed meanwhile"
+                        + (entry.isRebuilding ? " (under way; see liftledger projections)" : "") + "\n")
+                continue
+            }
             Terminal.write("\(entry.name): rebuilt to position \(entry.checkpoint?.position ?? 0)\n")
         }
     }

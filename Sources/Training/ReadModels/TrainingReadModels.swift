@@ -216,10 +216,14 @@ public final class TrainingReadModels: Sendable {
         }
     }
 
-    /// Rebuilds one projection (or all) from the first event, into the spare tables, then swaps them in.
+    /// Rebuilds one projection (or all) from the first event, into the spare tables, then swaps them in, and brings
+    /// the read models up to the head under the rules in force then. Returns the names of the projections this call
+    /// did not rebuild: another process took their rebuild over, under rules changed meanwhile, or swapped in one
+    /// under them.
+    @discardableResult
     public func rebuild(
         _ name: String? = nil, progress: Projector<RecordedTrainingEvent>.Progress? = nil
-    ) throws {
+    ) throws -> [String] {
         let rules = try currentRules()
         let chosen = projections(rules).filter { name == nil || $0.name == name }
         guard !chosen.isEmpty else {
@@ -227,8 +231,11 @@ public final class TrainingReadModels: Sendable {
                 .notFound, "no projection named \(name.map(\.debugDescription) ?? "")",
                 remedy: "the projections are: \(Self.names.joined(separator: ", "))")
         }
-        try projector.rebuild(chosen, progress: progress)
-        try projector.catchUp(projections(rules))
+        let takenOver = try projector.rebuild(chosen, progress: progress)
+        // Under the rules in force now: the rules read above may have changed during the rebuild (it was then taken
+        // over), and a catch-up under them would rebuild the read model the change brought back to them.
+        try catchUp()
+        return takenOver
     }
 
     /// Each projection's checkpoint, code version, rules digest and lag behind the journal, read without catching up
