@@ -16,7 +16,8 @@ struct RebuildTests {
             (0..<5_000).map { _ in ProposedEvent(type: "Note", encoding: .opaque, payload: []) }, to: "notes")
         let models = log.readModels
         try models.catchUp()
-        let takenOver = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[String], Error>) in
+        let takenOver = try await withCheckedThrowingContinuation {
+            (continuation: CheckedContinuation<[String], Error>) in
             // On a thread of its own: the rule change (async) is waited for inside the rebuild's progress.
             Thread {
                 var changed = false
