@@ -80,7 +80,7 @@ struct BalanceCommand: AsyncParsableCommand {
     @OptionGroup var asOf: AsOfOption
     @OptionGroup var output: OutputOptions
 
-    @Option(parsing: .unconditional, help: "How many weeks, up to and including this one.")
+    @Option(parsing: .unconditional, help: "How many weeks, up to and including this one (1 to 520).")
     var weeks = 4
 
     func validate() throws {

@@ -19,7 +19,9 @@ struct DemoCommand: AsyncParsableCommand {
     var keep = false
 
     @Option(
-        help: ArgumentHelp("Where the exports are (default: Fixtures/exports of the source tree).", valueName: "dir"))
+        help: ArgumentHelp(
+            "Where the exports are (default: Fixtures/exports of the source tree this program was built in).",
+            valueName: "dir"))
     var fixtures: String?
 
     func run() async throws {
@@ -111,7 +113,12 @@ struct DemoCommand: AsyncParsableCommand {
             \(report.recordsChecked) records; \(statistics.fileBytes / 1_048_576) MiB on disk
 
             """)
-        if keep { Terminal.write("kept: liftledger history --journal \(TrainingFormat.shellWord(directory))\n") }
+        // The commands above name no journal: without --keep, they would ask the user's own.
+        Terminal.write(
+            keep
+                ? "kept: liftledger history --journal \(TrainingFormat.shellWord(directory))\n"
+                : "the journal is removed now; to run the commands above on it, run demo --keep and give them its "
+                    + "--journal\n")
     }
 
     /// A mass given in milligrams, in kilograms to `digits` decimals: the demo's profile gives weights in kilograms.
@@ -129,7 +136,9 @@ struct DemoCommand: AsyncParsableCommand {
             directory.deleteLastPathComponent()
         }
         throw CLIError(
-            message: "the bundled exports are not where they should be (Fixtures/exports of the source tree)",
-            remedy: "run tools/liftledger demo from the repository, or pass --fixtures DIR")
+            message:
+                "the bundled exports are not where they should be (Fixtures/exports of the source tree this program "
+                + "was built in: it was moved or copied)",
+            remedy: "run tools/liftledger demo in the repository, or give --fixtures DIR")
     }
 }

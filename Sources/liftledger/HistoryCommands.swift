@@ -25,7 +25,7 @@ struct HistoryCommand: AsyncParsableCommand {
     @Option(help: "Only workouts that followed this routine.")
     var routine: String?
 
-    @Option(parsing: .unconditional, help: "Only the last N workouts.")
+    @Option(parsing: .unconditional, help: "Only the last N workouts (1 or more).")
     var last: Int?
 
     func validate() throws {

@@ -170,7 +170,9 @@ struct WhyCommand: AsyncParsableCommand {
 
     @Option(
         parsing: .unconditional,
-        help: "With balance MUSCLE: how many weeks, up to and including this one, as balance --weeks takes them (4).")
+        help: ArgumentHelp(
+            "With balance MUSCLE: how many weeks, up to and including this one, as balance --weeks takes them (1 to "
+                + "520; 4 when not given)."))
     var weeks: Int?
 
     @Flag(help: "Print JSON (fields documented in docs/JSON.md).")

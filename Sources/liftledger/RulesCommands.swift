@@ -187,13 +187,17 @@ struct RebuildCommand: AsyncParsableCommand {
                 + "(docs/JSON.md); change nothing but bring the read models up to date, as any query does."))
     var dryRun = false
 
+    func validate() throws {
+        // As a value outside an option's choices is: status 64, before the journal is opened.
+        if let projection, !TrainingReadModels.names.contains(projection) {
+            throw ValidationError(
+                "no projection named \(projection.debugDescription); the projections are: "
+                    + TrainingReadModels.names.joined(separator: ", "))
+        }
+    }
+
     func run() async throws {
         let models = try TrainingReadModels(journal: try location.open())
-        if let projection, !TrainingReadModels.names.contains(projection) {
-            throw CLIError(
-                message: "no projection named \(projection.debugDescription)",
-                remedy: "the projections are: \(TrainingReadModels.names.joined(separator: ", "))")
-        }
         var bar = ProgressBar(label: "rebuilding")
         if dryRun {
             let rules = try models.catchUp()

@@ -345,6 +345,8 @@ struct WorkoutCLITests {
             (["history", "--routine", "Nope"], "no routine \"Nope\"; there are no routines yet", 1),
             (["history", "--from", "2026-03-01", "--to", "2026-02-01"], "--from 2026-03-01 is after --to", 1),
             (["history", "--last", "0"], "--last takes 1 or more", 64),
+            // A projection that is none, as a value outside an option's choices: read with the command line.
+            (["rebuild", "nope"], "no projection named \"nope\"; the projections are: plan, training", 64),
             (["schedule", "set", "--weekdays", "A,B,C,D,E,F,G", "--start", "2026-11-01"], "a --weekdays plan", 64),
         ]
         for (arguments, hint, status) in cases {
