@@ -78,12 +78,16 @@ public final class Journal: Sendable {
                     path, mapSize: options.initialMapSize, checkingPages: options.checksPagesFirst)
             }
         }
+        let readOnly = layout == .journal && JournalDirectory.isOnReadOnlyFileSystem(path)
         do {
             return try Journal(
-                path: path, options: options, existing: layout == .journal, create: create,
-                readOnly: layout == .journal && JournalDirectory.isOnReadOnlyFileSystem(path))
+                path: path, options: options, existing: layout == .journal, create: create, readOnly: readOnly)
+        } catch let error as JournalError where error.code == .readOnly && layout == .journal && !readOnly {
+            // A file system that says it is writable and is not (a read-only export shared over the network).
+            return try Journal(path: path, options: options, existing: true, create: create, readOnly: true)
         } catch {
-            // A journal that could not be made (a full disk) leaves no directories behind.
+            // A journal that could not be made (a full disk) leaves nothing behind that would stop the next try.
+            if layout != .journal { JournalDirectory.removeUnfinishedDataFile(path) }
             JournalDirectory.removeEmpty(made)
             throw error
         }

@@ -80,6 +80,30 @@ enum JournalDirectory {
         return madeHere
     }
 
+    /// Removes the data file and the lock file LMDB left in `path` when it could not write the data file's meta pages
+    /// (a full disk): LMDB refuses such a file as none of its own, so the next `init` there failed too, disk freed or
+    /// not. A data file with its meta pages (a journal whose making was cut short after them) is left: the next `init`
+    /// makes the journal in it.
+    static func removeUnfinishedDataFile(_ path: String) {
+        let data = path + "/" + dataFile
+        guard FileManager.default.fileExists(atPath: data), !hasMetaPages(data) else { return }
+        unlink(data)
+        unlink(path + "/lock.mdb")
+    }
+
+    /// Whether the data file at `path` holds LMDB's two meta pages: the first opens with LMDB's magic number (at byte
+    /// 16, see ``checkIsLMDB(_:)``), and the file is at least two of its pages long.
+    private static func hasMetaPages(_ path: String) -> Bool {
+        guard let file = FileHandle(forReadingAtPath: path), let header = try? file.read(upToCount: 48),
+            header.count == 48
+        else { return false }
+        let magic = header.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 16, as: UInt32.self) }
+        // The page size, the free-pages database's first field (see MetaPageSizes in LMDB).
+        let pageSize = header.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 40, as: UInt32.self) }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        return magic == 0xBEEF_C0DE && pageSize > 0 && size >= 2 * Int(pageSize)
+    }
+
     /// Removes `directories`, made by ``prepare(_:privatizingExisting:)``, children first, when nothing was put in
     /// them: what a journal that could not be made leaves behind (`rmdir` leaves a directory another process filled).
     static func removeEmpty(_ directories: [String]) {

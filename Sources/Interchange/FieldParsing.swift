@@ -13,10 +13,11 @@ struct FieldParser {
     }
 
     static func malformed(_ line: Int, _ what: String, _ text: String) -> ImportError {
-        // "40,5": a decimal comma, as a spreadsheet in many languages saves numbers.
+        // "40,5": a decimal comma, as a spreadsheet in many languages saves numbers; not "1,200", which a thousands
+        // separator writes too.
         let parts = text.trimmingCharacters(in: .whitespaces).split(separator: ",", omittingEmptySubsequences: false)
         let hasDecimalComma =
-            parts.count == 2
+            parts.count == 2 && parts[1].count != 3
             && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
         return ImportError(
             .malformed,

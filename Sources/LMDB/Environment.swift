@@ -129,7 +129,7 @@ public final class Environment: @unchecked Sendable {
             if options.readOnly { flags |= UInt32(MDB_RDONLY) }
             if options.inspectOnly { flags |= UInt32(MDB_NOLOCK) }
             try MetaPageSizes.requirePlausible(inEnvironmentAt: path)
-            if !options.readOnly && !options.inspectOnly {
+            if !options.readOnly {
                 try LockFileSpace.reserve(
                     inEnvironmentAt: path, maxReaders: options.maxReaders, mode: options.fileMode)
             }

@@ -17,10 +17,12 @@ enum LockFileSpace {
     }
 
     /// Gives the lock file of the environment at `path` room for `maxReaders` readers, making the file (mode `mode`)
-    /// when it is missing. A volume without the room is an error, and a lock file this call made is then removed. A
-    /// file that cannot be opened, or a file system that cannot allocate ahead, is left to LMDB as before. (Another
-    /// process making the same environment meanwhile finds no room either: it fails here too, before LMDB maps the
-    /// file.)
+    /// when it is missing. No room for a lock file this call made is an error, and the file is removed again. A lock
+    /// file there already is left to LMDB as before when there is no room: LMDB has written its first page, all that
+    /// most openings use, and refusing would keep every command, `backup` too, from a journal on a full disk. So is a
+    /// file that cannot be opened, or one on a file system that cannot allocate ahead. (Two processes making one
+    /// environment at once, on a disk that fills between them, could see the second's lock file removed by the
+    /// first: the first finds no room, the second then some.)
     static func reserve(inEnvironmentAt path: String, maxReaders: UInt32, mode: mode_t) throws(LMDBError) {
         let lockFile = path + "/lock.mdb"
         var made = true
@@ -37,8 +39,8 @@ enum LockFileSpace {
         } while result != 0 && errno == EINTR
         guard result != 0 else { return }
         let failure = errno
-        guard failure == ENOSPC || failure == EDQUOT || failure == EFBIG else { return }
-        if made { unlink(lockFile) }
+        guard made, failure == ENOSPC || failure == EDQUOT || failure == EFBIG else { return }
+        unlink(lockFile)
         throw LMDBError(code: .init(failure), operation: "the lock file's allocation", path: path)
     }
 }

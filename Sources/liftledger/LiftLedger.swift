@@ -139,16 +139,24 @@ struct LiftLedger: AsyncParsableCommand {
             let quote = message.firstIndex(of: "'")
         else { return nil }
         let first = message[message.index(after: quote)...].prefix { $0 != "'" }
+        // The option and its value as two words (`--name Leg`), or as one (`--name=Leg`).
+        func optionAndValue(before index: Int) -> (option: String, value: String)? {
+            if index >= 2, textOptions.contains(arguments[index - 2]), !arguments[index - 1].hasPrefix("-") {
+                return (arguments[index - 2], arguments[index - 1])
+            }
+            guard index >= 1, let equals = arguments[index - 1].firstIndex(of: "="),
+                textOptions.contains(String(arguments[index - 1][..<equals]))
+            else { return nil }
+            return (String(arguments[index - 1][..<equals]), String(arguments[index - 1][equals...].dropFirst()))
+        }
         guard
-            let index = arguments.indices.first(where: { index in
-                index >= 2 && arguments[index] == first && textOptions.contains(arguments[index - 2])
-                    && !arguments[index - 1].hasPrefix("-")
-            })
+            let index = arguments.indices.first(where: { arguments[$0] == first && optionAndValue(before: $0) != nil }),
+            let (option, value) = optionAndValue(before: index)
         else { return nil }
-        let option = arguments[index - 2]
-        let words = [arguments[index - 1]] + arguments[index...].prefix { !$0.hasPrefix("-") }
-        return "\(words.dropFirst().joined(separator: " ").debugDescription) follows the value of \(option) (a value "
-            + "of more than one word is given in quotes: \(option) \(words.joined(separator: " ").debugDescription))"
+        let words = [value] + arguments[index...].prefix { !$0.hasPrefix("-") }
+        return "unexpected \(words.dropFirst().joined(separator: " ").debugDescription) after the value of \(option) "
+            + "(if it is part of the value, give that in quotes: \(option) "
+            + "\(words.joined(separator: " ").debugDescription))"
     }
 
     /// Refuses, as the argument parser refuses an unknown option, the first of `words` (a command's arguments taken

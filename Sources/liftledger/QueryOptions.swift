@@ -149,10 +149,8 @@ extension JournalLocation {
     /// Runs `body` on the read models (as of `asOf`, when given), with a progress bar on a terminal for long work.
     func query<T>(asOf: AsOfOption, _ body: (QueryContext) throws -> T) throws -> T {
         let journal = try open()
-        if try TrainingReadModels.readOnlyJournalNeedsReplay(journal) {
-            return try queryReplaying(journal, asOf: asOf, body)
-        }
         let models = try TrainingReadModels(journal: journal)
+        if try models.answersByReplay { return try queryReplaying(journal, asOf: asOf, body) }
         var bar = ProgressBar(label: "catching up")
         let rules = try models.catchUp { _, done, total in bar.update(done, of: total) }
         bar.finish()
@@ -270,12 +268,13 @@ func padded(_ text: String, _ width: Int) -> String {
 /// The width of a table's column that holds `texts`: the widest of them and two columns of space, at least `least`
 /// and at most `most` (a text wider than that is cut, see ``fitted(_:_:)``).
 func columnWidth(_ texts: some Sequence<String>, least: Int, most: Int = .max) -> Int {
-    min(most, max(least, (texts.map(terminalColumns).max() ?? 0) + 2))
+    max(least, min(most, (texts.map(terminalColumns).max() ?? 0) + 2))
 }
 
 /// `text` cut to at most `columns` columns of a terminal, an ellipsis ending it when it was cut.
 func fitted(_ text: String, _ columns: Int) -> String {
     guard terminalColumns(text) > columns else { return text }
+    guard columns > 0 else { return "" }
     var kept = ""
     var used = 0
     for character in text {

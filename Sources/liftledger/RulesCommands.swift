@@ -218,7 +218,8 @@ struct RebuildCommand: AsyncParsableCommand {
             guard !takenOver.contains(entry.name) else {
                 // It said "rebuilt", of a read model another process was building, or had built.
                 Terminal.write(
-                    "\(entry.name): rebuilt by another process instead, under the rules changed meanwhile"
+                    "\(entry.name): rebuilt by another process instead, which took the rebuild over under other "
+                        + "rules or code"
                         + (entry.isRebuilding ? " (under way; see liftledger projections)" : "") + "\n")
                 continue
             }

@@ -94,7 +94,7 @@ struct LogCommand: AsyncParsableCommand {
             )
         }
         try Self.checkForgottenParts(
-            words, catalog: catalog, time: timeAndDistance.time, distance: timeAndDistance.distance)
+            words, catalog: catalog, time: timeAndDistance.time, distance: timeAndDistance.distance, note: note)
         let seconds = try timeAndDistance.seconds()
         let metres = try timeAndDistance.metres()
         // A timed or distance set of the exercise alone (words the catalog knows, or with no number): no load, no reps.
@@ -120,12 +120,12 @@ struct LogCommand: AsyncParsableCommand {
         if paused { Terminal.write("the workout was paused: its clock runs again\n") }
     }
 
-    /// Refuses, saying what is missing, a set typed without a part: after `--time` or `--distance`, more words of its
-    /// value (`--time 1h 5m` or `--distance 5 km`, unquoted, leave `5m` or `km` among the words); an exercise the
-    /// catalog knows and a weight alone (`bench press 100`, `pull up bw`); an exercise and `x 5`, with no weight; a
-    /// weight and `x`, with no reps.
+    /// Refuses, saying what is missing, a set typed without a part: after `--time`, `--distance` or `--note`, more
+    /// words of its value (`--time 1h 5m`, `--distance 5 km` or `--note felt heavy`, unquoted, leave `5m`, `km` or
+    /// `heavy` among the words); an exercise the catalog knows and a weight alone (`bench press 100`, `pull up bw`); an
+    /// exercise and `x 5`, with no weight; a weight and `x`, with no reps.
     static func checkForgottenParts(
-        _ words: [String], catalog: ExerciseCatalog, time: String?, distance: String?
+        _ words: [String], catalog: ExerciseCatalog, time: String?, distance: String?, note: String? = nil
     ) throws {
         let typed = "\"\(words.joined(separator: " "))\""
         /// The words typed, as a shell takes them back.
@@ -154,6 +154,24 @@ struct LogCommand: AsyncParsableCommand {
                 message: "\"\(trailing.joined(separator: " "))\" follows the set in \(typed)",
                 remedy:
                     "quote a value of more than one word: \(option) \"\(([value] + trailing).joined(separator: " "))\"")
+        }
+        // A note's other words after the set (`x 5 --note felt heavy`): the words are no set with them, one without.
+        if let note, (try? SetEntry(words: words, defaultUnit: .kilograms)) == nil {
+            var count = 1
+            while count < words.count - 2, words[words.count - count].first?.isNumber == false,
+                (try? SetEntry(words: Array(words.dropLast(count)), defaultUnit: .kilograms)) == nil
+            {
+                count += 1
+            }
+            if count < words.count - 2, words.suffix(count).allSatisfy({ $0.first?.isNumber == false }),
+                (try? SetEntry(words: Array(words.dropLast(count)), defaultUnit: .kilograms)) != nil
+            {
+                let trailing = words.suffix(count)
+                throw CLIError(
+                    message: "\"\(trailing.joined(separator: " "))\" follows the set in \(typed)",
+                    remedy:
+                        "quote a note of more than one word: --note \"\(([note] + trailing).joined(separator: " "))\"")
+            }
         }
         guard time == nil, distance == nil, words.count >= 2, let last = words.last else { return }
         func known(_ count: Int) -> Bool {

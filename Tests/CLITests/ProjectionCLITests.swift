@@ -275,7 +275,15 @@ struct ProjectionCLITests {
             // An event the read models have not folded: they are behind the journal when it turns read-only.
             _ = try ok(["append", "--stream", "notes", "--type", "Note", "--data", "{}"], journal: journal)
             let head = try ok(["stats", "--json"], journal: journal).standardOutput
+            // A journal no query ever asked: no tables for its read models, which cannot be made there.
+            let unqueried = volume.child("unqueried")
+            _ = try ok(["init"], journal: unqueried)
+            _ = try ok(["append", "--stream", "notes", "--type", "Note", "--data", "{}"], journal: unqueried)
             try Tmpfs.remountReadOnly(volume)
+            #expect(try ok(["status"], journal: unqueried).standardOutput.hasPrefix("no workout in progress"))
+            #expect(try ok(["history"], journal: unqueried).standardOutput == "no finished workouts\n")
+            let never = try ok(["projections", "--json"], journal: unqueried).lines.map(jsonObject)
+            #expect(never.count == 2 && never.allSatisfy { $0["position"] is NSNull && $0["lag"] as? Int == 1 })
             #expect(try ok(["verify"], journal: journal).standardOutput.hasPrefix("ok: "))
             #expect(try ok(["stats", "--json"], journal: journal).standardOutput == head)
             let status = try ok(["projections", "--json"], journal: journal).lines.map(jsonObject)

@@ -314,12 +314,30 @@ struct WorkoutCLITests {
                 "give a set's distance with --distance: liftledger log \"running treadmill\" --distance 5km", 1
             ),
             (["log", "squat", "1e2kg", "x", "5"], "weight \"1e2\" is written with an exponent; give it in plain", 1),
+            (
+                ["log", "squat", "3x5", "100"],
+                "log one set at a time: liftledger log squat 100 x 5, once for each set", 1
+            ),
+            // A number and m is minutes to --time and metres to --distance: both are offered.
+            (
+                ["log", "rowing", "machine", "2000m"],
+                "2000m is a distance or a time, not reps, in \"rowing machine 2000m\"; for metres: liftledger log "
+                    + "\"rowing machine\" --distance 2000m; for minutes: liftledger log \"rowing machine\" --time 2000m",
+                1
+            ),
+            // A note's second word, unquoted, follows the set among the words.
+            (
+                ["log", "squat", "100kg", "x", "5", "--note", "felt", "very", "heavy"],
+                "\"very heavy\" follows the set in \"squat 100kg x 5 very heavy\"; quote a note of more than one word: "
+                    + "--note \"felt very heavy\"", 1
+            ),
             // The second word of a name left unquoted was an argument the parser did not expect, said no more.
             (
                 ["correct", "1", "--exercise", "bench", "press"],
-                "\"press\" follows the value of --exercise (a value of more than one word is given in quotes: "
+                "unexpected \"press\" after the value of --exercise (if it is part of the value, give that in quotes: "
                     + "--exercise \"bench press\")", 64
             ),
+            (["correct", "1", "--note=felt", "good"], "give that in quotes: --note \"felt good\")", 64),
             (
                 ["log", "plank", "--time", "1h", "5m", "30s"],
                 "\"5m 30s\" follows the set in \"plank 5m 30s\"; quote a value of more than one word: --time \"1h 5m 30s\"",

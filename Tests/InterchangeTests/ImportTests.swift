@@ -634,21 +634,28 @@ struct ImportTests {
     }
 
     /// A weight written with a decimal comma, as a spreadsheet in many languages saves a file (in one whose fields are
-    /// separated by semicolons), is refused saying so, with the number as the apps export it.
+    /// separated by semicolons), is refused saying so, with the number as the apps export it; not a number with three
+    /// digits after its comma, which a thousands separator writes too.
     @Test func aDecimalCommaIsNamedInTheRefusal() async throws {
         let file = directory.child("comma.csv")
-        try Data(
-            """
-            Date;Workout Name;Exercise Name;Set Order;Weight;Reps;Distance;Seconds;Notes
-            2024-01-01 10:00:00;Legs;Squat (Barbell);1;40,5;10;0;0;
+        func write(weight: String, seconds: String) throws {
+            try Data(
+                """
+                Date;Workout Name;Exercise Name;Set Order;Weight;Reps;Distance;Seconds;Notes
+                2024-01-01 10:00:00;Legs;Squat (Barbell);1;\(weight);10;0;\(seconds);
 
-            """.utf8
-        ).write(to: URL(fileURLWithPath: file))
+                """.utf8
+            ).write(to: URL(fileURLWithPath: file))
+        }
         let before = try snapshot(of: journal.path)
-        let error = await importError { _ = try await importing(file, unit: .kilograms) }
+        try write(weight: "40,5", seconds: "0")
+        let comma = await importError { _ = try await importing(file, unit: .kilograms) }
         #expect(
-            error?.message == "line 2: weight \"40,5\" does not parse (a decimal comma: the apps export 40.5)",
-            "\(String(describing: error))")
+            comma?.message == "line 2: weight \"40,5\" does not parse (a decimal comma: the apps export 40.5)",
+            "\(String(describing: comma))")
+        try write(weight: "40", seconds: "1,200")
+        let thousands = await importError { _ = try await importing(file, unit: .kilograms) }
+        #expect(thousands?.message == "line 2: seconds \"1,200\" does not parse", "\(String(describing: thousands))")
         #expect(try snapshot(of: journal.path) == before)
     }
 

@@ -320,7 +320,7 @@ struct AnalyticsTests {
         #expect(try models.read(rules: rules) { try $0.trainingDays() } == [LocalDate("2026-01-14")!.dayNumber: 1])
         let head = try test.journal.head().position
         #expect(try Rules.load(from: test.journal, through: head).timeZoneIdentifier == "America/New_York")
-        let past = try models.asOf(.position(head))
+        let past = try TrainingReadModels.replayed(models.journal, asOf: .position(head))
         #expect(try past.read { try $0.trainingDays() } == [LocalDate("2026-01-14")!.dayNumber: 1])
     }
 

@@ -80,12 +80,25 @@ public struct SetEntry: Sendable, Equatable {
                         "write the weight first: liftledger log \(Self.quoted(exercise)) \(weight)\(repsText) x \(reps)"
                 )
             }
-            // "5km 25m": a distance before the time. A word before a time or distance that is no load is the name's.
-            let distance = isTime && (try? TimeAndDistance.metres(weight)) != nil ? weight : nil
+            // "5km 25m": a distance before the time. A word before a time or distance that is neither a load nor
+            // one itself is the name's. "2000m" reads as minutes to --time and metres to --distance.
+            func isTimeOrDistance(_ word: String) -> (time: Bool, distance: Bool) {
+                ((try? TimeAndDistance.seconds(word)) != nil, (try? TimeAndDistance.metres(word)) != nil)
+            }
+            let measured = isTimeOrDistance(weight)
+            let distance = isTime && measured.distance && !measured.time ? weight : nil
             let isLoad = ["bw", "bodyweight"].contains(weight.lowercased()) || ExactDecimal(weight) != nil
-            let exercise = Self.quoted(isLoad || distance != nil ? name : name + [weight])
+            let isMeasure = (isTime || isDistance) && (measured.time || measured.distance)
+            let exercise = Self.quoted(isLoad || isMeasure ? name : name + [weight])
+            let isMinutesOrMetres = isTime && isTimeOrDistance(repsText).distance
             let remedy =
-                if let distance {
+                if isMinutesOrMetres, isMeasure, distance == nil {
+                    "give the set's time with --time and its distance with --distance (a number and m is minutes to "
+                        + "--time, metres to --distance)"
+                } else if isMinutesOrMetres, distance == nil {
+                    "for metres: liftledger log \(exercise) --distance \(repsText); for minutes: liftledger log "
+                        + "\(exercise) --time \(repsText)"
+                } else if let distance {
                     "give a set's distance and time with --distance and --time: liftledger log \(exercise) "
                         + "--distance \(distance) --time \(repsText)"
                 } else if isTime {
@@ -98,9 +111,11 @@ public struct SetEntry: Sendable, Equatable {
             let given = words.joined(separator: " ").debugDescription
             throw TrainingError(
                 .invalidValue,
-                isTime || isDistance
-                    ? "\(repsText) is a \(isTime ? "time" : "distance"), not reps, in \(given)"
-                    : "no reps after the weight in \(given)", remedy: remedy)
+                isMinutesOrMetres && distance == nil
+                    ? "\(repsText) is a distance or a time, not reps, in \(given)"
+                    : isTime || isDistance
+                        ? "\(repsText) is a \(isTime ? "time" : "distance"), not reps, in \(given)"
+                        : "no reps after the weight in \(given)", remedy: remedy)
         }
         if tokens.last?.lowercased() == "x" { tokens.removeLast() }
         var unit: MassUnit?
@@ -112,6 +127,15 @@ public struct SetEntry: Sendable, Equatable {
             throw TrainingError(
                 .invalidValue, "no exercise name before the weight",
                 remedy: "name the exercise first: liftledger log squat 100kg x 5")
+        }
+        // "3x5 100": sets and reps, then the weight, which was read as the reps.
+        if tokens.count >= 3, tokens.last?.lowercased() == "x", UInt32(tokens[tokens.count - 2]) != nil,
+            UInt32(weightText) != nil
+        {
+            throw TrainingError(
+                .invalidValue, "\(words.joined(separator: " ").debugDescription) gives sets as well as reps",
+                remedy: "log one set at a time: liftledger log \(Self.quoted(Array(tokens.dropLast(2)))) "
+                    + "\(repsText)\(unit.map(\.rawValue) ?? "") x \(weightText), once for each set")
         }
         exercise = tokens.joined(separator: " ")
         weight = try SetEntry.weight(weightText, unit: unit ?? defaultUnit, explicitUnit: unit != nil)

@@ -58,6 +58,8 @@ public final class TrainingLog: Sendable {
     /// the stream in between, decides again on a new snapshot, so that the rules are checked against what is there.
     /// Read models that another process is rebuilding (after a rule change) are waited for, up to half a minute.
     func execute<Result>(_ decide: (TrainingSnapshot, Timestamp) throws -> Decision<Result>) async throws -> Result {
+        // Before the read models are asked: they cannot be brought up to date there either.
+        if journal.isReadOnly { throw JournalError.readOnly(journal.path) }
         var conflicts = 0
         while conflicts < 8 {
             // The time of the snapshot decided on, not of a wait for one.

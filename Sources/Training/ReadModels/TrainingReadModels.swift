@@ -7,6 +7,9 @@ import Projections
 public final class TrainingReadModels: Sendable {
     public let journal: Journal
     let projector: Projector<RecordedTrainingEvent>
+    /// Whether no read models are kept beside the journal: one on a read-only file system that has no tables for them
+    /// (the projector's store is then an empty scratch store, which nothing folds into).
+    private let keepsNone: Bool
 
     /// The projections, under `rules`, reading finished workouts' events from `workoutEvents`.
     static func projections(
@@ -25,10 +28,19 @@ public final class TrainingReadModels: Sendable {
         projections(Rules(), workoutEvents: nil).map { ProjectionDescriptor($0) }
     }
 
-    /// Opens the read models beside `journal`, creating their tables the first time.
+    /// Opens the read models beside `journal`, creating their tables the first time. On a read-only file system, where
+    /// the tables cannot be made, a journal without them has read models that were never built: its answers are
+    /// replayed (see ``answersByReplay``).
     public init(journal: Journal) throws {
         self.journal = journal
-        let store = try ReadModelStore(environment: journal.environment, projections: Self.descriptors)
+        let store: ReadModelStore
+        do {
+            store = try ReadModelStore(environment: journal.environment, projections: Self.descriptors)
+            keepsNone = false
+        } catch  where journal.isReadOnly {
+            store = try ReadModelStore.scratch(projections: Self.descriptors)
+            keepsNone = true
+        }
         projector = Projector(journal: journal, store: store, decoding: RecordedTrainingEvent.self)
     }
 
@@ -141,16 +153,16 @@ public final class TrainingReadModels: Sendable {
 
     /// Brings the read models up to date, then runs `body` with them, under the rules they answer by (see
     /// ``readAnswering(inForce:_:)``).
-    /// On a read-only file system, read models behind the journal answer from a replay (see
-    /// ``readOnlyJournalNeedsReplay(_:)``).
+    /// On a read-only file system, read models behind the journal answer from a replay (see ``answersByReplay``).
     public func query<T>(_ body: (TrainingSnapshot) throws -> T) throws -> T {
-        if try isReadOnlyAndBehind { return try Self.replayed(journal, asOf: .position(.max)).read(body) }
+        if try answersByReplay { return try Self.replayed(journal, asOf: .position(.max)).read(body) }
         return try readAnswering(inForce: catchUp(), body)
     }
 
-    /// Whether the journal is on a read-only file system and these read models are behind it.
-    private var isReadOnlyAndBehind: Bool {
-        get throws { try journal.isReadOnly && status().contains { !$0.isCurrent || $0.lag > 0 } }
+    /// Whether the journal is on a read-only file system and these read models are behind it, or were never built
+    /// there: they cannot be brought up to date, so answers come from a replay (``replayed(_:asOf:progress:)``).
+    public var answersByReplay: Bool {
+        get throws { try journal.isReadOnly && (keepsNone || status().contains { !$0.isCurrent || $0.lag > 0 }) }
     }
 
     /// Runs `body` with the read models as one read transaction sees them, under the rules they answer by: `rules`,
@@ -241,6 +253,14 @@ public final class TrainingReadModels: Sendable {
     /// Each projection's checkpoint, code version, rules digest and lag behind the journal, read without catching up
     /// or writing anything.
     public func status() throws -> [ProjectionStatus] {
+        guard !keepsNone else {
+            let head = try journal.head().position
+            return projections(try Rules.load(from: journal)).map { projection in
+                ProjectionStatus(
+                    name: projection.name, codeVersion: projection.version, rulesDigest: projection.rulesDigest,
+                    checkpoint: nil, head: head, isRebuilding: false, rebuildPosition: nil)
+            }
+        }
         // The plan read model's time zone, as it stands, unless the profile set another since the model's checkpoint:
         // that one is in force. Only the profile's records after the checkpoint are read (reading the whole stream
         // would read every body weight ever recorded, a cost that grows with the journal).
@@ -268,16 +288,9 @@ public final class TrainingReadModels: Sendable {
         case instant(Timestamp)
     }
 
-    /// The read models as they stood at `point`, replayed into a scratch store under the rules in force then.
-    public func asOf(
-        _ point: Point, progress: Projector<RecordedTrainingEvent>.Progress? = nil
-    ) throws -> ReplayedReadModels {
-        try Self.replayed(journal, asOf: point, progress: progress)
-    }
-
     /// The read models of `journal` as they stood at `point`, replayed into a scratch store under the rules in force
     /// then, without the read models kept beside it: for a journal on a read-only file system too, whose own cannot
-    /// be built or brought up to date there (``readOnlyJournalNeedsReplay(_:)``).
+    /// be built or brought up to date there (``answersByReplay``).
     public static func replayed(
         _ journal: Journal, asOf point: Point, progress: Projector<RecordedTrainingEvent>.Progress? = nil
     ) throws -> ReplayedReadModels {
@@ -300,14 +313,6 @@ public final class TrainingReadModels: Sendable {
         return try replay(
             journal, under: rules, through: last,
             including: { admits($0.occurredAt) || $0.typeUTF8.elementsEqual(customExercise) }, progress: progress)
-    }
-
-    /// Whether `journal` is on a read-only file system and its read models are missing or behind it: they cannot be
-    /// built or brought up to date there, so answers come from a replay (``replayed(_:asOf:progress:)``).
-    public static func readOnlyJournalNeedsReplay(_ journal: Journal) throws -> Bool {
-        guard journal.isReadOnly else { return false }
-        guard let models = try? TrainingReadModels(journal: journal) else { return true }
-        return try models.isReadOnlyAndBehind
     }
 
     /// The read models as they would stand under `rules`, replayed into a scratch store: a preview of a change.
