@@ -57,7 +57,7 @@ struct LiftLedger: AsyncParsableCommand {
             Terminal.fail(error.description)
         } catch let error as LMDBError where error.code == .readOnlyFileSystem && error.path != nil {
             // A write to a journal opened read-only, as its file system is, from the read models' side.
-            Terminal.fail(JournalError.readOnly(error.path!).description)
+            Terminal.fail(JournalError.readOnly(error.path ?? "").description)
         } catch let error as CLIError {
             Terminal.fail(error.description)
         } catch let error as TrainingError {
