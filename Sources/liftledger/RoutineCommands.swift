@@ -50,7 +50,8 @@ struct RoutineShowCommand: AsyncParsableCommand {
             for (index, exercise) in routine.exercises.enumerated() {
                 Terminal.write(
                     "  \(index + 1). \(exercise.exerciseName): \(exercise.targetSets) × "
-                        + "\(exercise.minimumReps)-\(exercise.maximumReps), rest \(exercise.restSeconds) s\n")
+                        + TrainingFormat.repRange(exercise.minimumReps, exercise.maximumReps)
+                        + ", rest \(exercise.restSeconds) s\n")
             }
         }
         if routines.isEmpty && !json {

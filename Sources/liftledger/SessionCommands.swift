@@ -397,9 +397,9 @@ struct FinishCommand: AsyncParsableCommand {
                 time = .at(Timestamp.now())
             } else {
                 let zone = try log.query { $0.rules.timeZone }
-                time = .at(
-                    try Timestamp.parse(
-                        at, in: zone, option: "--at", forms: "last, now, 'YYYY-MM-DD HH:MM' or an RFC 3339 time"))
+                let passes = try Timestamp.passes(
+                    at, in: zone, option: "--at", forms: "last, now, 'YYYY-MM-DD HH:MM' or an RFC 3339 time")
+                time = .at(passes.first, orSecondPass: passes.second)
             }
         }
         let id = try await log.finish(note: note, at: time)

@@ -152,10 +152,9 @@ struct StatusCommand: AsyncParsableCommand {
             // With the routine's targets: the working sets done of its sets, its reps and rest.
             let target = exercise.target.map { target in
                 let done = exercise.sets.filter { $0.details.kind != .warmup }.count
-                let reps =
-                    target.minimumReps == target.maximumReps
-                    ? "\(target.maximumReps)" : "\(target.minimumReps)-\(target.maximumReps)"
-                return ": \(done) of \(target.targetSets) sets of \(reps) reps, rest "
+                let reps = TrainingFormat.repRange(target.minimumReps, target.maximumReps)
+                return
+                    ": \(done) of \(target.targetSets) sets of \(reps) \(target.maximumReps == 1 ? "rep" : "reps"), rest "
                     + TrainingFormat.duration(seconds: Int64(target.restSeconds))
             }
             lines.append("\(index + 1). \(exercise.name)\(target ?? "")")

@@ -42,6 +42,11 @@ enum TrainingFormat {
         return parts.joined(separator: "  ")
     }
 
+    /// A routine's reps for a set: `5-8`, or `10` when the range is one number.
+    static func repRange(_ minimum: UInt32, _ maximum: UInt32) -> String {
+        minimum == maximum ? "\(maximum)" : "\(minimum)-\(maximum)"
+    }
+
     /// `1h 05m 09s`, `4m 30s`, `45s`.
     static func duration(seconds: Int64) -> String {
         let hours = seconds / 3_600
@@ -103,14 +108,21 @@ extension Timestamp {
 
     /// Reads an instant as given on the command line: RFC 3339, or a local `YYYY-MM-DD HH:MM` (or `YYYY-MM-DDTHH:MM`)
     /// in `timeZone`. A local time the clocks pass twice, going back, is its first pass, as imports read it.
-    static func parse(_ text: String, in timeZone: TimeZone) -> Timestamp? {
-        if let exact = Timestamp(rfc3339: text) { return exact }
+    static func parse(_ text: String, in timeZone: TimeZone) -> Timestamp? { passes(text, in: timeZone)?.first }
+
+    /// The instant `text` names, read as ``parse(_:in:)`` reads it, and the second pass of a local time the clocks
+    /// pass twice, going back, if it is one.
+    private static func passes(_ text: String, in timeZone: TimeZone) -> (first: Timestamp, second: Timestamp?)? {
+        if let exact = Timestamp(rfc3339: text) { return (exact, nil) }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = timeZone
         for format in ["yyyy-MM-dd HH:mm", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd'T'HH:mm:ss"] {
             formatter.dateFormat = format
-            if let date = formatter.date(from: text) { return Timestamp(date).firstPass(in: timeZone) }
+            guard let date = formatter.date(from: text) else { continue }
+            let read = Timestamp(date)
+            let first = read.firstPass(in: timeZone)
+            return (first, first == read ? nil : read)
         }
         return nil
     }
@@ -130,7 +142,15 @@ extension Timestamp {
     /// Reads an instant given to `option` as ``parse(_:in:)`` does; when it cannot, says whether the local time is
     /// one the clocks skip in `timeZone` or cannot be read at all, and what `option` takes (`forms`).
     static func parse(_ text: String, in timeZone: TimeZone, option: String, forms: String) throws -> Timestamp {
-        if let instant = parse(text, in: timeZone) { return instant }
+        try passes(text, in: timeZone, option: option, forms: forms).first
+    }
+
+    /// Reads an instant given to `option` as ``parse(_:in:option:forms:)`` does, with the second pass of a local time
+    /// the clocks pass twice, going back, if it is one.
+    static func passes(
+        _ text: String, in timeZone: TimeZone, option: String, forms: String
+    ) throws -> (first: Timestamp, second: Timestamp?) {
+        if let passes = passes(text, in: timeZone) { return passes }
         // Read in a zone without clock changes, it is a time: one the clocks skip where the profile is.
         if parse(text, in: TimeZone(secondsFromGMT: 0)!) != nil {
             throw CLIError(

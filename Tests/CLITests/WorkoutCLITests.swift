@@ -750,6 +750,9 @@ struct WorkoutCLITests {
                 try exerciseID("romanian deadlift"), try exerciseID("squat"),
             ])
         #expect(exercises[1]["minimumReps"] as? Int == 5 && exercises[1]["restSeconds"] as? Int == 180)
+        // A range of one number is written as that number: `2 × 10-10` read oddly.
+        try ok(["routine", "add", "Arms", "curl", "--sets", "2", "--reps", "10"])
+        #expect(try ok(["routine", "show", "arms"]).lines.last?.hasSuffix(": 2 × 10, rest 120 s") == true)
 
         // The default plan: 2026-11-23 is a Monday, Legs.
         let monday = try jsonObject(try ok(["today", "--date", "2026-11-23", "--json"]).lines[0])

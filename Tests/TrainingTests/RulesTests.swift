@@ -13,6 +13,17 @@ struct RulesTests {
         }
     }
 
+    /// An abbreviation is no time zone's name: Foundation read `BST` as Dhaka and `IST` as Kolkata, where the zone files
+    /// that the C library, Python and `TZ` go by have no such names (on Debian, /usr/share/zoneinfo has no `BST`).
+    @Test func anAbbreviationIsNoTimeZoneName() throws {
+        for abbreviation in ["BST", "IST", "JST", "PST"] {
+            #expect(throws: TrainingError.self, "\(abbreviation)") { try TimeZone.named(abbreviation) }
+        }
+        for name in ["Europe/London", "Asia/Tokyo", "UTC", "Etc/UTC", "US/Pacific"] {
+            #expect(try TimeZone.named(name).identifier == TimeZone(identifier: name)?.identifier, "\(name)")
+        }
+    }
+
     /// What a rule's remedy says it takes (``RuleKey/accepts``) is what it takes: both ends of a range and nothing past
     /// them, every word of a list and no other word.
     @Test(arguments: Rules.keys.map(\.name))

@@ -95,6 +95,26 @@ struct SessionTests {
         #expect(error?.remedy == "finish now (leave --at out), or give --at last")
     }
 
+    /// A finish given as a local time the clocks pass twice, going back, is its second pass when the first is before
+    /// the last set: in Berlin on 2026-10-25, 02:30 is 00:30Z (summer time) and 01:30Z (winter time). Started at
+    /// 00:30Z with sets at 00:40Z and 01:20Z, a finish at 02:30 is 01:30Z, 3,600 s after the start, by hand; it was
+    /// refused as before the last set, the error giving a time from 02:20:01 on.
+    @Test func aFinishInTheHourTheClocksGoBackOverIsItsSecondPassAfterTheLastSet() async throws {
+        let test = try TestJournal()
+        let clock = ManualClock("2026-10-25T00:30:00Z")
+        let log = try TrainingLog(journal: test.journal, clock: clock.function)
+        try await log.start()
+        for logged in ["2026-10-25T00:40:00Z", "2026-10-25T01:20:00Z"] {
+            clock.set(logged)
+            try await log.logSet(SetRequest(exercise: "squat", weight: nil, reps: 5))
+        }
+        clock.set("2026-10-25T01:40:00Z")
+        let (first, second) = (Timestamp(rfc3339: "2026-10-25T00:30:00Z")!, Timestamp(rfc3339: "2026-10-25T01:30:00Z")!)
+        try await log.finish(at: .at(first, orSecondPass: second))
+        let summary = try #require(try log.query { try $0.history() }.first)
+        #expect(summary.durationSeconds == 3_600 && summary.finishedAt == second)
+    }
+
     /// A clock set back since the last set (30 minutes behind it) finishes the workout at its last set, not before
     /// its start: started at 18:00, a set at 18:10, the clock then reads 17:40; by hand, 600 s long, ending at 18:10.
     @Test func aClockSetBackFinishesAtTheLastSet() async throws {
@@ -290,6 +310,15 @@ struct SessionTests {
         #expect(try await log.extendRest(by: 30) == 90)
         session = try #require(try log.activeSession())
         #expect(session.rest?.remainingSeconds(at: session.now) == 90)
+        // Run out (started at 18:00:10, 60 s and 30 more: it ended at 18:01:40), it is still the session's until a set
+        // closes it, and neither extended nor skipped: said as run out, not as none.
+        try await log.updateProfile(ProfileUpdated(timeZone: "UTC"))
+        clock.advance(seconds: 100)
+        let extend = await trainingError { try await log.extendRest(by: 30) }
+        #expect(extend?.message == "the rest timer ran out at 2026-11-22 18:01:40", "\(String(describing: extend))")
+        #expect(extend?.remedy == "start another with liftledger rest")
+        let skip = await trainingError { try await log.skipRest() }
+        #expect(skip?.message == "the rest timer ran out at 2026-11-22 18:01:40")
     }
 
     /// What a finished workout notes of the events after its finish, by exercise (a session stands as of the later of

@@ -1,4 +1,5 @@
 import EventJournal
+import Foundation
 
 /// What to log: the set and how it is to be checked.
 public struct SetRequest: Sendable {
@@ -182,7 +183,9 @@ extension TrainingLog {
         try await execute { snapshot, now in
             let workout = try freshActiveWorkout(snapshot, at: now)
             guard let rest = workout.rest, rest.isOpen, now < rest.endsAt else {
-                throw TrainingError(.notAllowed, "no rest timer is running", remedy: "start one with liftledger rest")
+                throw Self.noRestRunning(
+                    workout.rest, zone: snapshot.rules.timeZone, remedy: "start one with liftledger rest",
+                    whenRanOut: "start another with liftledger rest")
             }
             let endsAt = Timestamp(
                 microsecondsSinceEpoch: rest.endsAt.microsecondsSinceEpoch + Int64(seconds) * 1_000_000)
@@ -211,13 +214,27 @@ extension TrainingLog {
         try await execute { snapshot, now in
             let workout = try freshActiveWorkout(snapshot, at: now)
             guard let rest = workout.rest, rest.isOpen, now < rest.endsAt else {
-                throw TrainingError(.notAllowed, "no rest timer is running", remedy: "nothing to skip")
+                throw Self.noRestRunning(
+                    workout.rest, zone: snapshot.rules.timeZone, remedy: "nothing to skip",
+                    whenRanOut: "nothing to skip; the next set closes it")
             }
             return Decision(
                 stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id),
                 events: [RestTimerSkipped()],
                 result: ())
         }
+    }
+
+    /// The refusal of a change to a rest timer that is not running: none, one ended, or one that ran out, which
+    /// `status` still shows (`rest: over, go`) until the next set closes it.
+    static func noRestRunning(
+        _ rest: RestTimer?, zone: TimeZone, remedy: String, whenRanOut ranOutRemedy: String
+    ) -> TrainingError {
+        guard let rest, rest.isOpen else {
+            return TrainingError(.notAllowed, "no rest timer is running", remedy: remedy)
+        }
+        return TrainingError(
+            .notAllowed, "the rest timer ran out at \(rest.endsAt.localText(in: zone))", remedy: ranOutRemedy)
     }
 
     /// Stops the workout's clock.
@@ -281,8 +298,9 @@ extension TrainingLog {
         /// When its last set was logged (its start, with none), or its last pause ended, if later: for one left
         /// running, the idle hours after it left out, whatever was corrected since.
         case lastSet
-        /// At an instant from then to now.
-        case at(Timestamp)
+        /// At an instant from then to now; for a local time the clocks pass twice, going back, its first pass, unless
+        /// that is before the last set and the second is not (as an import reads an end before its start).
+        case at(Timestamp, orSecondPass: Timestamp? = nil)
     }
 
     /// Ends the workout in progress, `at` now or earlier; it joins the history. Returns its id.
@@ -309,7 +327,8 @@ extension TrainingLog {
             // A clock set back since the last set (by hand, or to a wrong time) would end the workout before it.
             case .now: end = max(now, lastSet)
             case .lastSet: end = min(lastSet, now)
-            case .at(let instant):
+            case .at(let given, let secondPass):
+                let instant = given < lastSet ? secondPass.flatMap { lastSet <= $0 ? $0 : nil } ?? given : given
                 guard lastSet <= instant, instant <= now else {
                     // In the profile's zone, the one --at reads a local time in; the earliest given to the second
                     // that is not before the last set (logged within a second, 09:10:00.32 is 09:10:01).

@@ -308,7 +308,9 @@ extension TimeZone {
     }
 
     /// The time zone a user names (`profile set --time-zone`, `import --time-zone`): one ``usable(_:)`` gives, and no
-    /// offset (``isOffsetName(_:)``).
+    /// offset (``isOffsetName(_:)``). It is the name of one of the system's zone files (where it has them), as the C
+    /// library, Python and the `TZ` variable read names: Foundation also reads abbreviations, each its own way
+    /// (`BST` as Dhaka, `IST` as Kolkata), which no other reader of the journal would.
     public static func named(_ identifier: String) throws(TrainingError) -> TimeZone {
         guard !isOffsetName(identifier) else {
             throw TrainingError(
@@ -317,7 +319,13 @@ extension TimeZone {
                     "give an IANA name such as Europe/Berlin (the Etc/GMT names have the POSIX sign: Etc/GMT-5 is five "
                     + "hours east)")
         }
-        guard let zone = usable(identifier) else {
+        let isFileName =
+            !identifier.hasPrefix("/") && !identifier.split(separator: "/").contains("..")
+            && FileManager.default.fileExists(atPath: SystemTimeZone.zoneFiles + identifier)
+        let hasNoFiles = !FileManager.default.fileExists(atPath: SystemTimeZone.zoneFiles)
+        guard isFileName || (hasNoFiles && TimeZone.knownTimeZoneIdentifiers.contains(identifier)),
+            let zone = usable(identifier)
+        else {
             throw TrainingError(
                 .invalidValue, "unknown time zone \"\(identifier)\"", remedy: "give an IANA name such as Europe/Berlin")
         }
