@@ -137,7 +137,7 @@ struct StatusCommand: AsyncParsableCommand {
         if session.isStale {
             let idle = (session.now.microsecondsSinceEpoch - workout.lastActivityAt.microsecondsSinceEpoch) / 1_000_000
             lines.append(
-                "stale: nothing logged for \(TrainingFormat.duration(seconds: idle)); "
+                "stale: nothing done in it for \(TrainingFormat.duration(seconds: idle)); "
                     + (Self.choices(session).contains("finish")
                         ? "finish it as of its last set (liftledger finish --at last) or discard it "
                             + "(liftledger discard)"

@@ -208,7 +208,7 @@ struct SessionTests {
             let error = await #expect(throws: TrainingError.self) { try await command() }
             #expect(
                 error?.message
-                    == "workout-1 (Legs) \(state): nothing logged since 2026-11-22 20:30:00, past the rule session.stale-after"
+                    == "workout-1 (Legs) \(state): nothing done in it since 2026-11-22 20:30:00, past the rule session.stale-after"
             )
             #expect(error?.remedy.hasPrefix(choices) == true, "\(error?.remedy ?? "")")
         }

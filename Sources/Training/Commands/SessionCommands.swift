@@ -284,7 +284,7 @@ extension TrainingLog {
         let since = workout.lastActivityAt.localText(in: snapshot.rules.timeZone)
         return TrainingError(
             .workoutInProgress,
-            "\(workout.id) (\(workout.name)) \(state): nothing logged since \(since), past the rule session.stale-after",
+            "\(workout.id) (\(workout.name)) \(state): nothing done in it since \(since), past the rule session.stale-after",
             remedy: (workout.countedSets.isEmpty
                 ? "it has no sets: discard it (liftledger discard)"
                 : "finish it as of its last set (liftledger finish --at last) or discard it (liftledger discard)")
