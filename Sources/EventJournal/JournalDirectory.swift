@@ -83,20 +83,33 @@ enum JournalDirectory {
     /// Removes the data file and the lock file LMDB left in `path` when it could not write the data file's meta pages
     /// (a full disk): LMDB refuses such a file as none of its own, so the next `init` there failed too, disk freed or
     /// not. A data file with its meta pages (a journal whose making was cut short after them) is left: the next `init`
-    /// makes the journal in it.
+    /// makes the journal in it. So is one that cannot be read, and both files while another process has the
+    /// environment open (each opener holds a shared lock of the lock file's first byte, LMDB's own way to tell).
     static func removeUnfinishedDataFile(_ path: String) {
         let data = path + "/" + dataFile
-        guard FileManager.default.fileExists(atPath: data), !hasMetaPages(data) else { return }
+        guard FileManager.default.fileExists(atPath: data), hasMetaPages(data) == false else { return }
+        let lockFile = path + "/lock.mdb"
+        let descriptor = open(lockFile, O_RDWR | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            unlink(data)
+            return
+        }
+        defer { close(descriptor) }
+        var lock = flock()
+        lock.l_type = Int16(F_WRLCK)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = 0
+        lock.l_len = 1
+        guard fcntl(descriptor, F_SETLK, &lock) == 0 else { return }
         unlink(data)
-        unlink(path + "/lock.mdb")
+        unlink(lockFile)
     }
 
     /// Whether the data file at `path` holds LMDB's two meta pages: the first opens with LMDB's magic number (at byte
-    /// 16, see ``checkIsLMDB(_:)``), and the file is at least two of its pages long.
-    private static func hasMetaPages(_ path: String) -> Bool {
-        guard let file = FileHandle(forReadingAtPath: path), let header = try? file.read(upToCount: 48),
-            header.count == 48
-        else { return false }
+    /// 16, see ``checkIsLMDB(_:)``), and the file is at least two of its pages long; nil when it cannot be read.
+    private static func hasMetaPages(_ path: String) -> Bool? {
+        guard let file = FileHandle(forReadingAtPath: path) else { return nil }
+        guard let header = try? file.read(upToCount: 48), header.count == 48 else { return false }
         let magic = header.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 16, as: UInt32.self) }
         // The page size, the free-pages database's first field (see MetaPageSizes in LMDB).
         let pageSize = header.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 40, as: UInt32.self) }

@@ -180,7 +180,8 @@ struct ImportPlan {
     /// The second time the local time of `instant` comes, when the clocks go back over it after `instant` (read as
     /// its first pass); nil when it comes once.
     static func secondPass(of instant: Timestamp, in timeZone: TimeZone) -> Timestamp? {
-        // No zone goes back more than an hour, nor twice within three.
+        // A zone goes back by at most three hours (Antarctica/Casey, in 2010; Antarctica/Troll by two each year), and
+        // not twice within three: the offset three hours on is the one after a change back over `instant`.
         timeZone.secondPass(
             of: instant, toOffset: timeZone.secondsFromGMT(for: instant.adding(seconds: 3 * 3_600).date))
     }

@@ -17,12 +17,13 @@ enum LockFileSpace {
     }
 
     /// Gives the lock file of the environment at `path` room for `maxReaders` readers, making the file (mode `mode`)
-    /// when it is missing. No room for a lock file this call made is an error, and the file is removed again. A lock
-    /// file there already is left to LMDB as before when there is no room: LMDB has written its first page, all that
-    /// most openings use, and refusing would keep every command, `backup` too, from a journal on a full disk. So is a
-    /// file that cannot be opened, or one on a file system that cannot allocate ahead. (Two processes making one
-    /// environment at once, on a disk that fills between them, could see the second's lock file removed by the
-    /// first: the first finds no room, the second then some.)
+    /// when it is missing. No room for a lock file this call made is an error, and the file is removed again; so is
+    /// no room for one there already whose first page has none (an empty one, left by an `init` killed before LMDB
+    /// sized it). One whose first page has its space is left to LMDB as before when there is no more: that page is
+    /// all that most openings use, and refusing would keep every command, `backup` too, from a journal on a full
+    /// disk. So is a file that cannot be opened, or one on a file system that cannot allocate ahead. (Two processes
+    /// making one environment at once, on a disk that fills between them, could see the second's lock file removed
+    /// by the first: the first finds no room, the second then some.)
     static func reserve(inEnvironmentAt path: String, maxReaders: UInt32, mode: mode_t) throws(LMDBError) {
         let lockFile = path + "/lock.mdb"
         var made = true
@@ -39,8 +40,15 @@ enum LockFileSpace {
         } while result != 0 && errno == EINTR
         guard result != 0 else { return }
         let failure = errno
-        guard made, failure == ENOSPC || failure == EDQUOT || failure == EFBIG else { return }
-        unlink(lockFile)
+        guard failure == ENOSPC || failure == EDQUOT || failure == EFBIG else { return }
+        if made {
+            unlink(lockFile)
+        } else {
+            var status = stat()
+            let firstPage = 4_096
+            guard fstat(file, &status) == 0, status.st_size < firstPage || Int(status.st_blocks) * 512 < firstPage
+            else { return }
+        }
         throw LMDBError(code: .init(failure), operation: "the lock file's allocation", path: path)
     }
 }

@@ -155,6 +155,19 @@ struct LogCommand: AsyncParsableCommand {
                 remedy:
                     "quote a value of more than one word: \(option) \"\(([value] + trailing).joined(separator: " "))\"")
         }
+        // With --time or --distance, a note's other words after the exercise's name (`plank --time 60s --note felt
+        // good`): the words name no exercise with them, one without.
+        if let note, time != nil || distance != nil, !isName,
+            let count = (1..<max(words.count, 1)).first(where: { count in
+                catalog.lookup(words.dropLast(count).joined(separator: " ")) != nil
+            }),
+            words.suffix(count).allSatisfy({ !$0.contains(where: \.isNumber) })
+        {
+            let trailing = words.suffix(count)
+            throw CLIError(
+                message: "\"\(trailing.joined(separator: " "))\" follows the exercise in \(typed)",
+                remedy: "quote a note of more than one word: --note \"\(([note] + trailing).joined(separator: " "))\"")
+        }
         // A note's other words after the set (`x 5 --note felt heavy`): the words are no set with them, one without.
         if let note, (try? SetEntry(words: words, defaultUnit: .kilograms)) == nil {
             var count = 1

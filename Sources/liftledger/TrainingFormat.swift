@@ -129,10 +129,10 @@ extension Timestamp {
 
     /// The first of the two instants that this one's local time names in `timeZone` when it falls in the hour the
     /// clocks go back over (`DateFormatter` reads such a time as its second); this instant otherwise. Clocks go back
-    /// by at most two hours.
+    /// by at most three hours (Antarctica/Casey, in 2010).
     private func firstPass(in timeZone: TimeZone) -> Timestamp {
         let offset = timeZone.secondsFromGMT(for: date)
-        let offsetBefore = timeZone.secondsFromGMT(for: date.addingTimeInterval(-7_200))
+        let offsetBefore = timeZone.secondsFromGMT(for: date.addingTimeInterval(-10_800))
         guard offsetBefore > offset else { return self }
         let earlier = Timestamp(
             microsecondsSinceEpoch: microsecondsSinceEpoch + Int64(offset - offsetBefore) * 1_000_000)

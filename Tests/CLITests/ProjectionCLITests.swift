@@ -291,13 +291,19 @@ struct ProjectionCLITests {
             // The answers the kept read models gave before the note, from the replay.
             #expect(try ok(["history", "--json"], journal: journal).standardOutput == history)
             #expect(try ok(["prs", "--json"], journal: journal).standardOutput == records)
-            let log = try liftledger(["start"], journal: journal)
-            #expect(log.status == 1)
-            #expect(
-                log.standardError.hasPrefix(
-                    "liftledger: error: the journal at \(journal) is on a read-only file system: nothing can be "
-                        + "written to it"), "\(log.standardError)")
-            #expect(log.standardError.split(separator: "\n").count == 1)
+            // A command that writes, or that brings the read models up to date first, says the journal is read-only.
+            for (arguments, path) in [
+                (["start"], journal), (["rebuild"], journal), (["rebuild"], unqueried),
+                (["rules", "set", "e1rm.formula", "brzycki", "--dry-run"], unqueried),
+            ] {
+                let refused = try liftledger(arguments, journal: path)
+                #expect(refused.status == 1, "\(arguments)")
+                #expect(
+                    refused.standardError.hasPrefix(
+                        "liftledger: error: the journal at \(path) is on a read-only file system: nothing can be "
+                            + "written to it"), "\(arguments): \(refused.standardError)")
+                #expect(refused.standardError.split(separator: "\n").count == 1)
+            }
         }
     }
 

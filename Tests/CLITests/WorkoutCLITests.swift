@@ -306,8 +306,9 @@ struct WorkoutCLITests {
             ),
             (
                 ["log", "running", "treadmill", "5km", "25m"],
-                "25m is a time, not reps, in \"running treadmill 5km 25m\"; give a set's distance and time with "
-                    + "--distance and --time: liftledger log \"running treadmill\" --distance 5km --time 25m", 1
+                "25m is a distance or a time, not reps, in \"running treadmill 5km 25m\"; give a set's distance and "
+                    + "time with --distance and --time: liftledger log \"running treadmill\" --distance 5km --time 25m",
+                1
             ),
             (
                 ["log", "running", "treadmill", "5km"],
@@ -323,6 +324,17 @@ struct WorkoutCLITests {
                 ["log", "rowing", "machine", "2000m"],
                 "2000m is a distance or a time, not reps, in \"rowing machine 2000m\"; for metres: liftledger log "
                     + "\"rowing machine\" --distance 2000m; for minutes: liftledger log \"rowing machine\" --time 2000m",
+                1
+            ),
+            (
+                ["log", "plank", "1m", "30s"],
+                "give a set's time with --time, in quotes: liftledger log plank --time \"1m 30s\"", 1
+            ),
+            (["log", "run", "30m", "5km"], "liftledger log run --time 30m --distance 5km", 1),
+            (["log", "rowing", "2000m"], "for metres: liftledger log rowing --distance 2000m; for minutes:", 1),
+            (
+                ["log", "plank", "--time", "60s", "--note", "felt", "good"],
+                "\"good\" follows the exercise in \"plank good\"; quote a note of more than one word: --note \"felt good\"",
                 1
             ),
             // A note's second word, unquoted, follows the set among the words.

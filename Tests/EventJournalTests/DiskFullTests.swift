@@ -68,6 +68,27 @@ struct DiskFullTests {
         }
     }
 
+    /// An empty lock file alone, as an `init` killed before LMDB sized it leaves one, on a full disk: left to LMDB
+    /// (it was there already), it was sized and written through a map, and `init` was killed by SIGBUS again.
+    @Test(.enabled(if: canMount, "needs root to mount a tmpfs; skipped"))
+    func initBesideAnEmptyLockFileOnAFullDiskFailsClearly() async throws {
+        try await Tmpfs.mounted(size: "1m") { directory in
+            let journal = directory.child("journal")
+            #expect(mkdir(journal, 0o700) == 0)
+            #expect(FileManager.default.createFile(atPath: journal + "/lock.mdb", contents: Data()))
+            let filler = directory.child("filler")
+            var free = statvfs()
+            #expect(statvfs(directory.path, &free) == 0)
+            #expect(
+                FileManager.default.createFile(
+                    atPath: filler, contents: Data(count: Int(free.f_bavail) * Int(free.f_frsize))))
+            defer { truncate(filler, 0) }
+            let result = try run(BuiltProgram.liftledger, ["init", "--journal", journal])
+            #expect(result.status == 1, "\(result.standardError)")
+            #expect(result.standardError.hasPrefix("liftledger: error: the disk is full: "))
+        }
+    }
+
     /// A lock file as LMDB leaves one, its second page never written (so never given space), on a disk that then
     /// fills: the space asked for it at every opening was refused, and every command, `backup` too, failed. It is left
     /// to LMDB, as before.

@@ -28,6 +28,13 @@ public struct SetEntry: Sendable, Equatable {
             tokens.removeLast()
         }
         guard tokens.count >= 3 else {
+            // "rowing 2000m": a time or distance after a name of one word.
+            if tokens.count == 2,
+                let refusal = Self.timeOrDistance(
+                    tokens[1], after: nil, name: [tokens[0]], in: words.joined(separator: " ").debugDescription)
+            {
+                throw refusal
+            }
             throw TrainingError(
                 .invalidValue,
                 "expected an exercise, a weight and reps, got \(words.joined(separator: " ").debugDescription)",
@@ -80,42 +87,11 @@ public struct SetEntry: Sendable, Equatable {
                         "write the weight first: liftledger log \(Self.quoted(exercise)) \(weight)\(repsText) x \(reps)"
                 )
             }
-            // "5km 25m": a distance before the time. A word before a time or distance that is neither a load nor
-            // one itself is the name's. "2000m" reads as minutes to --time and metres to --distance.
-            func isTimeOrDistance(_ word: String) -> (time: Bool, distance: Bool) {
-                ((try? TimeAndDistance.seconds(word)) != nil, (try? TimeAndDistance.metres(word)) != nil)
-            }
-            let measured = isTimeOrDistance(weight)
-            let distance = isTime && measured.distance && !measured.time ? weight : nil
-            let isLoad = ["bw", "bodyweight"].contains(weight.lowercased()) || ExactDecimal(weight) != nil
-            let isMeasure = (isTime || isDistance) && (measured.time || measured.distance)
-            let exercise = Self.quoted(isLoad || isMeasure ? name : name + [weight])
-            let isMinutesOrMetres = isTime && isTimeOrDistance(repsText).distance
-            let remedy =
-                if isMinutesOrMetres, isMeasure, distance == nil {
-                    "give the set's time with --time and its distance with --distance (a number and m is minutes to "
-                        + "--time, metres to --distance)"
-                } else if isMinutesOrMetres, distance == nil {
-                    "for metres: liftledger log \(exercise) --distance \(repsText); for minutes: liftledger log "
-                        + "\(exercise) --time \(repsText)"
-                } else if let distance {
-                    "give a set's distance and time with --distance and --time: liftledger log \(exercise) "
-                        + "--distance \(distance) --time \(repsText)"
-                } else if isTime {
-                    "give a set's time with --time: liftledger log \(exercise) --time \(repsText)"
-                } else if isDistance {
-                    "give a set's distance with --distance: liftledger log \(exercise) --distance \(repsText)"
-                } else {
-                    "give the reps after it: liftledger log \"bench press\" 100kg x 5"
-                }
             let given = words.joined(separator: " ").debugDescription
+            if let refusal = Self.timeOrDistance(repsText, after: weight, name: name, in: given) { throw refusal }
             throw TrainingError(
-                .invalidValue,
-                isMinutesOrMetres && distance == nil
-                    ? "\(repsText) is a distance or a time, not reps, in \(given)"
-                    : isTime || isDistance
-                        ? "\(repsText) is a \(isTime ? "time" : "distance"), not reps, in \(given)"
-                        : "no reps after the weight in \(given)", remedy: remedy)
+                .invalidValue, "no reps after the weight in \(given)",
+                remedy: "give the reps after it: liftledger log \"bench press\" 100kg x 5")
         }
         if tokens.last?.lowercased() == "x" { tokens.removeLast() }
         var unit: MassUnit?
@@ -140,6 +116,55 @@ public struct SetEntry: Sendable, Equatable {
         exercise = tokens.joined(separator: " ")
         weight = try SetEntry.weight(weightText, unit: unit ?? defaultUnit, explicitUnit: unit != nil)
         reps = try SetEntry.reps(repsText)
+    }
+
+    /// The refusal of a time or a distance typed where the reps go (`plank 60s`, `"running treadmill" 5km 25m`), with
+    /// the `--time` and `--distance` that give it, after `name` and the word before it (`before`: a load, which the
+    /// fix leaves out, a time or distance of its own, or the name's last word); nil when `last` is neither. A number
+    /// and `m` (`2000m`) is minutes to `--time` and metres to `--distance`.
+    private static func timeOrDistance(
+        _ last: String, after before: String?, name: [String], in given: String
+    ) -> TrainingError? {
+        func kinds(_ word: String) -> (time: Bool, distance: Bool) {
+            ((try? TimeAndDistance.seconds(word)) != nil, (try? TimeAndDistance.metres(word)) != nil)
+        }
+        let kind = kinds(last)
+        guard kind.time || kind.distance else { return nil }
+        let word = before ?? ""
+        let wordKind = before.map(kinds) ?? (time: false, distance: false)
+        let isLoad = ["bw", "bodyweight"].contains(word.lowercased()) || ExactDecimal(word) != nil
+        let exercise = quoted(before == nil || isLoad || wordKind.time || wordKind.distance ? name : name + [word])
+        let what = kind.time && kind.distance ? "a distance or a time" : kind.time ? "a time" : "a distance"
+        func refusal(_ remedy: String) -> TrainingError {
+            TrainingError(.invalidValue, "\(last) is \(what), not reps, in \(given)", remedy: remedy)
+        }
+        let command = "liftledger log \(exercise)"
+        switch (wordKind.time, wordKind.distance, kind.time, kind.distance) {
+        // "1m 30s", "1h 30m": a time of two words.
+        case (true, _, true, false), (true, false, true, true):
+            return refusal("give a set's time with --time, in quotes: \(command) --time \"\(word) \(last)\"")
+        // "5km 25m": a distance, then a time.
+        case (false, true, true, _):
+            return refusal(
+                "give a set's distance and time with --distance and --time: \(command) --distance \(word) --time \(last)"
+            )
+        // "30m 5km": a time, then a distance.
+        case (true, _, false, true):
+            return refusal(
+                "give a set's time and distance with --time and --distance: \(command) --time \(word) --distance \(last)"
+            )
+        // "8m 2000m": which is which, only the user knows.
+        case (true, true, true, true):
+            return refusal(
+                "give the set's time with --time and its distance with --distance (a number and m is minutes to "
+                    + "--time, metres to --distance)")
+        case (_, _, true, true):
+            return refusal("for metres: \(command) --distance \(last); for minutes: \(command) --time \(last)")
+        case (_, _, true, false):
+            return refusal("give a set's time with --time: \(command) --time \(last)")
+        default:
+            return refusal("give a set's distance with --distance: \(command) --distance \(last)")
+        }
     }
 
     /// An exercise's name as words to type after `liftledger log`: in quotes when it has more than one.

@@ -1,5 +1,6 @@
 import EventJournal
 import Foundation
+import LMDB
 import Projections
 
 /// The training read models of a journal, kept in its environment and brought up to date before every question, so
@@ -37,7 +38,10 @@ public final class TrainingReadModels: Sendable {
         do {
             store = try ReadModelStore(environment: journal.environment, projections: Self.descriptors)
             keepsNone = false
-        } catch  where journal.isReadOnly {
+        } catch let error as LMDBError
+            where journal.isReadOnly && [.notFound, .permissionDenied, .readOnlyFileSystem].contains(error.code)
+        {
+            // The tables missing, which LMDB cannot make in an environment opened read-only.
             store = try ReadModelStore.scratch(projections: Self.descriptors)
             keepsNone = true
         }
@@ -109,6 +113,8 @@ public final class TrainingReadModels: Sendable {
     public func currentRules(
         chunkSize: Int = 16_384, progress: Projector<RecordedTrainingEvent>.Progress? = nil
     ) throws -> Rules {
+        // Read models that were never built, on a read-only file system, are not to be built there.
+        if keepsNone { throw JournalError.readOnly(journal.path) }
         try projector.catchUp([PlanProjection()], chunkSize: chunkSize, progress: progress)
         return try storedRules()
     }

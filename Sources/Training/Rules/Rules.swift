@@ -309,8 +309,8 @@ extension TimeZone {
 
     /// The time zone a user names (`profile set --time-zone`, `import --time-zone`): one ``usable(_:)`` gives, and no
     /// offset (``isOffsetName(_:)``). It is the name of one of the system's zone files (where it has them), as the C
-    /// library, Python and the `TZ` variable read names: Foundation also reads abbreviations, each its own way
-    /// (`BST` as Dhaka, `IST` as Kolkata), which no other reader of the journal would.
+    /// library, Python and the `TZ` variable read names: Foundation also reads abbreviations, its own way (`BST` as
+    /// Dhaka), which no other reader of the journal would; without zone files, those are refused.
     public static func named(_ identifier: String) throws(TrainingError) -> TimeZone {
         guard !isOffsetName(identifier) else {
             throw TrainingError(
@@ -319,13 +319,13 @@ extension TimeZone {
                     "give an IANA name such as Europe/Berlin (the Etc/GMT names have the POSIX sign: Etc/GMT-5 is five "
                     + "hours east)")
         }
-        let isFileName =
-            !identifier.hasPrefix("/") && !identifier.split(separator: "/").contains("..")
-            && FileManager.default.fileExists(atPath: SystemTimeZone.zoneFiles + identifier)
-        let hasNoFiles = !FileManager.default.fileExists(atPath: SystemTimeZone.zoneFiles)
-        guard isFileName || (hasNoFiles && TimeZone.knownTimeZoneIdentifiers.contains(identifier)),
-            let zone = usable(identifier)
-        else {
+        let isName =
+            FileManager.default.fileExists(atPath: SystemTimeZone.zoneFiles)
+            ? !identifier.hasPrefix("/") && !identifier.split(separator: "/").contains("..")
+                && FileManager.default.fileExists(atPath: SystemTimeZone.zoneFiles + identifier)
+            // A system without zone files (no tzdata): Foundation's own names, but for its abbreviations.
+            : ["UTC", "GMT"].contains(identifier) || TimeZone.abbreviationDictionary[identifier] == nil
+        guard isName, let zone = usable(identifier) else {
             throw TrainingError(
                 .invalidValue, "unknown time zone \"\(identifier)\"", remedy: "give an IANA name such as Europe/Berlin")
         }
