@@ -93,6 +93,22 @@ public final class Journal: Sendable {
         }
     }
 
+    /// Runs `body` unless another process has the environment in the directory `path` open, holding a write lock of byte
+    /// 0 of its lock file meanwhile, so that none opens it: LMDB holds a shared lock of that byte in every process that
+    /// has the environment open, which a write lock attempt meets. Without a lock file to lock, `body` runs. For
+    /// removing the files of a journal whose making failed: not while another process uses them.
+    public static func unlessOpenElsewhere(at path: String, _ body: () -> Void) {
+        let descriptor = Glibc.open(path + "/lock.mdb", O_RDWR | O_CLOEXEC)
+        guard descriptor >= 0 else { return body() }
+        defer { close(descriptor) }
+        var lock = flock()
+        lock.l_type = Int16(F_WRLCK)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = 0
+        lock.l_len = 1
+        if fcntl(descriptor, F_SETLK, &lock) == 0 { body() }
+    }
+
     /// Whether the journal is on a read-only file system (a read-only mount, a snapshot): it was opened for reading
     /// only, without LMDB's lock file, which no process can write there; an append is an error.
     public var isReadOnly: Bool { store.environment.options.readOnly }

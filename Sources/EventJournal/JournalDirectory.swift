@@ -88,21 +88,10 @@ enum JournalDirectory {
     static func removeUnfinishedDataFile(_ path: String) {
         let data = path + "/" + dataFile
         guard FileManager.default.fileExists(atPath: data), hasMetaPages(data) == false else { return }
-        let lockFile = path + "/lock.mdb"
-        let descriptor = open(lockFile, O_RDWR | O_CLOEXEC)
-        guard descriptor >= 0 else {
+        Journal.unlessOpenElsewhere(at: path) {
             unlink(data)
-            return
+            unlink(path + "/lock.mdb")
         }
-        defer { close(descriptor) }
-        var lock = flock()
-        lock.l_type = Int16(F_WRLCK)
-        lock.l_whence = Int16(SEEK_SET)
-        lock.l_start = 0
-        lock.l_len = 1
-        guard fcntl(descriptor, F_SETLK, &lock) == 0 else { return }
-        unlink(data)
-        unlink(lockFile)
     }
 
     /// Whether the data file at `path` holds LMDB's two meta pages: the first opens with LMDB's magic number (at byte

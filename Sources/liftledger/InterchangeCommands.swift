@@ -260,9 +260,7 @@ struct ImportJournalCommand: AsyncParsableCommand {
     }
 
     /// Runs `remove` when the journal at `path` holds no record (or is none: the files of a journal being made that
-    /// failed) and no other process has it open, holding a lock that keeps others from opening it meanwhile: LMDB
-    /// holds a shared lock on byte 0 of `lock.mdb` for every process that has the environment open, which a write
-    /// lock attempt meets, and waits for one held.
+    /// failed) and no other process has it open (see ``Journal/unlessOpenElsewhere(at:_:)``).
     static func removeIfUnusedAndEmpty(_ path: String, remove: () -> Void) {
         // Read first: the environment this opens is closed before the lock is taken, which its closing would drop.
         let holdsRecords = { () -> Bool in
@@ -272,14 +270,6 @@ struct ImportJournalCommand: AsyncParsableCommand {
             return (try? journal.head().position) != 0
         }()
         guard !holdsRecords else { return }
-        let descriptor = open(path + "/lock.mdb", O_RDWR | O_CLOEXEC)
-        guard descriptor >= 0 else { return remove() }
-        defer { close(descriptor) }
-        var lock = flock()
-        lock.l_type = Int16(F_WRLCK)
-        lock.l_whence = Int16(SEEK_SET)
-        lock.l_start = 0
-        lock.l_len = 1
-        if fcntl(descriptor, F_SETLK, &lock) == 0 { remove() }
+        Journal.unlessOpenElsewhere(at: path, remove)
     }
 }
