@@ -28,8 +28,10 @@ struct RoutineShowCommand: AsyncParsableCommand {
         var routines = try location.trainingLog().query { try $0.routines() }
         if let routine {
             guard let found = routines.first(where: { $0.id == Routine.id(forName: routine) }) else {
+                // `routine edit` and the like reach here too: a word that is no subcommand is taken as a routine.
                 throw TrainingError(
-                    .notFound, "no routine \"\(routine)\"", remedy: "see them all with liftledger routine show")
+                    .notFound, "no routine \"\(routine)\"",
+                    remedy: "see them all with liftledger routine show; change one with routine add, remove or move")
             }
             routines = [found]
         }

@@ -550,8 +550,22 @@ struct CLITests {
         #expect(index(in: calls, of: "sync(", "/data.mdb>)", "= 0") != nil)
     }
 
+    /// A call that another thread's call interrupted is matched as one line: the checks above look for a call, its
+    /// path and its result on one line (written by hand as `strace -f -y` prints such calls).
+    @Test func anInterruptedCallIsJoinedIntoOneLine() {
+        let lines = [
+            #"101 fsync(5</tmp/j/data.mdb> <unfinished ...>"#,
+            #"102 mkdir("/tmp/j/x", 0700)            = 0"#,
+            #"101 <... fsync resumed>)               = 0"#,
+        ]
+        #expect(
+            Self.joiningInterruptedCalls(lines) == [
+                #"102 mkdir("/tmp/j/x", 0700)            = 0"#, #"101 fsync(5</tmp/j/data.mdb>)               = 0"#,
+            ])
+    }
+
     /// The system calls that make, sync and rename files which `liftledger arguments` makes, one per line as `strace
-    /// -f -y` prints them; the command must succeed, printing `expected` when given.
+    /// -f -y` prints them (an interrupted call joined into one line); the command must succeed, printing `expected` when given.
     func systemCalls(of arguments: [String], expecting expected: String? = nil) throws -> [String] {
         let log = directory.child("strace-\(UUID().uuidString).log")
         let result = try run(
@@ -560,7 +574,26 @@ struct CLITests {
                 + [BuiltProgram.liftledger] + arguments)
         #expect(result.status == 0, "\(result.standardError)")
         #expect(expected.map(result.standardOutput.contains) != false, "\(result.standardOutput)")
-        return try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
+        return Self.joiningInterruptedCalls(
+            try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init))
+    }
+
+    /// `strace -f` splits a call that another thread's call interrupts into `PID call(args <unfinished ...>` and, later,
+    /// `PID <... call resumed>rest`: each such pair becomes one line, at the place of its end.
+    static func joiningInterruptedCalls(_ lines: [String]) -> [String] {
+        var unfinished: [Substring: String] = [:]
+        var joined: [String] = []
+        for line in lines {
+            let pid = line.prefix { $0 != " " }
+            if line.hasSuffix(" <unfinished ...>") {
+                unfinished[pid] = String(line.dropLast(" <unfinished ...>".count))
+            } else if let start = unfinished.removeValue(forKey: pid), let resumed = line.range(of: " resumed>") {
+                joined.append(start + line[resumed.upperBound...])
+            } else {
+                joined.append(line)
+            }
+        }
+        return joined
     }
 
     /// The index of the first line after `index` that contains every one of `parts`.

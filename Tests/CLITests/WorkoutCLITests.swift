@@ -202,6 +202,8 @@ struct WorkoutCLITests {
             (["history", "--routine", ""], "no routine \"\""),
             (["routine", "remove", "!!!", "squat"], "no routine \"!!!\""),
             (["routine", "move", "", "squat", "1"], "no routine \"\""),
+            // A word that is no subcommand is read as a routine's name: the remedy names the subcommands that change one.
+            (["routine", "edit"], "no routine \"edit\"; see them all with liftledger routine show; change one with"),
             (["schedule", "set", "--weekdays", "!!!,B,C,D,E,F,G"], "a routine needs a name with a letter or a digit"),
             (["schedule", "set", "--split", "A,Rest!"], "a routine cannot be named \"Rest!\""),
             (["schedule", "set", "--split", "A,B\u{1B}[2J"], "a routine's name cannot hold a line break or another"),
