@@ -93,13 +93,17 @@ public final class Journal: Sendable {
         }
     }
 
-    /// Runs `body` unless another process has the environment in the directory `path` open, holding a write lock of byte
-    /// 0 of its lock file meanwhile, so that none opens it: LMDB holds a shared lock of that byte in every process that
-    /// has the environment open, which a write lock attempt meets. Without a lock file to lock, `body` runs. For
-    /// removing the files of a journal whose making failed: not while another process uses them.
+    /// Runs `body` unless another process has the environment in the directory `path` open: LMDB holds a shared lock
+    /// of byte 0 of the lock file in each process that has it open, and `body` runs while this one holds a write lock
+    /// of that byte. Without a lock file, `body` runs; with one that cannot be opened (another user's), it does not.
+    /// For removing the files of a journal whose making failed. Not for a journal this process has open: locks never
+    /// conflict within one process, and closing the lock file drops every lock of it this process holds.
     public static func unlessOpenElsewhere(at path: String, _ body: () -> Void) {
         let descriptor = Glibc.open(path + "/lock.mdb", O_RDWR | O_CLOEXEC)
-        guard descriptor >= 0 else { return body() }
+        guard descriptor >= 0 else {
+            if errno == ENOENT { body() }
+            return
+        }
         defer { close(descriptor) }
         var lock = flock()
         lock.l_type = Int16(F_WRLCK)

@@ -49,8 +49,8 @@ public struct JournalError: Error, Sendable, CustomStringConvertible {
 
     public var description: String { "\(message); \(remedy)" }
 
-    /// Wraps an error of the storage layer, keeping disk-full apart from the rest.
-    static func storage(_ error: LMDBError) -> JournalError {
+    /// Wraps an error of the storage layer, keeping disk-full, read-only file systems and damage apart from the rest.
+    public static func storage(_ error: LMDBError) -> JournalError {
         if error.isOutOfSpace {
             return JournalError(
                 .outOfSpace, "the disk is full: \(error.operation) failed with \(error.code)",

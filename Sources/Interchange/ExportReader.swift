@@ -335,23 +335,3 @@ struct ExportReader {
         return text
     }
 }
-
-extension Timestamp {
-    func adding(seconds: Int64) -> Timestamp {
-        Timestamp(microsecondsSinceEpoch: microsecondsSinceEpoch + seconds * 1_000_000)
-    }
-
-    var date: Date { Date(timeIntervalSince1970: Double(microsecondsSinceEpoch) / 1_000_000) }
-}
-
-extension TimeZone {
-    /// The second pass of `instant`'s local time: `instant` moved on by as far as the clocks go back from its offset to
-    /// `after`, when the local time comes again there, in offset `after`; nil when the clocks do not go back so.
-    func secondPass(of instant: Timestamp, toOffset after: Int) -> Timestamp? {
-        let back = secondsFromGMT(for: instant.date) - after
-        guard back > 0 else { return nil }
-        let second = instant.adding(seconds: Int64(back))
-        // Only a local time from the change back to the old time comes again: after the change, in the offset after.
-        return secondsFromGMT(for: second.date) == after ? second : nil
-    }
-}

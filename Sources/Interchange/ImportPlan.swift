@@ -79,7 +79,7 @@ struct ImportPlan {
                 heldByStart = held
                 // A start in the hour the clocks go back over was read as its first pass; LiftLedger's own export
                 // writes the second pass's local time the same.
-                let starts = [workout.start] + (Self.secondPass(of: workout.start, in: timeZone).map { [$0] } ?? [])
+                let starts = [workout.start] + (timeZone.secondPass(of: workout.start).map { [$0] } ?? [])
                 let candidates = starts.flatMap { held[Self.second($0)] ?? [] }
                 if try Self.holds(workout, sets: details, among: candidates, snapshot) {
                     report.alreadyImported += 1
@@ -175,15 +175,6 @@ struct ImportPlan {
             if sameSets(stored.liveSetDetails, details) { return true }
         }
         return false
-    }
-
-    /// The second time the local time of `instant` comes, when the clocks go back over it after `instant` (read as
-    /// its first pass); nil when it comes once.
-    static func secondPass(of instant: Timestamp, in timeZone: TimeZone) -> Timestamp? {
-        // A zone goes back by at most three hours (Antarctica/Casey, in 2010; Antarctica/Troll by two each year), and
-        // not twice within three: the offset three hours on is the one after a change back over `instant`.
-        timeZone.secondPass(
-            of: instant, toOffset: timeZone.secondsFromGMT(for: instant.adding(seconds: 3 * 3_600).date))
     }
 
     /// Where the events an import writes come from: their metadata's source begins so.

@@ -55,9 +55,9 @@ struct LiftLedger: AsyncParsableCommand {
             }
         } catch let error as JournalError {
             Terminal.fail(error.description)
-        } catch let error as LMDBError where error.code == .readOnlyFileSystem && error.path != nil {
-            // A write to a journal opened read-only, as its file system is, from the read models' side.
-            Terminal.fail(JournalError.readOnly(error.path ?? "").description)
+        } catch let error as LMDBError {
+            // From the read models' side (a write to a journal opened read-only, a full disk): as the journal's own.
+            Terminal.fail(JournalError.storage(error).description)
         } catch let error as CLIError {
             Terminal.fail(error.description)
         } catch let error as TrainingError {

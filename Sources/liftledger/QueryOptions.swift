@@ -132,11 +132,7 @@ struct QueryContext {
 
     /// The exercise a user typed, or an error naming the closest ones.
     func exercise(_ text: String) throws -> Exercise {
-        if let exercise = catalog.lookup(text) { return exercise }
-        let close = catalog.suggestions(for: text, limit: 3).map { "\"\($0.name)\"" }
-        throw TrainingError(
-            .unknownExercise, "unknown exercise \"\(text)\"",
-            remedy: close.isEmpty ? "see liftledger exercise list" : "did you mean \(close.joined(separator: ", "))?")
+        try catalog.exercise(named: text, orElse: "see liftledger exercise list")
     }
 
     /// The local date of `instant`.
@@ -168,26 +164,28 @@ extension JournalLocation {
     }
 
     /// `query` of a journal on a read-only file system whose read models are missing or behind it: they cannot be
-    /// brought up to date there, so the answer as of the head is replayed too.
+    /// brought up to date there, so the answer is replayed, as of the head too. The time zone `--as-of` is read in and
+    /// the unit come from the journal's rules and profile events, without a replay of the rest.
     private func queryReplaying<T>(
         _ journal: Journal, asOf: AsOfOption, _ body: (QueryContext) throws -> T
     ) throws -> T {
+        let now = Timestamp.now()
+        if let point = try asOf.pointInThePast(of: journal, timeZone: try Rules.load(from: journal).timeZone, now: now)
+        {
+            return try answer(
+                asOf: asOf, point, of: journal, unit: try Profile.recorded(in: journal).unit, now: now, body)
+        }
         var replaying = ProgressBar(label: "replaying")
         let current = try TrainingReadModels.replayed(journal, asOf: .position(.max)) { _, done, total in
             replaying.update(done, of: total)
         }
         replaying.finish()
-        let now = Timestamp.now()
-        guard let point = try asOf.pointInThePast(of: journal, timeZone: current.rules.timeZone, now: now) else {
-            return try current.read { snapshot in
-                try body(
-                    QueryContext(
-                        snapshot, today: LocalDate(now.date, in: snapshot.rules.timeZone), unit: nil,
-                        rulesInForce: snapshot.rules, isReplay: false))
-            }
+        return try current.read { snapshot in
+            try body(
+                QueryContext(
+                    snapshot, today: LocalDate(now.date, in: snapshot.rules.timeZone), unit: nil,
+                    rulesInForce: snapshot.rules, isReplay: false))
         }
-        let unit = try current.read { try $0.profileFields().unit } ?? .kilograms
-        return try answer(asOf: asOf, point, of: journal, unit: unit, now: now, body)
     }
 
     /// The answer as of `point`, a point of the past: from the read models replayed as they stood then.

@@ -206,14 +206,9 @@ struct LogCommand: AsyncParsableCommand {
         if lowered == "x", words.count >= 3 {
             // "100kg 5 x": the reps before the x, as in "5 x 100kg" read backwards.
             let beforeX = words.dropLast()
-            func isLoad(_ word: String) -> Bool {
-                let lowered = word.lowercased()
-                if ["bw", "bodyweight"].contains(lowered) || MassUnit(parsing: lowered) != nil { return true }
-                let number = lowered.prefix { $0.isNumber || $0 == "." }
-                let unit = String(lowered.dropFirst(number.count))
-                return ExactDecimal(String(number)) != nil && (unit.isEmpty || MassUnit(parsing: unit) != nil)
-            }
-            if let reps = beforeX.last, UInt32(reps) != nil, beforeX.count >= 3, isLoad(beforeX[beforeX.count - 2]) {
+            if let reps = beforeX.last, UInt32(reps) != nil, beforeX.count >= 3,
+                SetEntry.isLoad(beforeX[beforeX.count - 2])
+            {
                 throw CLIError(
                     message: "no reps after the x in \(typed)",
                     remedy: "put the reps after it: liftledger log \(command(beforeX.dropLast())) x \(reps)")

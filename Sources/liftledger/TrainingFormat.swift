@@ -100,8 +100,6 @@ enum TrainingFormat {
 }
 
 extension Timestamp {
-    var date: Date { Date(timeIntervalSince1970: Double(microsecondsSinceEpoch) / 1_000_000) }
-
     init(_ date: Date) {
         self.init(microsecondsSinceEpoch: Int64((date.timeIntervalSince1970 * 1_000_000).rounded()))
     }
@@ -121,22 +119,10 @@ extension Timestamp {
             formatter.dateFormat = format
             guard let date = formatter.date(from: text) else { continue }
             let read = Timestamp(date)
-            let first = read.firstPass(in: timeZone)
+            let first = timeZone.firstPass(of: read)
             return (first, first == read ? nil : read)
         }
         return nil
-    }
-
-    /// The first of the two instants that this one's local time names in `timeZone` when it falls in the hour the
-    /// clocks go back over (`DateFormatter` reads such a time as its second); this instant otherwise. Clocks go back
-    /// by at most three hours (Antarctica/Casey, in 2010).
-    private func firstPass(in timeZone: TimeZone) -> Timestamp {
-        let offset = timeZone.secondsFromGMT(for: date)
-        let offsetBefore = timeZone.secondsFromGMT(for: date.addingTimeInterval(-10_800))
-        guard offsetBefore > offset else { return self }
-        let earlier = Timestamp(
-            microsecondsSinceEpoch: microsecondsSinceEpoch + Int64(offset - offsetBefore) * 1_000_000)
-        return timeZone.secondsFromGMT(for: earlier.date) == offsetBefore ? earlier : self
     }
 
     /// Reads an instant given to `option` as ``parse(_:in:)`` does; when it cannot, says whether the local time is

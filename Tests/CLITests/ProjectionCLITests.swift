@@ -270,8 +270,13 @@ struct ProjectionCLITests {
             _ = try ok(["init"], journal: journal)
             let export = repositoryRoot + "/Fixtures/exports/strong-2026.csv"
             _ = try ok(["import", export, "--unit", "kg"], journal: journal)
+            // Answers in pounds, the profile's unit, as of the head and of a point before it.
+            _ = try ok(["profile", "set", "--unit", "lb"], journal: journal)
             let history = try ok(["history", "--json"], journal: journal).standardOutput
             let records = try ok(["prs", "--json"], journal: journal).standardOutput
+            let recordsThen = try ok(["prs", "--json", "--as-of", "200"], journal: journal).standardOutput
+            let historyThen = try ok(["history", "--as-of", "2026-05-01"], journal: journal).standardOutput
+            #expect(recordsThen != records && historyThen.contains(" volume lb "), "\(historyThen)")
             // An event the read models have not folded: they are behind the journal when it turns read-only.
             _ = try ok(["append", "--stream", "notes", "--type", "Note", "--data", "{}"], journal: journal)
             let head = try ok(["stats", "--json"], journal: journal).standardOutput
@@ -291,6 +296,8 @@ struct ProjectionCLITests {
             // The answers the kept read models gave before the note, from the replay.
             #expect(try ok(["history", "--json"], journal: journal).standardOutput == history)
             #expect(try ok(["prs", "--json"], journal: journal).standardOutput == records)
+            #expect(try ok(["prs", "--json", "--as-of", "200"], journal: journal).standardOutput == recordsThen)
+            #expect(try ok(["history", "--as-of", "2026-05-01"], journal: journal).standardOutput == historyThen)
             // A command that writes, or that brings the read models up to date first, says the journal is read-only.
             for (arguments, path) in [
                 (["start"], journal), (["rebuild"], journal), (["rebuild"], unqueried),

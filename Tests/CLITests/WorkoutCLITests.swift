@@ -198,6 +198,8 @@ struct WorkoutCLITests {
             // An offset is no IANA name: Foundation reads GMT+5 as east of Greenwich, POSIX and Etc/GMT+5 as west.
             (["profile", "set", "--time-zone", "GMT+5"], "\"GMT+5\" is an offset, which some tools read east of UTC"),
             (["import", "none.csv", "--time-zone", "utc-03:00"], "\"utc-03:00\" is an offset, which some tools read"),
+            // A zone file that is no place: the zone of a machine whose zone is still to be set.
+            (["profile", "set", "--time-zone", "Factory"], "unknown time zone \"Factory\"; give an IANA name such as"),
             // Routine names no routine can have: not found, not an LMDB error; refused in a schedule as in a routine.
             (["history", "--routine", ""], "no routine \"\""),
             (["routine", "remove", "!!!", "squat"], "no routine \"!!!\""),
@@ -274,6 +276,8 @@ struct WorkoutCLITests {
             (["why", "squat", "heaviestt"], "unknown record kind \"heaviestt\"; the kinds are: heaviest, e1rm, ", 1),
             (["exercise", "list", "--muscle", "chst"], "unknown muscle \"chst\"; name one of: abdominals, ", 64),
             (["prs", "--as-of", "-1"], "cannot read --as-of \"-1\"", 1),
+            // A name of blanks is none, in a query as in `log`.
+            (["progress", " "], "no exercise named; give the exercise's name, such as \"bench press\"", 1),
             (["why", "squat", "--as-of", "2020-01-01"], "had no records as of 2020-01-01; give a later --as-of", 1),
             // A time still to come answers as of now: no later point would help.
             (["why", "squat", "--as-of", "2999-01-01"], "has no records; log a set of it first", 1),
@@ -333,6 +337,12 @@ struct WorkoutCLITests {
                 "give a set's time with --time, in quotes: liftledger log plank --time \"1m 30s\"", 1
             ),
             (["log", "run", "30m", "5km"], "liftledger log run --time 30m --distance 5km", 1),
+            // A load before a time or a distance is left out of the fix: a bare number read as seconds made it a time.
+            (["log", "plank", "20kg", "60s"], "give a set's time with --time: liftledger log plank --time 60s", 1),
+            (
+                ["log", "squat", "100kg", "5km"],
+                "give a set's distance with --distance: liftledger log squat --distance 5km", 1
+            ),
             (["log", "rowing", "2000m"], "for metres: liftledger log rowing --distance 2000m; for minutes:", 1),
             (
                 ["log", "plank", "--time", "60s", "--note", "felt", "good"],

@@ -58,6 +58,10 @@ struct DiskFullTests {
                 #expect(result.standardError.split(separator: "\n").count == 1)
                 if free < 16 {
                     #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["filler"])
+                } else {
+                    // Kept, for the next `init` to make the journal in: 8 KiB, the two meta pages.
+                    let attributes = try FileManager.default.attributesOfItem(atPath: journal + "/data.mdb")
+                    #expect((attributes[.size] as? Int) == 8_192)
                 }
                 // Cut to nothing, as in the test below: a program started meanwhile may hold it open.
                 #expect(truncate(filler, 0) == 0)
@@ -96,7 +100,7 @@ struct DiskFullTests {
     func aJournalWhoseLockFileHasAHoleIsReadOnAFullDisk() async throws {
         try await Tmpfs.mounted(size: "1m") { directory in
             let journal = directory.child("journal")
-            try await Journal.open(at: journal, create: true).append(
+            _ = try await Journal.open(at: journal, create: true).append(
                 [ProposedEvent(type: "Filler", encoding: .opaque, payload: [1, 2, 3])], to: "filler")
             // Its first page written, its second a hole, as LMDB's `ftruncate` and its first writes leave it.
             let lockFile = journal + "/lock.mdb"

@@ -35,7 +35,8 @@ final class ManualClock: Sendable {
     var function: @Sendable () -> Timestamp { { self.now } }
 }
 
-/// A minimal lock-protected value (the standard library's `Mutex` needs macOS 15).
+/// A minimal lock-protected value, a class so that escaping closures can share it (the standard library's `Mutex` is
+/// not copyable, and such closures cannot capture it).
 final class Mutex<Value>: @unchecked Sendable {
     // Safe: every access to `value` holds `lock`.
     private var value: Value

@@ -87,15 +87,6 @@ extension TrainingSnapshot {
         return latest
     }
 
-    /// Every exercise's current records, by exercise id.
-    public func currentRecords() throws -> [String: [RecordKind: RecordEntry]] {
-        var current: [String: [RecordKind: RecordEntry]] = [:]
-        try forEachRecord { exerciseId, entry in
-            current[exerciseId, default: [:]][entry.kind] = entry  // later sequences come later in key order
-        }
-        return current
-    }
-
     /// Calls `body` with every record of every exercise, by exercise id, each kind's oldest first.
     public func forEachRecord(_ body: (_ exerciseId: String, RecordEntry) throws -> Void) throws {
         try table(.records)?.scan { key, value in

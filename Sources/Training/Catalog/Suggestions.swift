@@ -1,4 +1,18 @@
 extension ExerciseCatalog {
+    /// The exercise `name` names (see ``lookup(_:)``), or an error naming the closest ones, its remedy ending with
+    /// `orElse`; a name of blanks alone is refused as none.
+    public func exercise(named name: String, orElse remedy: String) throws(TrainingError) -> Exercise {
+        if let exercise = lookup(name) { return exercise }
+        guard !name.allSatisfy(\.isWhitespace) else {
+            throw TrainingError(
+                .unknownExercise, "no exercise named", remedy: "give the exercise's name, such as \"bench press\"")
+        }
+        let close = suggestions(for: name, limit: 3).map { "\"\($0.name)\"" }
+        throw TrainingError(
+            .unknownExercise, "unknown exercise \"\(name)\"",
+            remedy: (close.isEmpty ? "" : "did you mean \(close.joined(separator: ", "))? ") + remedy)
+    }
+
     /// The exercises whose names or aliases come closest to `text`, best first and ties in name order, at most
     /// `limit` of them; those too unlike `text` are left out, so the result may be empty.
     public func suggestions(for text: String, limit: Int = 3) -> [Exercise] {

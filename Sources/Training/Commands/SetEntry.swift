@@ -131,8 +131,9 @@ public struct SetEntry: Sendable, Equatable {
         let kind = kinds(last)
         guard kind.time || kind.distance else { return nil }
         let word = before ?? ""
-        let wordKind = before.map(kinds) ?? (time: false, distance: false)
-        let isLoad = ["bw", "bodyweight"].contains(word.lowercased()) || ExactDecimal(word) != nil
+        // A load before it (`plank 20kg 60s`) is no time, though a bare number reads as seconds.
+        let isLoad = isLoad(word)
+        let wordKind = isLoad ? (time: false, distance: false) : before.map(kinds) ?? (time: false, distance: false)
         let exercise = quoted(before == nil || isLoad || wordKind.time || wordKind.distance ? name : name + [word])
         let what = kind.time && kind.distance ? "a distance or a time" : kind.time ? "a time" : "a distance"
         func refusal(_ remedy: String) -> TrainingError {
@@ -165,6 +166,15 @@ public struct SetEntry: Sendable, Equatable {
         default:
             return refusal("give a set's distance with --distance: \(command) --distance \(last)")
         }
+    }
+
+    /// Whether `word` reads as a load: body weight, a number, a unit, or a number with its unit (`100kg`).
+    public static func isLoad(_ word: String) -> Bool {
+        let lowered = word.lowercased()
+        if ["bw", "bodyweight"].contains(lowered) || MassUnit(parsing: lowered) != nil { return true }
+        let number = lowered.prefix { $0.isNumber || $0 == "." }
+        let unit = String(lowered.dropFirst(number.count))
+        return ExactDecimal(String(number)) != nil && (unit.isEmpty || MassUnit(parsing: unit) != nil)
     }
 
     /// An exercise's name as words to type after `liftledger log`: in quotes when it has more than one.

@@ -88,17 +88,9 @@ public final class TrainingLog: Sendable {
 
     /// The exercise `name` refers to (catalog or custom), or an error naming the closest ones.
     func exercise(_ name: String, in snapshot: TrainingSnapshot) throws -> Exercise {
-        let catalog = try snapshot.catalog()
-        if let exercise = catalog.lookup(name) { return exercise }
-        guard !name.allSatisfy(\.isWhitespace) else {
-            throw TrainingError(
-                .unknownExercise, "no exercise named", remedy: "give the exercise's name, such as \"bench press\"")
-        }
-        let close = catalog.suggestions(for: name, limit: 3).map { "\"\($0.name)\"" }
-        throw TrainingError(
-            .unknownExercise, "unknown exercise \"\(name)\"",
-            remedy: (close.isEmpty ? "" : "did you mean \(close.joined(separator: ", "))? ")
-                + "see liftledger exercise list, or add it with liftledger exercise add \"\(name)\" --primary MUSCLE")
+        try snapshot.catalog().exercise(
+            named: name,
+            orElse: "see liftledger exercise list, or add it with liftledger exercise add \"\(name)\" --primary MUSCLE")
     }
 
     /// The workout a reference (`7`, `workout-7`) names.

@@ -22,6 +22,15 @@ public struct Profile: Sendable {
     /// system's.
     public var timeZoneIdentifier: String { timeZoneName ?? TimeZone.system.identifier }
 
+    /// The profile as the journal's `profile` stream leaves it, read from that stream alone (not from read models).
+    public static func recorded(in journal: Journal) throws -> Profile {
+        var profile = Profile()
+        for record in try journal.readStream("profile") {
+            if let event = try TrainingEvent.decode(record) { profile.apply(event, at: record.occurredAt) }
+        }
+        return profile
+    }
+
     mutating func apply(_ event: TrainingEvent, at time: Timestamp) {
         switch event {
         case .profileUpdated(let update):

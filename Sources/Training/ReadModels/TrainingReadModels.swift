@@ -251,8 +251,9 @@ public final class TrainingReadModels: Sendable {
         }
         let takenOver = try projector.rebuild(chosen, progress: progress)
         // Under the rules in force now: the rules read above may have changed during the rebuild (it was then taken
-        // over), and a catch-up under them would rebuild the read model the change brought back to them.
-        try catchUp()
+        // over), and a catch-up under them would rebuild the read model the change brought back to them. A change
+        // of rules there rebuilds again: with progress too.
+        try catchUp(progress: progress)
         return takenOver
     }
 

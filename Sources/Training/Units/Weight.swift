@@ -145,9 +145,6 @@ public struct Weight: Sendable, Hashable, CustomStringConvertible {
         return quotient
     }
 
-    /// Kilograms as a binary64, for arithmetic such as volume and estimated maxima.
-    public var kilogramsValue: Double { kilograms.doubleValue }
-
     /// `225 lb`, `102.5 kg`.
     public var description: String { "\(value) \(unit.rawValue)" }
 
