@@ -169,7 +169,10 @@ extension JournalStore {
         guard journals.contains(damage.database) else {
             return VerificationProblem(
                 position: nil, detail: "\(damage) (a read model's: the journal's records are not affected)",
-                remedy: "run liftledger rebuild, which writes the read models anew from the journal")
+                remedy:
+                    "LMDB cannot be trusted to rewrite it in place, but the records are whole: copy them into a new "
+                    + "journal, whose read models are built anew (liftledger export --format jsonl --output FILE, then "
+                    + "liftledger import-journal FILE --journal NEW)")
         }
         // A damaged record's node in `events` is keyed by its position.
         let position = damage.database == eventsName ? damage.key?.withUnsafeBytes(BigEndianKey.decode) : nil
