@@ -57,16 +57,32 @@ struct ImportCommand: AsyncParsableCommand {
             // Named, so that a script importing several files says which one failed: `strong.csv: line 12: …`.
             throw ImportError(error.code, "\(file): \(error.message)", remedy: error.remedy)
         }
+        // The import is recorded: read models that cannot follow it (a disk full by then) are told of, not an error.
+        var notCaughtUp: (any Error)?
         if !dryRun {
             var bar = ProgressBar(label: "catching up")
-            try log.readModels.catchUp { _, done, total in bar.update(done, of: total) }
+            do {
+                try log.readModels.catchUp { _, done, total in bar.update(done, of: total) }
+            } catch {
+                notCaughtUp = error
+            }
             bar.finish()
         }
         if json {
             Terminal.write(Self.json(report, dryRun: dryRun).rendered + "\n")
         } else {
-            let unit = try log.query { try $0.profileFields().unit } ?? .kilograms
+            let unit =
+                notCaughtUp == nil
+                ? try log.query { try $0.profileFields().unit } ?? .kilograms
+                : try Profile.recorded(in: log.journal).unit
             Terminal.write(Self.text(report, dryRun: dryRun, unit: unit))
+        }
+        if let notCaughtUp {
+            let reason = JournalError.from(notCaughtUp)?.message ?? "\(notCaughtUp)"
+            Terminal.writeError(
+                Terminal.inert(
+                    "liftledger: warning: the import is recorded, but the read models could not follow it (\(reason)); "
+                        + "the next query brings them up to date\n"))
         }
     }
 

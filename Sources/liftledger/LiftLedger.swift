@@ -56,7 +56,6 @@ struct LiftLedger: AsyncParsableCommand {
         } catch let error as JournalError {
             Terminal.fail(error.description)
         } catch let error as LMDBError {
-            // From the read models' side (a write to a journal opened read-only, a full disk): as the journal's own.
             Terminal.fail(JournalError.storage(error).description)
         } catch let error as CLIError {
             Terminal.fail(error.description)
@@ -236,4 +235,12 @@ struct CLIError: Error, CustomStringConvertible {
     let remedy: String
 
     var description: String { "\(message); \(remedy)" }
+}
+
+extension JournalError {
+    /// `error` as the journal's error: itself, or an error of the storage layer from the read models' side (a write to
+    /// a journal opened read-only, a full disk) wrapped as the journal wraps its own; nil for any other.
+    static func from(_ error: any Error) -> JournalError? {
+        (error as? JournalError) ?? (error as? LMDBError).map(JournalError.storage)
+    }
 }

@@ -148,7 +148,18 @@ extension JournalLocation {
         let models = try TrainingReadModels(journal: journal)
         if try models.answersByReplay { return try queryReplaying(journal, asOf: asOf, body) }
         var bar = ProgressBar(label: "catching up")
-        let rules = try models.catchUp { _, done, total in bar.update(done, of: total) }
+        let rules: Rules
+        do {
+            rules = try models.catchUp { _, done, total in bar.update(done, of: total) }
+        } catch  where JournalError.from(error)?.code == .outOfSpace {
+            // Read models that cannot be written to follow the journal: the answer is replayed, as where it is
+            // read-only, into a scratch store (in the temporary directory, often on another disk).
+            bar.finish()
+            Terminal.writeError(
+                "liftledger: note: the disk is full, so the read models cannot follow the journal; this answer is "
+                    + "replayed from it\n")
+            return try queryReplaying(journal, asOf: asOf, body)
+        }
         bar.finish()
         let now = Timestamp.now()
         guard let point = try asOf.pointInThePast(of: journal, timeZone: rules.timeZone, now: now) else {
@@ -163,8 +174,8 @@ extension JournalLocation {
         return try answer(asOf: asOf, point, of: journal, unit: unit, now: now, body)
     }
 
-    /// `query` of a journal on a read-only file system whose read models are missing or behind it: they cannot be
-    /// brought up to date there, so the answer is replayed, as of the head too. The time zone `--as-of` is read in and
+    /// `query` of a journal whose read models are missing or behind it and cannot be brought up to date (a read-only
+    /// file system, a full disk), so the answer is replayed, as of the head too. The time zone `--as-of` is read in and
     /// the unit come from the journal's rules and profile events, without a replay of the rest.
     private func queryReplaying<T>(
         _ journal: Journal, asOf: AsOfOption, _ body: (QueryContext) throws -> T
