@@ -140,6 +140,12 @@ struct ShowCommand: AsyncParsableCommand {
         let id = Workout.streamID(reference: workout)
         try location.query(asOf: asOf) { context in
             guard let workout = try context.snapshot.workout(id) else {
+                // As of a past point, the workouts started by then: not this one yet, maybe, though it is there now.
+                if context.isReplay, let then = asOf.asOf {
+                    throw TrainingError(
+                        .notFound, "there was no workout \(self.workout) as of \(then)",
+                        remedy: "give a later --as-of, or leave it out to see the workouts there are now")
+                }
                 throw TrainingError(
                     .notFound, "no workout \(self.workout)", remedy: "see the workouts with liftledger history")
             }

@@ -190,6 +190,14 @@ struct RebuildCommand: AsyncParsableCommand {
     func validate() throws {
         // As a value outside an option's choices is: status 64, before the journal is opened.
         if let projection, !TrainingReadModels.names.contains(projection) {
+            // `rebuild --as-of 3`: the parser takes the value of an option `rebuild` does not have for the projection,
+            // and asks for it to be checked before it reports the option.
+            let arguments = CommandLine.arguments
+            if let index = arguments.lastIndex(of: projection), index > 1, arguments[index - 1].hasPrefix("-"),
+                arguments[index - 1] != "--dry-run"
+            {
+                throw ValidationError("Unknown option '\(arguments[index - 1])'")
+            }
             throw ValidationError(
                 "no projection named \(projection.debugDescription); the projections are: "
                     + TrainingReadModels.names.joined(separator: ", "))

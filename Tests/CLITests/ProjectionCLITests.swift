@@ -420,6 +420,34 @@ struct ProjectionCLITests {
         #expect(same.standardOutput.isEmpty && same.standardError.contains("already epley"))
     }
 
+    /// Under `balance.primary 0`, the chest of three sets of bench press counts 0 sets: `balance` called it "not
+    /// trained", and `why balance chest` listed nothing, as if no set had been done. Now `balance` says no sets are
+    /// counted for it, and `why` lists the workout's line at weight 0 (3 sets × 0 = 0), beside its shoulders' at 0.5
+    /// (3 × 0.5 = 1.5 sets; Barbell Bench Press - Medium Grip: primary chest, secondary shoulders and triceps).
+    @Test func aRoleWeighedAtZeroListsItsSetsAsCountingNothing() throws {
+        let journal = directory.child("journal")
+        _ = try ok(["init"], journal: journal)
+        _ = try ok(["start"], journal: journal)
+        for _ in 1...3 { _ = try ok(["log", "bench", "press", "100kg", "x", "5"], journal: journal) }
+        _ = try ok(["finish"], journal: journal)
+        _ = try ok(["rules", "set", "balance.primary", "0"], journal: journal)
+        func why(_ muscle: String) throws -> [String: Any] {
+            let output = try ok(["why", "balance", muscle, "--json"], journal: journal).standardOutput
+            return try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+        }
+        let chest = try why("chest")
+        let lines = try #require(chest["lines"] as? [[String: Any]])
+        #expect(lines.count == 1)
+        #expect(lines.first?["role"] as? String == "primary" && lines.first?["weight"] as? Double == 0)
+        #expect((lines.first?["sets"] as? [Any])?.count == 3 && lines.first?["weighedSets"] as? Double == 0)
+        #expect(chest["sets"] as? Double == 0)
+        #expect(try why("shoulders")["sets"] as? Double == 1.5)
+        let balance = try ok(["balance"], journal: journal).standardOutput
+        let uncounted = try #require(balance.split(separator: "\n").first { $0.hasPrefix("no sets counted: ") })
+        #expect(uncounted.contains("chest") && !uncounted.contains("shoulders"), "\(balance)")
+        #expect(!balance.contains("not trained"))
+    }
+
     /// On a real export, `why balance MUSCLE` (read from the workouts' rows at query time) adds up, for every muscle,
     /// to what `balance` shows (read from the weekly counters the fold keeps); each line is its sets times its
     /// role's weight. `why streak` counts the weeks `streak` counts.
@@ -485,6 +513,60 @@ struct ProjectionCLITests {
             streaks.insert(current)
         }
         #expect(streaks.count > 2, "the dates reach streaks of several lengths")
+    }
+
+    /// `week.start` moves a weekly streak's weeks and not their count: the dry run reported no streak change, while
+    /// `streak` then gave other dates. Two workouts on Mondays a week apart, 2026-03-02 and 2026-03-09: weeks from
+    /// Monday, the streak runs from the week of 2026-03-02 to that of 2026-03-09; from Sunday, from 2026-03-01 to
+    /// 2026-03-08 (the Sundays before). Two weeks either way, and none current since.
+    @Test func aWeekStartChangeReportsTheStreaksNewDates() throws {
+        let journal = directory.child("journal")
+        _ = try ok(["init"], journal: journal)
+        _ = try ok(["profile", "set", "--time-zone", "UTC"], journal: journal)
+        try importTwoMondays(into: journal)
+        let dryRun = try ok(
+            ["rules", "set", "week.start", "sunday", "--dry-run", "--json"], journal: journal
+        ).lines.map(jsonObject).filter { $0["readModel"] as? String == "streak" }
+        let changes = Dictionary(
+            uniqueKeysWithValues: dryRun.map { ($0["figure"] as? String ?? "", [$0["before"], $0["after"]]) })
+        #expect(changes.keys.sorted() == ["longestFrom", "longestTo"], "\(dryRun)")
+        #expect(changes["longestFrom"]?.map { $0 as? String } == ["2026-03-02", "2026-03-01"])
+        #expect(changes["longestTo"]?.map { $0 as? String } == ["2026-03-09", "2026-03-08"])
+        _ = try ok(["rules", "set", "week.start", "sunday"], journal: journal)
+        let streak = try jsonObject(try ok(["streak", "--json"], journal: journal).standardOutput)
+        #expect(streak["longestFrom"] as? String == "2026-03-01" && streak["longestTo"] as? String == "2026-03-08")
+    }
+
+    /// Imports two workouts of bench press, on Mondays a week apart: 2026-03-02 (workout-1) and 2026-03-09 (workout-2),
+    /// at 10:00.
+    func importTwoMondays(into journal: String) throws {
+        let file = directory.child("mondays.csv")
+        try Data(
+            """
+            Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,RPE
+            2026-03-02 10:00:00,A,60m,Bench Press (Barbell),1,100,5,0,0,
+            2026-03-09 10:00:00,B,60m,Bench Press (Barbell),1,100,5,0,0,
+
+            """.utf8
+        ).write(to: URL(fileURLWithPath: file))
+        _ = try ok(["import", file, "--unit", "kg"], journal: journal)
+    }
+
+    /// `show` as of a day before a workout began said it did not exist, and to look in `history`, which lists it.
+    @Test func showAsOfBeforeAWorkoutSaysItHadNotBegun() throws {
+        let journal = directory.child("journal")
+        _ = try ok(["init"], journal: journal)
+        _ = try ok(["profile", "set", "--time-zone", "UTC"], journal: journal)
+        try importTwoMondays(into: journal)
+        let before = try liftledger(["show", "2", "--as-of", "2026-03-05"], journal: journal)
+        #expect(before.status == 1)
+        #expect(
+            before.standardError
+                == "liftledger: error: there was no workout 2 as of 2026-03-05; give a later --as-of, or leave it out "
+                + "to see the workouts there are now\n")
+        #expect(try ok(["show", "2", "--as-of", "2026-03-09"], journal: journal).standardOutput.contains("B"))
+        let never = try liftledger(["show", "3"], journal: journal)
+        #expect(never.standardError == "liftledger: error: no workout 3; see the workouts with liftledger history\n")
     }
 
     /// `--as-of` a date answers for that local day, whatever time zone the rules had then; a day or an instant still

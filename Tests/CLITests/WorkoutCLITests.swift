@@ -389,6 +389,9 @@ struct WorkoutCLITests {
             (["history", "--last", "0"], "--last takes 1 or more", 64),
             // A projection that is none, as a value outside an option's choices: read with the command line.
             (["rebuild", "nope"], "no projection named \"nope\"; the projections are: plan, training", 64),
+            // An option `rebuild` does not have, with a value: the option is the mistake, not the value.
+            (["rebuild", "--as-of", "3"], "Unknown option '--as-of'; see liftledger rebuild --help", 64),
+            (["rebuild", "--dry-run", "3"], "no projection named \"3\"", 64),
             (["schedule", "set", "--weekdays", "A,B,C,D,E,F,G", "--start", "2026-11-01"], "a --weekdays plan", 64),
         ]
         for (arguments, hint, status) in cases {

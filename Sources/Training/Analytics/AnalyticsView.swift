@@ -9,7 +9,7 @@ public struct AnalyticsView: Sendable, Equatable {
     /// Exercise id → record kind name → the set that made a record (`workout-3 set 2`, or the workout's id for a
     /// session record) → its value: every record, as `why` lists them.
     public var recordHistory: [String: [String: [String: String]]] = [:]
-    /// `current` and `longest`, with the streak's kind.
+    /// `current` and `longest`, with the streak's kind and where each runs (`currentFrom`, `longestTo`, ...).
     public var streak: [String: String] = [:]
     /// Week start → muscle (`""` for the week, `*push`, `*pull`) → figure (`sets`, `volume`, and `workouts` for the
     /// week) → value.
@@ -122,6 +122,12 @@ extension TrainingSnapshot {
         view.streak = [
             "kind": streak.kind.rawValue, "current": String(streak.current), "longest": String(streak.longest),
         ]
+        // Where the streaks run: `week.start` moves a weekly streak's weeks without changing how many there are.
+        for (name, span) in [("current", streak.currentSpan), ("longest", streak.longestSpan)] {
+            guard let span else { continue }
+            view.streak[name + "From"] = span.lowerBound.description
+            view.streak[name + "To"] = span.upperBound.description
+        }
         for (week, muscles) in try weekCounters() {
             // Workouts are counted for the whole week (`""`) only: a muscle's count is 0, which says nothing.
             view.weeks[LocalDate(dayNumber: week).description] = Dictionary(

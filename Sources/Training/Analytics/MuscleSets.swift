@@ -44,9 +44,10 @@ extension TrainingSnapshot {
                     try facts[exerciseId]
                     ?? ExerciseFacts.folded(exerciseId, customExercises: table(TrainingTable.exercises))
                 facts[exerciseId] = info
+                // A role the rules weigh at 0 still lists its sets, each counting for nothing.
                 for (isPrimary, weight, muscles) in [
                     (true, primary, info.primaryMuscles), (false, secondary, info.secondaryMuscles),
-                ] where weight > 0 {
+                ] {
                     // The fold adds a share for each listing (``ExerciseFacts`` lists a muscle once, so at most one).
                     let listings = Int64(muscles.count { $0 == muscle })
                     guard listings > 0 else { continue }
