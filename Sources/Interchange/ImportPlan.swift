@@ -124,6 +124,7 @@ struct ImportPlan {
                 report.alreadyImported += 1
             } else {
                 report.corrected += 1
+                report.corrections.append(WorkoutCorrection(of: stored, by: corrections))
                 appends.append(
                     StreamAppend(
                         stream: stream, expectedVersion: try snapshot.expectedVersion(of: stream),
@@ -355,6 +356,36 @@ struct ImportPlan {
     }
 }
 
+/// What an import changes in a workout it imported before, for the report: a file whose copy was cut short removes
+/// the sets it lacks, as one edited in the app does, and the report says which.
+public struct WorkoutCorrection: Sendable, Equatable {
+    public let workoutId: String
+    public let name: String
+    public let startedAt: Timestamp
+    public var setsAdded = 0
+    public var setsCorrected = 0
+    public var setsRemoved = 0
+    public var exercisesRemoved = 0
+    /// Its start or note taken from the file.
+    public var isEdited = false
+
+    init(of workout: Workout, by events: [any TrainingEventPayload]) {
+        workoutId = workout.id
+        name = workout.name
+        startedAt = workout.startedAt
+        for event in events {
+            switch event {
+            case is SetLogged: setsAdded += 1
+            case is SetCorrected: setsCorrected += 1
+            case is SetRemoved: setsRemoved += 1
+            case is ExerciseRemoved: exercisesRemoved += 1
+            case is WorkoutEdited: isEdited = true
+            default: continue
+            }
+        }
+    }
+}
+
 /// What a plan amounts to, for the report.
 struct PlanReport {
     var workouts = 0
@@ -372,6 +403,7 @@ struct PlanReport {
     var exercises: [String: (exerciseId: String, name: String, isCustom: Bool, sets: Int)] = [:]
     var customExercisesAdded: [String] = []
     var implausible: [(line: Int, why: String)] = []
+    var corrections: [WorkoutCorrection] = []
 
     mutating func count(_ set: ImportedSet, mapped: ExerciseMapper.Outcome) {
         sets += 1
@@ -422,6 +454,8 @@ public struct ImportReport: Sendable {
     public let customExercisesAdded: [String]
     /// Rows imported as they are but flagged (no row is left out: each is a set or a rest): the line and why.
     public let implausible: [(line: Int, why: String)]
+    /// The workouts imported before that the file changes, in the order they started.
+    public let corrections: [WorkoutCorrection]
     public let headBefore: UInt64
     public let headAfter: UInt64
 
@@ -447,6 +481,7 @@ public struct ImportReport: Sendable {
         .sorted { $0.appName < $1.appName }
         customExercisesAdded = plan.customExercisesAdded
         implausible = plan.implausible.sorted { $0.line < $1.line }
+        corrections = plan.corrections.sorted { ($0.startedAt, $0.workoutId) < ($1.startedAt, $1.workoutId) }
         self.headBefore = headBefore
         self.headAfter = headAfter
     }

@@ -71,11 +71,8 @@ struct ImportCommand: AsyncParsableCommand {
         if json {
             Terminal.write(Self.json(report, dryRun: dryRun).rendered + "\n")
         } else {
-            let unit =
-                notCaughtUp == nil
-                ? try log.query { try $0.profileFields().unit } ?? .kilograms
-                : try Profile.recorded(in: log.journal).unit
-            Terminal.write(Self.text(report, dryRun: dryRun, unit: unit))
+            let profile = try Profile.recorded(in: log.journal)
+            Terminal.write(Self.text(report, dryRun: dryRun, unit: profile.unit, timeZone: profile.timeZone))
         }
         if let notCaughtUp {
             let reason = JournalError.from(notCaughtUp)?.message ?? "\(notCaughtUp)"
@@ -86,8 +83,8 @@ struct ImportCommand: AsyncParsableCommand {
         }
     }
 
-    /// The report for people, its volume in `unit`.
-    static func text(_ report: ImportReport, dryRun: Bool, unit: MassUnit) -> String {
+    /// The report for people, its volume in `unit`, the days of workouts it corrects in `timeZone`.
+    static func text(_ report: ImportReport, dryRun: Bool, unit: MassUnit, timeZone: TimeZone) -> String {
         let mapped = report.exercises.filter { !$0.isCustom }.count
         var lines = [
             "\(dryRun ? "would import" : "imported") \(report.file) (\(report.layout)): \(counted(report.rows, "row"))",
@@ -95,6 +92,20 @@ struct ImportCommand: AsyncParsableCommand {
                 + "imported, \(report.workoutsCorrected) corrected"
                 + (report.workoutsWithoutSets == 0
                     ? ")" : ", \(report.workoutsWithoutSets) of rest rows alone, passed over)"),
+        ]
+        // A file cut short removes the sets it lacks, as one edited in the app does: each change is named.
+        for correction in report.corrections {
+            let changes =
+                [
+                    (correction.setsAdded, "set", "added"), (correction.setsCorrected, "set", "corrected"),
+                    (correction.setsRemoved, "set", "removed"), (correction.exercisesRemoved, "exercise", "removed"),
+                ].filter { $0.0 > 0 }.map { "\(counted($0.0, $0.1)) \($0.2)" }
+                + (correction.isEdited ? ["start or note"] : [])
+            lines.append(
+                "    \(correction.workoutId) (\(LocalDate(correction.startedAt.date, in: timeZone)) "
+                    + "\(correction.name)): \(changes.joined(separator: ", "))")
+        }
+        lines += [
             "  sets: \(report.sets) (\(counted(report.warmupSets, "warm-up"))), rest rows: \(report.restRows), "
                 + "volume with warm-ups: \(unit.text(milligrams: Double(report.volumeMilligrams), digits: 1)) "
                 + unit.rawValue,
@@ -128,6 +139,21 @@ struct ImportCommand: AsyncParsableCommand {
             ("workoutsAdded", .integer(Int64(report.workoutsAdded))),
             ("workoutsAlreadyImported", .integer(Int64(report.workoutsAlreadyImported))),
             ("workoutsCorrected", .integer(Int64(report.workoutsCorrected))),
+            (
+                "corrections",
+                .array(
+                    report.corrections.map { correction in
+                        .object([
+                            ("workoutId", .string(correction.workoutId)), ("name", .string(correction.name)),
+                            ("startedAt", .string(correction.startedAt.description)),
+                            ("setsAdded", .integer(Int64(correction.setsAdded))),
+                            ("setsCorrected", .integer(Int64(correction.setsCorrected))),
+                            ("setsRemoved", .integer(Int64(correction.setsRemoved))),
+                            ("exercisesRemoved", .integer(Int64(correction.exercisesRemoved))),
+                            ("edited", .bool(correction.isEdited)),
+                        ])
+                    })
+            ),
             ("workoutsWithoutSets", .integer(Int64(report.workoutsWithoutSets))),
             ("sets", .integer(Int64(report.sets))), ("warmupSets", .integer(Int64(report.warmupSets))),
             ("restRows", .integer(Int64(report.restRows))),

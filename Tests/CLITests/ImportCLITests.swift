@@ -73,6 +73,44 @@ struct ImportCLITests {
         #expect(withRecords.count > 10)
     }
 
+    /// A copy of an export cut short at a line's end removes, on import, the sets its last workout lacks, as an
+    /// export edited in the app does: the report said "1 corrected" and no more, in a dry run too. It now names each
+    /// workout corrected and what goes. Expected from the CSV itself (Strong's file has one row per set, and the
+    /// workout's date and time in its first column): the workouts whose rows the cut copy has fewer of, the rows
+    /// missing, and the exercises none of its rows names any more.
+    @Test func aCutCopyNamesTheSetsItsImportRemoves() throws {
+        let journal = directory.child("journal")
+        let path = repositoryRoot + "/Fixtures/exports/strong-2026.csv"
+        #expect(try liftledger(["init"], journal: journal).status == 0)
+        #expect(try liftledger(["import", path, "--unit", "kg"], journal: journal).status == 0)
+        let rows = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").dropFirst().map {
+            $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        }
+        let cut = Array(rows.prefix(99))
+        let cutFile = directory.child("cut.csv")
+        let header = "Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,RPE"
+        try ([header] + cut.map { $0.joined(separator: ",") }).joined(separator: "\n").appending("\n")
+            .write(toFile: cutFile, atomically: true, encoding: .utf8)
+        let lastDate = try #require(cut.last?.first)
+        let removed = rows.count { $0[0] == lastDate } - cut.count { $0[0] == lastDate }
+        let exercisesGone = Set(rows.filter { $0[0] == lastDate }.map { $0[3] })
+            .subtracting(cut.filter { $0[0] == lastDate }.map { $0[3] }).count
+        #expect(removed > 0 && exercisesGone > 0, "the cut falls inside a workout, after an exercise's first set")
+        let dryRun = try liftledger(["import", cutFile, "--unit", "kg", "--dry-run", "--json"], journal: journal)
+        let corrections = try #require(try object(dryRun.lines[0])["corrections"] as? [[String: Any]])
+        #expect(corrections.count == 1)
+        #expect(corrections.first?["setsRemoved"] as? Int == removed)
+        #expect(corrections.first?["exercisesRemoved"] as? Int == exercisesGone)
+        #expect(corrections.first?["setsAdded"] as? Int == 0 && corrections.first?["setsCorrected"] as? Int == 0)
+        let text = try liftledger(["import", cutFile, "--unit", "kg"], journal: journal).standardOutput
+        let workoutId = try #require(corrections.first?["workoutId"] as? String)
+        let name = cut.last![1].trimmingCharacters(in: ["\""])
+        #expect(
+            text.contains(
+                "\(workoutId) (\(lastDate.prefix(10)) \(name)): \(removed) sets removed, \(exercisesGone) exercise"),
+            "\(text)")
+    }
+
     /// An export read from a pipe imports as the file does: the importer reads it once (it read the header and then
     /// the file again, and found a pipe empty the second time).
     @Test func anExportImportsFromAPipe() throws {
