@@ -209,12 +209,12 @@ struct FieldParser {
         calendar.timeZone = timeZone
         guard let parts, let date = calendar.date(from: parts) else { throw Self.malformed(line, what, text) }
         // Foundation moves a local time the clocks skip on by the change, to the next day too (Nuuk skips 23:00 to
-        // midnight, Apia skipped a whole day): no app wrote one in the zone it was in. Not a leap second, which comes
-        // back as the next minute, nor a day of 1582 or before, which the calendar reads as Julian.
+        // midnight, Apia skipped a whole day): no app wrote one in the zone it was in. Not a day of 1582 or before,
+        // which the calendar reads as Julian.
         let read = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
         if [read.year, read.month, read.day, read.hour, read.minute]
             != [parts.year, parts.month, parts.day, parts.hour, parts.minute],
-            parts.second != 60, (parts.year ?? 0) > 1_582
+            (parts.year ?? 0) > 1_582
         {
             throw ImportError(
                 .malformed,
@@ -272,6 +272,8 @@ struct FieldParser {
             (1...LocalDate.days(inMonth: month, year: year)).contains(day),
             (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
         else { return nil }
-        return DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        // A leap second (`23:59:60`) is read as the second before it: Foundation would carry it into the next
+        // minute, and the workout into the next day.
+        return DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: min(second, 59))
     }
 }

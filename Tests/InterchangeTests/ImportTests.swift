@@ -489,6 +489,19 @@ struct ImportTests {
             try log.query { try $0.history() }.map(\.startedAt) == [
                 Timestamp(rfc3339: "2026-03-08T06:59:00Z"), Timestamp(rfc3339: "2026-03-08T07:00:00Z"),
             ])
+        // A leap second, 23:59:60 on 25 April, stays on its day: it was read as midnight, a workout of the 26th.
+        try Data(
+            """
+            Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,RPE
+            2026-04-25 23:59:60,Leap,30m,Bench Press (Barbell),1,60,5,0,0,
+
+            """.utf8
+        ).write(to: URL(fileURLWithPath: strong))
+        _ = try await Importer(log: log).importFile(
+            at: strong, options: ImportOptions(unit: .kilograms, timeZone: .gmt))
+        #expect(
+            try log.query { try $0.history() }.first { $0.name == "Leap" }?.startedAt
+                == Timestamp(rfc3339: "2026-04-25T23:59:59Z"))
     }
 
     /// A row's reps may be any 32-bit count (flagged past 1,000). With implausible sets counted, the sums of reps stop at
