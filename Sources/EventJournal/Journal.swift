@@ -354,6 +354,12 @@ public final class Journal: Sendable {
         // The copy's device and inode, once it is to take its name.
         var copied: JournalDirectory.FileIdentity?
         do {
+            // The staging directory is the backup's own business: a destination it cannot be made in is named.
+            if mkdir(staging, 0o700) != 0, errno != EEXIST {
+                throw JournalError(
+                    .storage, "cannot write the backup into \(destination): \(String(cString: strerror(errno)))",
+                    remedy: "give a new or empty directory you may write to, then back up again")
+            }
             try JournalDirectory.prepare(staging)
             do {
                 try mappingStorageErrors { try store.environment.copy(to: staging) }

@@ -42,15 +42,22 @@ public struct Importer: Sendable {
 
     public init(log: TrainingLog) { self.log = log }
 
-    /// Refuses, by the start of a file, text that is not UTF-8 because it is UTF-16 or UTF-32 (a byte-order mark, or
-    /// NUL bytes among the first line's), and a LiftLedger journal export (JSON Lines), which `import-journal` reads.
-    private static func requireCSVText(_ start: ArraySlice<UInt8>, _ path: String) throws(ImportError) {
+    /// Refuses, by the start of a file, text that is not UTF-8 because it is UTF-16 or UTF-32: a byte-order mark, or
+    /// NUL bytes among the first line's.
+    static func requireNarrowText(_ start: ArraySlice<UInt8>, _ path: String) throws(ImportError) {
         let firstLine = start.prefix { $0 != UInt8(ascii: "\n") }
         if start.starts(with: [0xFF, 0xFE]) || start.starts(with: [0xFE, 0xFF]) || firstLine.contains(0) {
             throw ImportError(
                 .malformed, "\(path) is UTF-16 or UTF-32 text (it has NUL bytes), not UTF-8",
-                remedy: "save it as UTF-8 (or export it from the app again), then import it")
+                remedy: "save it as UTF-8 (or export it again), then import it")
         }
+    }
+
+    /// Refuses, by the start of a file, text that is not UTF-8 (``requireNarrowText(_:_:)``), and a LiftLedger journal
+    /// export (JSON Lines), which `import-journal` reads.
+    private static func requireCSVText(_ start: ArraySlice<UInt8>, _ path: String) throws(ImportError) {
+        try requireNarrowText(start, path)
+        let firstLine = start.prefix { $0 != UInt8(ascii: "\n") }
         if firstLine.starts(with: Array(#"{""#.utf8)) {
             throw ImportError(
                 .unknownLayout, "\(path) is a LiftLedger journal export (JSON Lines), not an app's CSV",

@@ -180,6 +180,26 @@ struct DiskFullTests {
         }
     }
 
+    /// A backup into a directory it cannot write in named the staging directory inside it (`.partial-PID`) as "the
+    /// journal directory" it could not create. It now names the destination and why.
+    @Test(.enabled(if: canMount, "needs root to mount a tmpfs; skipped"))
+    func aBackupIntoADirectoryItCannotWriteInNamesThatDirectory() async throws {
+        let home = try TemporaryDirectory()
+        let journal = home.child("journal")
+        _ = try Journal.open(at: journal, create: true)
+        try await Tmpfs.mounted(size: "256k") { directory in
+            let destination = directory.child("backup")
+            #expect(mkdir(destination, 0o755) == 0)
+            try Tmpfs.remountReadOnly(directory)
+            let backup = try run(BuiltProgram.liftledger, ["backup", destination, "--journal", journal])
+            #expect(backup.status == 1)
+            #expect(
+                backup.standardError
+                    == "liftledger: error: cannot write the backup into \(destination): Read-only file system; give a "
+                    + "new or empty directory you may write to, then back up again\n")
+        }
+    }
+
     /// A backup onto a full disk named the journal's volume as the one to free space on, and made the user's existing
     /// destination directory private (0700) on its way to failing.
     @Test(.enabled(if: canMount, "needs root to mount a tmpfs; skipped"))

@@ -1020,6 +1020,18 @@ struct ImportTests {
         #expect(miscounted?.message.contains("counts \(lines.count) records") == true)
         let (_, trailing) = try await restoring(lines + [endLine, lines[0]])
         #expect(trailing?.message.contains("after the end line") == true)
+        // Saved as UTF-16 (by an editor, say): refused as such, not as a record whose data differs from its payload.
+        let wide = directory.child("wide.jsonl")
+        try Data(
+            [0xFF, 0xFE]
+                + (lines + [endLine]).map { $0 + "\n" }.joined().utf16.flatMap {
+                    [UInt8($0 & 0xFF), UInt8($0 >> 8)]
+                }
+        ).write(to: URL(fileURLWithPath: wide))
+        let target = try Journal.open(at: directory.child("restored-wide"), create: true)
+        let wideError = await importError { _ = try await JournalExport.restore(from: wide, into: target) }
+        #expect(wideError?.message == "\(wide) is UTF-16 or UTF-32 text (it has NUL bytes), not UTF-8")
+        #expect(try target.head().position == 0)
     }
 
     /// A lift typed by its common name and the same lift imported from an app are one exercise: the names the README
