@@ -77,14 +77,15 @@ public struct Importer: Sendable {
         try Self.requireCSVText(headerStart, path)
         let delimiter = CSVReader.delimiter(ofHeader: headerStart)
         func isLineEnd(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") }
-        var headerReader = CSVReader(Array(headerStart.prefix { !isLineEnd($0) }), delimiter: delimiter)
-        guard let header = try headerReader.next() else {
-            throw ImportError(.empty, "\(path) is empty", remedy: "export your workouts from the app again")
-        }
+        // Before the header is read: cut at the window's end, a quoted field in it would read as never closed.
         guard headerStart.contains(where: isLineEnd) || start.count < Self.maximumHeaderBytes else {
             throw ImportError(
                 .unknownLayout, "\(path) has no header line in its first \(Self.maximumHeaderBytes / 1_024) KB",
                 remedy: "export your workouts from the app as CSV and import that file, unchanged")
+        }
+        var headerReader = CSVReader(Array(headerStart.prefix { !isLineEnd($0) }), delimiter: delimiter)
+        guard let header = try headerReader.next() else {
+            throw ImportError(.empty, "\(path) is empty", remedy: "export your workouts from the app again")
         }
         let layout = try ExportLayout(header: header.fields, format: options.format)
         let bytes = start + (try Self.read(handle, path, upTo: Self.maximumFileBytes + 1 - start.count))

@@ -907,6 +907,14 @@ struct ImportTests {
             #expect(error?.message.contains(says) == true, "\(name): \(String(describing: error))")
             #expect(error?.remedy.contains("UTF-8") == true, "\(name)")
         }
+        // A header longer than the 64 KB read for it, quoted or not: said to be so (a quoted field cut at the end of
+        // what was read had read as never closed).
+        for field in [String(repeating: "x", count: 70_000), "\"" + String(repeating: "x", count: 70_000) + "\""] {
+            let long = directory.child("long-header.csv")
+            try Data("Date,Workout Name,\(field)\n2026-01-01 10:00:00,A\n".utf8).write(to: URL(fileURLWithPath: long))
+            let error = await importError { _ = try await importing(long, unit: .kilograms) }
+            #expect(error?.message == "\(long) has no header line in its first 64 KB", "\(String(describing: error))")
+        }
         // A file over the largest an import reads (64 MB), whose header is an export's, is refused before its rows
         // are read.
         let huge = directory.child("huge.csv")
