@@ -428,11 +428,13 @@ struct AnalyticsTests {
             try log.query { try $0.balance(weeks: 1, today: LocalDate("2026-01-14")!) }.muscles.first {
                 $0.name == "chest"
             }?.sets == 2)
-        // Secondary muscles at 0: the triceps have nothing behind them.
+        // Secondary muscles at 0: the triceps' lines stand, each of its sets counting for nothing.
         try await log.changeRule("balance.secondary", to: "0")
-        #expect(
-            try log.query { try $0.setsBehind(muscle: "triceps", weeks: 1, today: LocalDate("2026-01-07")!) }
-                .lines.isEmpty)
+        let unweighed = try log.query {
+            try $0.setsBehind(muscle: "triceps", weeks: 1, today: LocalDate("2026-01-07")!)
+        }
+        #expect(unweighed.lines.map(\.workout.workoutId) == ["workout-1", "workout-2"])
+        #expect(unweighed.lines.map(\.milliWeight) == [0, 0] && unweighed.sets == 0)
     }
 
     @Test func aPlateauNamesTheFirstSessionThatMadeTheBestBeforeIt() {
