@@ -43,9 +43,11 @@ enum JournalDirectory {
     /// Missing parents are made too (mode 0700, as `mkdir -p -m 700` does), and each directory made is flushed into
     /// its parent, so that a power cut cannot take away a journal (or a backup) once it is reported made; a failure
     /// names the part of the path that failed and the system's reason, and removes the directories made before it.
-    /// Returns the directories made, parents first.
+    /// Returns the directories made, parents first. A failure calls the directory `role` (the journal's, a backup's).
     @discardableResult
-    static func prepare(_ path: String, privatizingExisting: Bool = true) throws(JournalError) -> [String] {
+    static func prepare(
+        _ path: String, privatizingExisting: Bool = true, role: String = "the journal directory"
+    ) throws(JournalError) -> [String] {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         var made = ""
         var parentsOfMade: [String] = []
@@ -69,11 +71,10 @@ enum JournalDirectory {
                 reason =
                     FileManager.default.fileExists(atPath: made)
                     ? "\(made) is a file" : "\(made) is a symbolic link to nothing"
-            default: reason = "\(made): \(String(cString: strerror(failure)))"
+            default: reason = (made == path ? "" : "\(made): ") + String(cString: strerror(failure))
             }
             throw JournalError(
-                .storage, "cannot create the journal directory \(path): \(reason)",
-                remedy: "choose a directory you can write to")
+                .storage, "cannot create \(role) \(path): \(reason)", remedy: "choose a directory you can write to")
         }
         if privatizingExisting || !parentsOfMade.isEmpty { chmod(path, 0o700) }
         for parent in parentsOfMade { try sync(parent) }
@@ -181,7 +182,7 @@ enum JournalDirectory {
         }
         switch layout {
         // A directory the user made keeps its mode: the copy's data file is private (0600) in any case.
-        case .missing, .empty: try prepare(path, privatizingExisting: false)
+        case .missing, .empty: try prepare(path, privatizingExisting: false, role: "the backup directory")
         default:
             throw JournalError(
                 .destinationNotEmpty, "backup destination \(path) is not empty",

@@ -66,6 +66,12 @@ public struct JournalError: Error, Sendable, CustomStringConvertible {
             .storage, "storage error: \(error.operation) failed with \(error.code)", remedy: error.remedy)
     }
 
+    /// `error` as the journal's error: itself, or an error of the storage layer from the read models' side (a write to
+    /// a journal opened read-only, a full disk) wrapped as ``storage(_:)`` wraps the journal's own; nil for any other.
+    public static func from(_ error: any Error) -> JournalError? {
+        (error as? JournalError) ?? (error as? LMDBError).map(storage)
+    }
+
     /// A write to the journal at `path`, which is on a read-only file system.
     public static func readOnly(_ path: String) -> JournalError {
         JournalError(

@@ -169,10 +169,9 @@ extension JournalStore {
         guard journals.contains(damage.database) else {
             return VerificationProblem(
                 position: nil, detail: "\(damage) (a read model's: the journal's records are not affected)",
-                remedy:
-                    "LMDB cannot be trusted to rewrite it in place, but the records are whole: copy them into a new "
-                    + "journal, whose read models are built anew (liftledger export --format jsonl --output FILE, then "
-                    + "liftledger import-journal FILE --journal NEW)")
+                remedy: "copy the records into a new journal and use that one, whose read models are built anew: "
+                    + "liftledger export --format jsonl --output FILE, then liftledger import-journal FILE "
+                    + "--journal NEW (rebuild cannot mend the page in place)")
         }
         // A damaged record's node in `events` is keyed by its position.
         let position = damage.database == eventsName ? damage.key?.withUnsafeBytes(BigEndianKey.decode) : nil

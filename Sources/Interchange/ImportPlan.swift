@@ -362,12 +362,14 @@ public struct WorkoutCorrection: Sendable, Equatable {
     public let workoutId: String
     public let name: String
     public let startedAt: Timestamp
-    public var setsAdded = 0
-    public var setsCorrected = 0
-    public var setsRemoved = 0
-    public var exercisesRemoved = 0
-    /// Its start or note taken from the file.
-    public var isEdited = false
+    public private(set) var setsAdded = 0
+    public private(set) var setsCorrected = 0
+    public private(set) var setsRemoved = 0
+    public private(set) var exercisesAdded = 0
+    public private(set) var exercisesRemoved = 0
+    /// Its start, or its note, taken from the file.
+    public private(set) var isStartChanged = false
+    public private(set) var isNoteChanged = false
 
     init(of workout: Workout, by events: [any TrainingEventPayload]) {
         workoutId = workout.id
@@ -378,8 +380,12 @@ public struct WorkoutCorrection: Sendable, Equatable {
             case is SetLogged: setsAdded += 1
             case is SetCorrected: setsCorrected += 1
             case is SetRemoved: setsRemoved += 1
+            case is ExerciseAdded: exercisesAdded += 1
             case is ExerciseRemoved: exercisesRemoved += 1
-            case is WorkoutEdited: isEdited = true
+            case let edited as WorkoutEdited:
+                isStartChanged = isStartChanged || edited.startedAt != nil
+                isNoteChanged = isNoteChanged || edited.note != nil
+            // The file's order of exercises, which follows from the sets.
             default: continue
             }
         }

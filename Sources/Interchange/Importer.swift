@@ -44,7 +44,7 @@ public struct Importer: Sendable {
 
     /// Refuses, by the start of a file, text that is not UTF-8 because it is UTF-16 or UTF-32: a byte-order mark, or
     /// NUL bytes among the first line's.
-    static func requireNarrowText(_ start: ArraySlice<UInt8>, _ path: String) throws(ImportError) {
+    static func refuseUTF16OrUTF32(_ start: ArraySlice<UInt8>, _ path: String) throws(ImportError) {
         let firstLine = start.prefix { $0 != UInt8(ascii: "\n") }
         if start.starts(with: [0xFF, 0xFE]) || start.starts(with: [0xFE, 0xFF]) || firstLine.contains(0) {
             throw ImportError(
@@ -53,10 +53,10 @@ public struct Importer: Sendable {
         }
     }
 
-    /// Refuses, by the start of a file, text that is not UTF-8 (``requireNarrowText(_:_:)``), and a LiftLedger journal
+    /// Refuses, by the start of a file, text that is not UTF-8 (``refuseUTF16OrUTF32(_:_:)``), and a LiftLedger journal
     /// export (JSON Lines), which `import-journal` reads.
     private static func requireCSVText(_ start: ArraySlice<UInt8>, _ path: String) throws(ImportError) {
-        try requireNarrowText(start, path)
+        try refuseUTF16OrUTF32(start, path)
         let firstLine = start.prefix { $0 != UInt8(ascii: "\n") }
         if firstLine.starts(with: Array(#"{""#.utf8)) {
             throw ImportError(

@@ -141,9 +141,9 @@ struct BalanceCommand: AsyncParsableCommand {
                     + padded(context.mass(muscle.volumeMilligrams), 12)
                     + (muscle.isFlagged ? "low" : "") + "\n"
             }
-            let untrained = balance.muscles.filter { $0.sets == 0 }.map(\.name)
+            let uncounted = balance.muscles.filter { $0.sets == 0 }.map(\.name)
             // Trained or not: a role the rules weigh at 0 counts no sets.
-            if !untrained.isEmpty { text += "no sets counted: \(untrained.joined(separator: ", "))\n" }
+            if !uncounted.isEmpty { text += "no sets counted: \(uncounted.joined(separator: ", "))\n" }
             text += "push/pull: \(number(balance.pushSets)) / \(number(balance.pullSets)) sets"
             text += balance.pushPullRatio.map { " = \(number($0, 2))\n" } ?? "\n"
             text += "upper/lower: \(number(balance.upperSets)) / \(number(balance.lowerSets)) sets"

@@ -138,17 +138,25 @@ struct ShowCommand: AsyncParsableCommand {
 
     func run() async throws {
         let id = Workout.streamID(reference: workout)
-        try location.query(asOf: asOf) { context in
-            guard let workout = try context.snapshot.workout(id) else {
-                // As of a past point, the workouts started by then: not this one yet, maybe, though it is there now.
-                if context.isReplay, let then = asOf.asOf {
-                    throw TrainingError(
-                        .notFound, "there was no workout \(self.workout) as of \(then)",
-                        remedy: "give a later --as-of, or leave it out to see the workouts there are now")
-                }
-                throw TrainingError(
-                    .notFound, "no workout \(self.workout)", remedy: "see the workouts with liftledger history")
+        let notFound = TrainingError(
+            .notFound, "no workout \(workout)", remedy: "see the workouts with liftledger history")
+        do {
+            try show(id, notFound: notFound)
+        } catch let error as TrainingError where error.description == notFound.description {
+            // As of a past point, the workouts started by then: not this one yet, maybe, though it is there now.
+            guard let then = asOf.asOf, try location.trainingLog().query({ try $0.workout(id) }) != nil else {
+                throw error
             }
+            throw TrainingError(
+                .notFound, "there was no workout \(workout) as of \(then)",
+                remedy: "give a later --as-of, or leave it out to see it as it is now")
+        }
+    }
+
+    /// Shows the workout `id` as of `--as-of`, or throws `notFound`.
+    private func show(_ id: String, notFound: TrainingError) throws {
+        try location.query(asOf: asOf) { context in
+            guard let workout = try context.snapshot.workout(id) else { throw notFound }
             let status: String
             switch workout.status {
             case .active: status = "active"

@@ -57,14 +57,14 @@ struct ImportCommand: AsyncParsableCommand {
             // Named, so that a script importing several files says which one failed: `strong.csv: line 12: …`.
             throw ImportError(error.code, "\(file): \(error.message)", remedy: error.remedy)
         }
-        // The import is recorded: read models that cannot follow it (a disk full by then) are told of, not an error.
-        var notCaughtUp: (any Error)?
+        // The import is recorded: read models that a full disk keeps from following it are told of, not an error.
+        var cannotFollow = false
         if !dryRun {
             var bar = ProgressBar(label: "catching up")
             do {
                 try log.readModels.catchUp { _, done, total in bar.update(done, of: total) }
-            } catch {
-                notCaughtUp = error
+            } catch  where TrainingReadModels.cannotFollow(error) {
+                cannotFollow = true
             }
             bar.finish()
         }
@@ -74,12 +74,10 @@ struct ImportCommand: AsyncParsableCommand {
             let profile = try Profile.recorded(in: log.journal)
             Terminal.write(Self.text(report, dryRun: dryRun, unit: profile.unit, timeZone: profile.timeZone))
         }
-        if let notCaughtUp {
-            let reason = JournalError.from(notCaughtUp)?.message ?? "\(notCaughtUp)"
+        if cannotFollow {
             Terminal.writeError(
-                Terminal.inert(
-                    "liftledger: warning: the import is recorded, but the read models could not follow it (\(reason)); "
-                        + "the next query brings them up to date\n"))
+                "liftledger: warning: the import is recorded, but the disk is full and the read models could not "
+                    + "follow it; free space on it (until then, queries answer from a replay of the journal)\n")
         }
     }
 
@@ -95,12 +93,15 @@ struct ImportCommand: AsyncParsableCommand {
         ]
         // A file cut short removes the sets it lacks, as one edited in the app does: each change is named.
         for correction in report.corrections {
+            let counts = [
+                (correction.setsAdded, "set", "added"), (correction.setsCorrected, "set", "corrected"),
+                (correction.setsRemoved, "set", "removed"), (correction.exercisesAdded, "exercise", "added"),
+                (correction.exercisesRemoved, "exercise", "removed"),
+            ]
             let changes =
-                [
-                    (correction.setsAdded, "set", "added"), (correction.setsCorrected, "set", "corrected"),
-                    (correction.setsRemoved, "set", "removed"), (correction.exercisesRemoved, "exercise", "removed"),
-                ].filter { $0.0 > 0 }.map { "\(counted($0.0, $0.1)) \($0.2)" }
-                + (correction.isEdited ? ["start or note"] : [])
+                counts.filter { $0.0 > 0 }.map { "\(counted($0.0, $0.1)) \($0.2)" }
+                + (correction.isStartChanged ? ["start changed"] : [])
+                + (correction.isNoteChanged ? ["note changed"] : [])
             lines.append(
                 "    \(correction.workoutId) (\(LocalDate(correction.startedAt.date, in: timeZone)) "
                     + "\(correction.name)): \(changes.joined(separator: ", "))")
@@ -149,8 +150,10 @@ struct ImportCommand: AsyncParsableCommand {
                             ("setsAdded", .integer(Int64(correction.setsAdded))),
                             ("setsCorrected", .integer(Int64(correction.setsCorrected))),
                             ("setsRemoved", .integer(Int64(correction.setsRemoved))),
+                            ("exercisesAdded", .integer(Int64(correction.exercisesAdded))),
                             ("exercisesRemoved", .integer(Int64(correction.exercisesRemoved))),
-                            ("edited", .bool(correction.isEdited)),
+                            ("startChanged", .bool(correction.isStartChanged)),
+                            ("noteChanged", .bool(correction.isNoteChanged)),
                         ])
                     })
             ),

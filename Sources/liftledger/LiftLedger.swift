@@ -236,11 +236,3 @@ struct CLIError: Error, CustomStringConvertible {
 
     var description: String { "\(message); \(remedy)" }
 }
-
-extension JournalError {
-    /// `error` as the journal's error: itself, or an error of the storage layer from the read models' side (a write to
-    /// a journal opened read-only, a full disk) wrapped as the journal wraps its own; nil for any other.
-    static func from(_ error: any Error) -> JournalError? {
-        (error as? JournalError) ?? (error as? LMDBError).map(JournalError.storage)
-    }
-}

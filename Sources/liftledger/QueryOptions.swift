@@ -132,7 +132,7 @@ struct QueryContext {
 
     /// The exercise a user typed, or an error naming the closest ones.
     func exercise(_ text: String) throws -> Exercise {
-        try catalog.exercise(named: text, orElse: "see liftledger exercise list")
+        try catalog.exercise(named: text, remedy: "see liftledger exercise list")
     }
 
     /// The local date of `instant`.
@@ -151,9 +151,7 @@ extension JournalLocation {
         let rules: Rules
         do {
             rules = try models.catchUp { _, done, total in bar.update(done, of: total) }
-        } catch  where JournalError.from(error)?.code == .outOfSpace {
-            // Read models that cannot be written to follow the journal: the answer is replayed, as where it is
-            // read-only, into a scratch store (in the temporary directory, often on another disk).
+        } catch  where TrainingReadModels.cannotFollow(error) {
             bar.finish()
             Terminal.writeError(
                 "liftledger: note: the disk is full, so the read models cannot follow the journal; this answer is "
@@ -181,7 +179,8 @@ extension JournalLocation {
         _ journal: Journal, asOf: AsOfOption, _ body: (QueryContext) throws -> T
     ) throws -> T {
         let now = Timestamp.now()
-        if let point = try asOf.pointInThePast(of: journal, timeZone: try Rules.load(from: journal).timeZone, now: now)
+        if asOf.asOf != nil,
+            let point = try asOf.pointInThePast(of: journal, timeZone: try Rules.load(from: journal).timeZone, now: now)
         {
             return try answer(
                 asOf: asOf, point, of: journal, unit: try Profile.recorded(in: journal).unit, now: now, body)

@@ -31,7 +31,8 @@ struct RoutineShowCommand: AsyncParsableCommand {
                 // `routine edit` and the like reach here too: a word that is no subcommand is taken as a routine.
                 throw TrainingError(
                     .notFound, "no routine \"\(routine)\"",
-                    remedy: "see them all with liftledger routine show; change one with routine add, remove or move")
+                    remedy: "see them all with liftledger routine show; change one with liftledger routine add, remove "
+                        + "or move")
             }
             routines = [found]
         }

@@ -111,8 +111,9 @@ struct RulesSetCommand: AsyncParsableCommand {
             } catch {
                 // The change is in the journal: say so, and what is left to do.
                 bar.finish()
+                let cause = JournalError.from(error)?.message ?? "\(error)"
                 throw CLIError(
-                    message: "\(key) = \(canonical) is recorded, but the read models were not rebuilt: \(error)",
+                    message: "\(key) = \(canonical) is recorded, but the read models were not rebuilt: \(cause)",
                     remedy: "the next command rebuilds them; mend the cause first (liftledger rebuild shows it)")
             }
             bar.finish()
@@ -193,10 +194,12 @@ struct RebuildCommand: AsyncParsableCommand {
             // `rebuild --as-of 3`: the parser takes the value of an option `rebuild` does not have for the projection,
             // and asks for it to be checked before it reports the option.
             let arguments = CommandLine.arguments
-            if let index = arguments.lastIndex(of: projection), index > 1, arguments[index - 1].hasPrefix("-"),
-                arguments[index - 1] != "--dry-run"
-            {
-                throw ValidationError("Unknown option '\(arguments[index - 1])'")
+            if let index = arguments.lastIndex(of: projection), index > 1 {
+                let option = arguments[index - 1]
+                let own = ["--dry-run", "--journal", "--durability", "--help", "-h"]
+                if option.hasPrefix("-"), !option.contains("="), !own.contains(option) {
+                    throw ValidationError("Unknown option '\(option)'")
+                }
             }
             throw ValidationError(
                 "no projection named \(projection.debugDescription); the projections are: "

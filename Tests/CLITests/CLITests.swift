@@ -601,7 +601,8 @@ struct CLITests {
     }
 
     /// The system calls that make, sync and rename files which `liftledger arguments` makes, one per line as `strace
-    /// -f -y` prints them (an interrupted call joined into one line); the command must succeed, printing `expected` when given.
+    /// -f -y` prints them (an interrupted call joined into one line); the command must succeed, printing `expected`
+    /// when given.
     func systemCalls(of arguments: [String], expecting expected: String? = nil) throws -> [String] {
         let log = directory.child("strace-\(UUID().uuidString).log")
         let result = try run(
@@ -614,8 +615,8 @@ struct CLITests {
             try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init))
     }
 
-    /// `strace -f` splits a call that another thread's call interrupts into `PID call(args <unfinished ...>` and, later,
-    /// `PID <... call resumed>rest`: each such pair becomes one line, at the place of its end.
+    /// `strace -f` splits a call that another thread's call interrupts into `PID call(args <unfinished ...>` and,
+    /// later, `PID <... call resumed>rest`: each such pair becomes one line, at the place of its end.
     static func joiningInterruptedCalls(_ lines: [String]) -> [String] {
         var unfinished: [Substring: String] = [:]
         var joined: [String] = []

@@ -563,10 +563,15 @@ struct ProjectionCLITests {
         #expect(
             before.standardError
                 == "liftledger: error: there was no workout 2 as of 2026-03-05; give a later --as-of, or leave it out "
-                + "to see the workouts there are now\n")
+                + "to see it as it is now\n")
         #expect(try ok(["show", "2", "--as-of", "2026-03-09"], journal: journal).standardOutput.contains("B"))
-        let never = try liftledger(["show", "3"], journal: journal)
-        #expect(never.standardError == "liftledger: error: no workout 3; see the workouts with liftledger history\n")
+        // A workout there is not now either: no later --as-of would show it.
+        for arguments in [["show", "3"], ["show", "3", "--as-of", "2026-03-05"]] {
+            let never = try liftledger(arguments, journal: journal)
+            #expect(
+                never.standardError == "liftledger: error: no workout 3; see the workouts with liftledger history\n",
+                "\(arguments)")
+        }
     }
 
     /// `--as-of` a date answers for that local day, whatever time zone the rules had then; a day or an instant still

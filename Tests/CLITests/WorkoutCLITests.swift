@@ -204,7 +204,8 @@ struct WorkoutCLITests {
             (["history", "--routine", ""], "no routine \"\""),
             (["routine", "remove", "!!!", "squat"], "no routine \"!!!\""),
             (["routine", "move", "", "squat", "1"], "no routine \"\""),
-            // A word that is no subcommand is read as a routine's name: the remedy names the subcommands that change one.
+            // A word that is no subcommand is read as a routine's name: the remedy names the subcommands that change
+            // one.
             (["routine", "edit"], "no routine \"edit\"; see them all with liftledger routine show; change one with"),
             (["schedule", "set", "--weekdays", "!!!,B,C,D,E,F,G"], "a routine needs a name with a letter or a digit"),
             (["schedule", "set", "--split", "A,Rest!"], "a routine cannot be named \"Rest!\""),
@@ -343,6 +344,9 @@ struct WorkoutCLITests {
                 ["log", "squat", "100kg", "5km"],
                 "give a set's distance with --distance: liftledger log squat --distance 5km", 1
             ),
+            // A bare number is seconds before a distance, and a load before a time.
+            (["log", "run", "1800", "5km"], "liftledger log run --time 1800 --distance 5km", 1),
+            (["log", "plank", "20", "60s"], "give a set's time with --time: liftledger log plank --time 60s", 1),
             (["log", "rowing", "2000m"], "for metres: liftledger log rowing --distance 2000m; for minutes:", 1),
             (
                 ["log", "plank", "--time", "60s", "--note", "felt", "good"],
@@ -392,6 +396,7 @@ struct WorkoutCLITests {
             // An option `rebuild` does not have, with a value: the option is the mistake, not the value.
             (["rebuild", "--as-of", "3"], "Unknown option '--as-of'; see liftledger rebuild --help", 64),
             (["rebuild", "--dry-run", "3"], "no projection named \"3\"", 64),
+            (["rebuild", "--durability=relaxed", "3"], "no projection named \"3\"", 64),
             (["schedule", "set", "--weekdays", "A,B,C,D,E,F,G", "--start", "2026-11-01"], "a --weekdays plan", 64),
         ]
         for (arguments, hint, status) in cases {

@@ -162,26 +162,35 @@ struct DiskFullTests {
                 // The training read model behind the journal: its line of `projections --json` gives a lag other
                 // than 0.
                 let training = projections.standardOutput.split(separator: "\n").first { $0.contains("training") }
-                guard imported.standardError.contains("read models could not follow it"),
+                guard imported.standardError.contains("the read models could not follow it"),
                     training?.contains("\"lag\":0,") == false
                 else { continue }
                 reached = true
                 #expect(imported.status == 0)
                 #expect(
-                    imported.standardError.hasPrefix(
-                        "liftledger: warning: the import is recorded, but the read models could not follow it (the "
-                            + "disk is full: "))
+                    imported.standardError
+                        == "liftledger: warning: the import is recorded, but the disk is full and the read models "
+                        + "could not follow it; free space on it (until then, queries answer from a replay of the "
+                        + "journal)\n")
                 let history = try run(BuiltProgram.liftledger, ["history", "--json", "--journal", journal])
                 #expect(history.status == 0, "\(history.standardError)")
                 #expect(history.standardError.contains("the disk is full, so the read models cannot follow"))
                 #expect(history.standardOutput == expected)
+                // The commands that read through the training log, not `history`'s path, answer so too.
+                let status = try run(BuiltProgram.liftledger, ["status", "--journal", journal])
+                #expect(status.status == 0, "\(status.standardError)")
+                let exported = try run(
+                    BuiltProgram.liftledger, ["export", "--format", "strong-csv", "--journal", journal])
+                let exportedRoomy = try run(
+                    BuiltProgram.liftledger, ["export", "--format", "strong-csv", "--journal", roomy])
+                #expect(exported.status == 0 && exported.standardOutput == exportedRoomy.standardOutput)
             }
             #expect(reached, "no room left made the import's records fit and its read models not")
         }
     }
 
-    /// A backup into a directory it cannot write in named the staging directory inside it (`.partial-PID`) as "the
-    /// journal directory" it could not create. It now names the destination and why.
+    /// A backup into a directory it cannot write in named the staging directory inside it (`.partial-PID`), or the
+    /// destination, as "the journal directory" it could not create. It now names the destination and why.
     @Test(.enabled(if: canMount, "needs root to mount a tmpfs; skipped"))
     func aBackupIntoADirectoryItCannotWriteInNamesThatDirectory() async throws {
         let home = try TemporaryDirectory()
@@ -197,6 +206,13 @@ struct DiskFullTests {
                 backup.standardError
                     == "liftledger: error: cannot write the backup into \(destination): Read-only file system; give a "
                     + "new or empty directory you may write to, then back up again\n")
+            // One still to make is named as the backup's, once.
+            let missing = directory.child("new")
+            let made = try run(BuiltProgram.liftledger, ["backup", missing, "--journal", journal])
+            #expect(
+                made.standardError
+                    == "liftledger: error: cannot create the backup directory \(missing): Read-only file system; "
+                    + "choose a directory you can write to\n")
         }
     }
 

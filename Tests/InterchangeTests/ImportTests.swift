@@ -268,6 +268,10 @@ struct ImportTests {
         let corrected = try sets("workout-1")
         #expect(!corrected.contains { $0.details.exerciseId == swing })
         #expect(corrected.contains { $0.details.exerciseId == "One-Arm_Kettlebell_Swings" })
+        // Reported: the swings' sets corrected to the mapped exercise, which comes in as the custom one goes.
+        let correction = try #require(report.corrections.first)
+        #expect(correction.setsCorrected == corrected.count { $0.details.exerciseId == "One-Arm_Kettlebell_Swings" })
+        #expect(correction.exercisesAdded == 1 && correction.exercisesRemoved == 1 && correction.setsRemoved == 0)
         // Appended, not rewritten: the original SetLogged is still there, before the correction.
         #expect(try journal.head().position > head)
         let types = try journal.readStream("workout-1").map(\.type)
@@ -734,6 +738,9 @@ struct ImportTests {
         let newYork = ImportOptions(unit: .kilograms, timeZone: TimeZone(identifier: "America/New_York"))
         var report = try await Importer(log: log).importFile(at: file, options: newYork)
         #expect(report.workoutsCorrected == 2)
+        // Each named, with its start changed and nothing else.
+        #expect(report.corrections.map(\.workoutId) == ["workout-1", "workout-2"])
+        #expect(report.corrections.allSatisfy { $0.isStartChanged && !$0.isNoteChanged && $0.setsCorrected == 0 })
         #expect(try start("workout-1") == Timestamp(rfc3339: "2024-01-15T15:00:00Z"))
         #expect(try log.query { try $0.workout("workout-1") }?.finishedAt == Timestamp(rfc3339: "2024-01-15T16:00:00Z"))
         // Moved in LiftLedger, and the file read as before: the new date stays.
@@ -744,6 +751,7 @@ struct ImportTests {
         try write(note: "felt strong")
         report = try await Importer(log: log).importFile(at: file, options: newYork)
         #expect(report.workoutsCorrected == 1)
+        #expect(report.corrections.map { [$0.isStartChanged, $0.isNoteChanged] } == [[false, true]])
         #expect(try log.query { try $0.workout("workout-1") }?.note == "felt strong")
         // Read in the profile's zone, changed since (a move to Tokyo), the times are as they were: nothing moves.
         try await log.updateProfile(ProfileUpdated(timeZone: "Asia/Tokyo"))

@@ -1,7 +1,7 @@
 extension ExerciseCatalog {
-    /// The exercise `name` names (see ``lookup(_:)``), or an error naming the closest ones, its remedy ending with
-    /// `orElse`; a name of blanks alone is refused as none.
-    public func exercise(named name: String, orElse remedy: String) throws(TrainingError) -> Exercise {
+    /// The exercise `name` names (see ``lookup(_:)``), or an error naming the closest ones, then `remedy`; a name of
+    /// blanks alone is refused as none.
+    public func exercise(named name: String, remedy: String) throws(TrainingError) -> Exercise {
         if let exercise = lookup(name) { return exercise }
         guard !name.allSatisfy(\.isWhitespace) else {
             throw TrainingError(

@@ -66,7 +66,8 @@ public struct SetEntry: Sendable, Equatable {
             let isDistance = !isTime && (try? TimeAndDistance.metres(repsText)) != nil
             var name = tokens
             if name.last?.lowercased() == "x" { name.removeLast() }
-            if let last = name.last, MassUnit(parsing: last) != nil { name.removeLast() }
+            let hasUnit = name.last.flatMap(MassUnit.init(parsing:)) != nil
+            if hasUnit { name.removeLast() }
             let weight = name.popLast() ?? ""
             // "5 x 100kg": the reps first, the weight last; "3x5 100kg": sets and reps first.
             var before = name
@@ -88,7 +89,12 @@ public struct SetEntry: Sendable, Equatable {
                 )
             }
             let given = words.joined(separator: " ").debugDescription
-            if let refusal = Self.timeOrDistance(repsText, after: weight, name: name, in: given) { throw refusal }
+            if let refusal = Self.timeOrDistance(
+                repsText, after: weight, isLoad: hasUnit || ["bw", "bodyweight"].contains(weight.lowercased()),
+                name: name, in: given)
+            {
+                throw refusal
+            }
             throw TrainingError(
                 .invalidValue, "no reps after the weight in \(given)",
                 remedy: "give the reps after it: liftledger log \"bench press\" 100kg x 5")
@@ -121,9 +127,10 @@ public struct SetEntry: Sendable, Equatable {
     /// The refusal of a time or a distance typed where the reps go (`plank 60s`, `"running treadmill" 5km 25m`), with
     /// the `--time` and `--distance` that give it, after `name` and the word before it (`before`: a load, which the
     /// fix leaves out, a time or distance of its own, or the name's last word); nil when `last` is neither. A number
-    /// and `m` (`2000m`) is minutes to `--time` and metres to `--distance`.
+    /// and `m` (`2000m`) is minutes to `--time` and metres to `--distance`. `isLoad`: `before` had a mass unit or is
+    /// body weight.
     private static func timeOrDistance(
-        _ last: String, after before: String?, name: [String], in given: String
+        _ last: String, after before: String?, isLoad: Bool = false, name: [String], in given: String
     ) -> TrainingError? {
         func kinds(_ word: String) -> (time: Bool, distance: Bool) {
             ((try? TimeAndDistance.seconds(word)) != nil, (try? TimeAndDistance.metres(word)) != nil)
@@ -131,10 +138,14 @@ public struct SetEntry: Sendable, Equatable {
         let kind = kinds(last)
         guard kind.time || kind.distance else { return nil }
         let word = before ?? ""
-        // A load before it (`plank 20kg 60s`) is no time, though a bare number reads as seconds.
-        let isLoad = isLoad(word)
-        let wordKind = isLoad ? (time: false, distance: false) : before.map(kinds) ?? (time: false, distance: false)
-        let exercise = quoted(before == nil || isLoad || wordKind.time || wordKind.distance ? name : name + [word])
+        let isNumber = ExactDecimal(word) != nil
+        // A load (`plank 20kg 60s`) is no time. A bare number is seconds before a distance (`run 1800 5km`), and a load
+        // before a time (`plank 20 60s`: `--time "20 60s"` reads as no time).
+        let wordKind =
+            isLoad || (isNumber && kind.time)
+            ? (time: false, distance: false) : before.map(kinds) ?? (time: false, distance: false)
+        let exercise = quoted(
+            before == nil || isLoad || isNumber || wordKind.time || wordKind.distance ? name : name + [word])
         let what = kind.time && kind.distance ? "a distance or a time" : kind.time ? "a time" : "a distance"
         func refusal(_ remedy: String) -> TrainingError {
             TrainingError(.invalidValue, "\(last) is \(what), not reps, in \(given)", remedy: remedy)

@@ -159,10 +159,24 @@ public final class TrainingReadModels: Sendable {
 
     /// Brings the read models up to date, then runs `body` with them, under the rules they answer by (see
     /// ``readAnswering(inForce:_:)``).
-    /// On a read-only file system, read models behind the journal answer from a replay (see ``answersByReplay``).
+    /// On a read-only file system, read models behind the journal answer from a replay (see ``answersByReplay``), and
+    /// so do those that a full disk keeps from following it (``cannotFollow(_:)``).
     public func query<T>(_ body: (TrainingSnapshot) throws -> T) throws -> T {
         if try answersByReplay { return try Self.replayed(journal, asOf: .position(.max)).read(body) }
-        return try readAnswering(inForce: catchUp(), body)
+        let rules: Rules
+        do {
+            rules = try catchUp()
+        } catch  where Self.cannotFollow(error) {
+            return try Self.replayed(journal, asOf: .position(.max)).read(body)
+        }
+        return try readAnswering(inForce: rules, body)
+    }
+
+    /// Whether `error`, from bringing the read models up to date, is a full disk: they cannot follow the journal
+    /// until there is room, and a replay into a scratch store (in the temporary directory, often on another disk)
+    /// answers meanwhile.
+    public static func cannotFollow(_ error: any Error) -> Bool {
+        JournalError.from(error)?.code == .outOfSpace
     }
 
     /// Whether the journal is on a read-only file system and these read models are behind it, or were never built
