@@ -355,9 +355,9 @@ public final class Journal: Sendable {
         var copied: JournalDirectory.FileIdentity?
         do {
             // The staging directory is the backup's own business: a destination it cannot be made in is named.
-            if mkdir(staging, 0o700) != 0, errno != EEXIST {
+            if mkdir(staging, 0o700) != 0, case let failure = errno, failure != EEXIST {
                 throw JournalError(
-                    .storage, "cannot write the backup into \(destination): \(String(cString: strerror(errno)))",
+                    .storage, "cannot write the backup into \(destination): \(String(cString: strerror(failure)))",
                     remedy: "give a new or empty directory you may write to, then back up again")
             }
             try JournalDirectory.prepare(staging)
