@@ -191,7 +191,7 @@ struct LogCommand: AsyncParsableCommand {
             words.count > count && catalog.lookup(words.dropLast(count).joined(separator: " ")) != nil
         }
         let lowered = last.lowercased()
-        if known(1), ExactDecimal(last) != nil || lowered == "bw" || lowered == "bodyweight" {
+        if known(1), ExactDecimal(last) != nil || SetEntry.isBodyWeight(last) {
             throw CLIError(
                 message: "no reps after the weight in \(typed)",
                 remedy: "give the reps after it: liftledger log \(command(words)) x 5")

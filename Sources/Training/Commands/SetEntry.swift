@@ -90,7 +90,7 @@ public struct SetEntry: Sendable, Equatable {
             }
             let given = words.joined(separator: " ").debugDescription
             if let refusal = Self.timeOrDistance(
-                repsText, after: weight, isLoad: hasUnit || ["bw", "bodyweight"].contains(weight.lowercased()),
+                repsText, after: weight, isLoad: hasUnit || Self.isBodyWeight(weight),
                 name: name, in: given)
             {
                 throw refusal
@@ -179,10 +179,13 @@ public struct SetEntry: Sendable, Equatable {
         }
     }
 
+    /// Whether `word` is body weight's: `bw` or `bodyweight`, in any case.
+    public static func isBodyWeight(_ word: String) -> Bool { ["bw", "bodyweight"].contains(word.lowercased()) }
+
     /// Whether `word` reads as a load: body weight, a number, a unit, or a number with its unit (`100kg`).
     public static func isLoad(_ word: String) -> Bool {
         let lowered = word.lowercased()
-        if ["bw", "bodyweight"].contains(lowered) || MassUnit(parsing: lowered) != nil { return true }
+        if isBodyWeight(word) || MassUnit(parsing: lowered) != nil { return true }
         let number = lowered.prefix { $0.isNumber || $0 == "." }
         let unit = String(lowered.dropFirst(number.count))
         return ExactDecimal(String(number)) != nil && (unit.isEmpty || MassUnit(parsing: unit) != nil)
@@ -215,7 +218,7 @@ public struct SetEntry: Sendable, Equatable {
         -> Weight?
     {
         let lowered = text.lowercased()
-        if lowered == "bw" || lowered == "bodyweight" {
+        if isBodyWeight(text) {
             guard !explicitUnit else {
                 throw TrainingError(
                     .invalidValue, "body weight takes no unit", remedy: "write bw x 12")
