@@ -243,7 +243,7 @@ struct ProgressCommand: AsyncParsableCommand {
             let timed = progress.sessions.contains { $0.seconds > 0 }
             let distance = progress.sessions.contains { $0.distanceMillimetres > 0 }
             text += padded("volume \(unit)", 11) + (timed ? padded("time", 12) : "")
-            text += (distance ? padded("distance m", 12) : "") + "sets\n"
+            text += (distance ? padded("distance", 12) : "") + "sets\n"
             for session in progress.sessions {
                 text +=
                     padded(context.date(session.startedAt).description, 12) + padded(session.workoutId, idWidth)
@@ -253,7 +253,11 @@ struct ProgressCommand: AsyncParsableCommand {
                     + (timed
                         ? padded(session.seconds > 0 ? TrainingFormat.duration(seconds: seconds(session)) : "-", 12)
                         : "")
-                    + (distance ? padded(session.distanceMillimetres > 0 ? metres(session) : "-", 12) : "")
+                    + (distance
+                        ? padded(
+                            session.distanceMillimetres > 0
+                                ? TrainingFormat.distance(millimetres: Score(session.distanceMillimetres), context.unit)
+                                : "-", 12) : "")
                     + String(session.workingSets) + "\n"
             }
             if let change = progress.estimateChange {

@@ -43,6 +43,13 @@ struct CorrectCommand: AsyncParsableCommand {
 
     func validate() throws {
         try requireValues(["--workout": workout, "--weight": weight, "--reps": reps, "--rpe": rpe])
+        let given: [ClearableChoice: Bool] = [
+            .rpe: rpe != nil, .time: timeAndDistance.time != nil, .distance: timeAndDistance.distance != nil,
+        ]
+        if let both = clear.first(where: { given[$0] == true }) {
+            throw ValidationError(
+                "--\(both.rawValue) and --clear \(both.rawValue) cannot be used together; give a new value or clear it")
+        }
     }
 
     func run() async throws {

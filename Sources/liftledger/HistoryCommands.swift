@@ -205,7 +205,7 @@ struct ShowCommand: AsyncParsableCommand {
             for exercise in workout.exercises {
                 lines.append(exercise.name)
                 lines += workout.countedSets.filter { $0.details.exerciseId == exercise.exerciseId }.map {
-                    "  " + TrainingFormat.set($0)
+                    "  " + TrainingFormat.set($0, context.unit)
                 }
             }
             Terminal.write(lines.joined(separator: "\n") + "\n")

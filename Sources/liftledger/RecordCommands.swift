@@ -84,18 +84,24 @@ struct RecordsCommand: AsyncParsableCommand {
         }
     }
 
-    /// `e1rm           123.45 kg     100 kg × 8, workout-12 set 3, 2026-11-20 (was 120 kg)`, masses in the profile's
+    /// `e1rm (epley)   123.45 kg     100 kg × 8, workout-12 set 3, 2026-11-20 (was 120 kg)`, masses in the profile's
     /// unit.
     static func line(_ record: RecordEntry, previous: RecordEntry?, _ context: QueryContext) -> String {
         func value(_ record: RecordEntry) -> String {
-            // A time carries its units: `1m 30s`.
-            if record.kind == .longestDuration { return displayValue(record, context.unit) }
+            // A time and a distance carry their units: `1m 30s`, `10.81 km`.
+            if record.kind == .longestDuration || record.kind == .longestDistance {
+                return displayValue(record, context.unit)
+            }
             let unit = unit(record.kind, mass: context.unit)
             // `1 rep`, not `1 reps`.
             let one = record.kind == .mostReps && record.value.numerator == 1
             return "\(displayValue(record, context.unit)) \(one ? String(unit.dropLast()) : unit)"
         }
-        return padded(record.kind.description, 15) + padded(value(record), 14) + detail(record, context)
+        // An estimate names the formula in force, which made it: `e1rm (epley)`.
+        let kind =
+            record.kind == .estimatedOneRepMax
+            ? "e1rm (\(context.snapshot.rules.estimateFormula.rawValue))" : record.kind.description
+        return padded(kind, 15) + padded(value(record), 14) + detail(record, context)
             + (previous.map { " (was \(value($0)))" } ?? "")
     }
 
@@ -114,10 +120,11 @@ struct RecordsCommand: AsyncParsableCommand {
         return made + ", \(context.date(record.startedAt))"
     }
 
-    /// The value for people: a mass in `unit` to two decimals.
+    /// The value for people: a mass in `unit` to two decimals; a time and a distance with their units.
     static func displayValue(_ record: RecordEntry, _ unit: MassUnit) -> String {
-        // A time as every other time is given: `1m 30s`, not `90 s`.
+        // A time as every other time is given: `1m 30s`, not `90 s`; a distance as a set's.
         if record.kind == .longestDuration { return TrainingFormat.duration(seconds: record.value.numerator) }
+        if record.kind == .longestDistance { return TrainingFormat.distance(millimetres: record.value, unit) }
         return record.kind.isMass ? unit.text(milligrams: record.value, digits: 2) : record.valueText
     }
 
@@ -242,12 +249,14 @@ struct WhyCommand: AsyncParsableCommand {
                             : "see the records it has with liftledger prs \(exercise.name)")
             }
             var entries: [JSON] = []
+            // A time's and a distance's values say their units.
+            let carriesItsUnit = chosen == .longestDuration || chosen == .longestDistance
             var lines = [
                 "\(exercise.name), \(chosen)"
-                    + (chosen == .longestDuration ? "" : " (\(RecordsCommand.unit(chosen, mass: context.unit))")
+                    + (carriesItsUnit ? "" : " (\(RecordsCommand.unit(chosen, mass: context.unit))")
                     // The formula in force made every estimate of the chain: a rule change rebuilds them all.
                     + (chosen == .estimatedOneRepMax ? ", by \(context.snapshot.rules.estimateFormula.rawValue)" : "")
-                    + (chosen == .longestDuration ? "" : ")")
+                    + (carriesItsUnit ? "" : ")")
                     + ": \(counted(chain.count, "record")), oldest first"
             ]
             for (index, record) in chain.enumerated() {

@@ -116,7 +116,7 @@ struct LogCommand: AsyncParsableCommand {
         let details = SetDetails(
             exerciseId: "", weight: entry.weight, reps: entry.reps, kind: request.kind, rpe: request.rpe,
             durationSeconds: seconds, distanceMeters: metres)
-        Terminal.write("set \(number): \(name) \(TrainingFormat.details(details))\n")
+        Terminal.write("set \(number): \(name) \(TrainingFormat.details(details, unit))\n")
         if paused { Terminal.write("the workout was paused: its clock runs again\n") }
     }
 

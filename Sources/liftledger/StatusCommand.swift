@@ -58,7 +58,8 @@ struct StatusCommand: AsyncParsableCommand {
         if json {
             Terminal.write((session.map(Self.json) ?? .object([("active", .bool(false))])).rendered + "\n")
         } else if let session {
-            Terminal.write(Self.text(session, timeZone: try log.query { $0.rules.timeZone }))
+            let (timeZone, unit) = try log.query { ($0.rules.timeZone, try $0.profileFields().unit ?? .kilograms) }
+            Terminal.write(Self.text(session, timeZone: timeZone, unit: unit))
         } else {
             Terminal.write("no workout in progress; start one with liftledger start [ROUTINE]\n")
         }
@@ -128,7 +129,7 @@ struct StatusCommand: AsyncParsableCommand {
         return session.workout.countedSets.isEmpty ? ["discard"] : ["finish", "discard"]
     }
 
-    static func text(_ session: ActiveSession, timeZone: TimeZone) -> String {
+    static func text(_ session: ActiveSession, timeZone: TimeZone, unit: MassUnit) -> String {
         let workout = session.workout
         var lines = [
             "\(workout.name) (\(workout.id)), started \(TrainingFormat.localTime(workout.startedAt, in: timeZone)), "
@@ -158,9 +159,9 @@ struct StatusCommand: AsyncParsableCommand {
                     + TrainingFormat.duration(seconds: Int64(target.restSeconds))
             }
             lines.append("\(index + 1). \(exercise.name)\(target ?? "")")
-            lines += exercise.sets.map { "   " + TrainingFormat.set($0) }
+            lines += exercise.sets.map { "   " + TrainingFormat.set($0, unit) }
             if let last = exercise.lastTime {
-                let sets = last.sets.map { TrainingFormat.details($0.details) }
+                let sets = last.sets.map { TrainingFormat.details($0.details, unit) }
                 lines.append(
                     "   last time (\(TrainingFormat.localTime(last.startedAt, in: timeZone).prefix(10))): "
                         + sets.joined(separator: ", "))

@@ -23,23 +23,53 @@ enum TrainingFormat {
     static func weight(_ weight: Weight?) -> String { weight?.description ?? "bw" }
 
     /// `3. 100 kg × 5  warmup  RPE 8  "note"`; an imported set with a time or a distance shows them, and a set of
-    /// them alone (no weight or 0, no reps: a run, say) only them: `1. 30m 00s  5000 m`.
-    static func set(_ set: LoggedSet) -> String {
-        "\(set.number). " + details(set.details)
+    /// them alone (no weight or 0, no reps: a run, say) only them: `1. 30m 00s  5 km`. A distance is in the units that
+    /// go with the profile's `unit` (see ``distance(millimetres:_:)``).
+    static func set(_ set: LoggedSet, _ unit: MassUnit) -> String {
+        "\(set.number). " + details(set.details, unit)
     }
 
     /// A set's details without its number: `100 kg × 5  warmup`, `30m 00s  5000 m` (see ``set(_:)``).
-    static func details(_ details: SetDetails) -> String {
+    static func details(_ details: SetDetails, _ unit: MassUnit) -> String {
         let timeOrDistanceAlone =
             (details.weight?.value.significand ?? 0) == 0 && details.reps == 0
             && (details.durationSeconds != nil || details.distanceMeters != nil)
-        var parts = timeOrDistanceAlone ? [] : ["\(weight(details.weight)) × \(details.reps)"]
+        // A weighted plank (a load and a time, no reps) shows its load alone: `20 kg  1m 00s`.
+        let loadAlone = details.reps == 0 && (details.durationSeconds != nil || details.distanceMeters != nil)
+        var parts =
+            timeOrDistanceAlone
+            ? [] : [loadAlone ? weight(details.weight) : "\(weight(details.weight)) × \(details.reps)"]
         if details.kind != .normal { parts.append(details.kind.rawValue) }
         if let seconds = details.durationSeconds { parts.append(duration(seconds: Int64(seconds))) }
-        if let metres = details.distanceMeters { parts.append("\(metres) m") }
+        if let metres = details.distanceMeters { parts.append(distance(metres: metres, unit)) }
         if let rpe = details.rpe { parts.append("RPE \(rpe)") }
         if let note = details.note { parts.append("\"\(note)\"") }
         return parts.joined(separator: "  ")
+    }
+
+    /// A distance for people, in units that go with the profile's mass `unit`, as an export in it gives distances:
+    /// with kilograms, metres below a kilometre and kilometres from one on (`400 m`, `10.81 km`); with pounds, yards
+    /// below a quarter of a mile and miles from there on (`55 yd`, `6.72 mi`). JSON and CSV give metres.
+    static func distance(millimetres: Score, _ unit: MassUnit) -> String {
+        switch unit {
+        case .kilograms:
+            millimetres < Score(1_000_000)
+                ? "\(millimetres.text(per: 1_000, digits: 3)) m" : "\(millimetres.text(per: 1_000_000, digits: 2)) km"
+        // A mile is 1,609,344 mm; a yard, 914.4.
+        case .pounds:
+            millimetres < Score(402_336)
+                ? "\(Int((millimetres.doubleValue / 914.4).rounded())) yd"
+                : "\(millimetres.text(per: 1_609_344, digits: 2)) mi"
+        }
+    }
+
+    /// A set's distance in metres for people (see ``distance(millimetres:_:)``).
+    static func distance(metres: ExactDecimal, _ unit: MassUnit) -> String {
+        var power: Int64 = 1
+        for _ in 0..<metres.scale { power *= 10 }
+        let (millimetres, overflow) = metres.significand.multipliedReportingOverflow(by: 1_000)
+        guard !overflow else { return "\(metres) m" }
+        return distance(millimetres: Score(millimetres, over: power), unit)
     }
 
     /// A routine's reps for a set: `5-8`, or `10` when the range is one number.

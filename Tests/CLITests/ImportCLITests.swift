@@ -129,7 +129,8 @@ struct ImportCLITests {
     }
 
     /// An imported set's time and distance show in `show` and its JSON: a run of 5 km (Strong's comma layout in
-    /// kilograms gives kilometres) in 1800 s. The report counts one warm-up as one.
+    /// kilograms gives kilometres) in 1800 s, in kilometres with kilograms and in miles with pounds (5000 m over
+    /// 1609.344 m a mile is 3.107 mi; 5200 m, 3.231). The report counts one warm-up as one.
     @Test func anImportedSetsTimeAndDistanceShow() throws {
         let journal = directory.child("run")
         #expect(try liftledger(["init"], journal: journal).status == 0)
@@ -144,7 +145,10 @@ struct ImportCLITests {
         let report = try liftledger(["import", file, "--unit", "kg"], journal: journal)
         #expect(report.status == 0 && report.lines.contains { $0.hasPrefix("  sets: 2 (0 warm-ups), rest rows: 0") })
         let text = try liftledger(["show", "1"], journal: journal).lines
-        #expect(text.contains("  1. 30m 00s  5000 m") && text.contains("  2. 25m 00s  5200 m"), "\(text)")
+        #expect(text.contains("  1. 30m 00s  5 km") && text.contains("  2. 25m 00s  5.2 km"), "\(text)")
+        #expect(try liftledger(["profile", "set", "--unit", "lb"], journal: journal).status == 0)
+        let inPounds = try liftledger(["show", "1"], journal: journal).lines
+        #expect(inPounds.contains("  1. 30m 00s  3.11 mi") && inPounds.contains("  2. 25m 00s  3.23 mi"), "\(inPounds)")
         let json = try jsonObject(try liftledger(["show", "1", "--json"], journal: journal).lines[0])
         let set = ((json["exercises"] as? [[String: Any]])?.first?["sets"] as? [[String: Any]])?.first
         #expect(set?["durationSeconds"] as? Int == 1800 && set?["distanceMeters"] as? String == "5000", "\(json)")

@@ -321,7 +321,7 @@ struct WorkoutCLITests {
                 ["log", "running", "treadmill", "5km"],
                 "give a set's distance with --distance: liftledger log \"running treadmill\" --distance 5km", 1
             ),
-            (["log", "squat", "1e2kg", "x", "5"], "weight \"1e2\" is written with an exponent; give it in plain", 1),
+            (["log", "squat", "1e2kg", "x", "5"], "weight \"1e2kg\" is written with an exponent; give it in plain", 1),
             (
                 ["log", "squat", "3x5", "100"],
                 "log one set at a time: liftledger log squat 100 x 5, once for each set", 1
@@ -521,7 +521,16 @@ struct WorkoutCLITests {
         #expect(plankProgress[1].contains("time") && !plankProgress[1].contains("distance"))
         #expect(plankProgress[2].contains(" 1m 30s "), "\(plankProgress)")
         let walk = try ok(["progress", "farmers", "walk"]).lines
-        #expect(walk[1].contains("distance m") && !walk[1].contains("time") && walk[2].contains(" 50 "), "\(walk)")
+        #expect(walk[1].contains("distance") && !walk[1].contains("time") && walk[2].contains(" 50 m "), "\(walk)")
+        // With pounds, a distance below a quarter mile is in yards: 50 m over 0.9144 m a yard is 54.7 yd.
+        try ok(["profile", "set", "--unit", "lb"])
+        let walkRecords = try ok(["prs", "farmers", "walk"]).lines
+        #expect(walkRecords.contains { $0.hasPrefix("  distance       55 yd ") }, "\(walkRecords)")
+        #expect(
+            try ok(["why", "farmers", "walk", "distance"]).lines[1].hasPrefix("#1 55 yd: 40 kg × 1, workout-1 set 2"))
+        // A load on a timed set (a weighted plank) shows with its time and no reps.
+        try ok(["correct", "1", "--weight", "20kg", "--workout", "1"])
+        #expect(try ok(["show", "1"]).lines.contains("  1. 20 kg  1m 30s"))
     }
 
     /// `correct --clear` takes a set's RPE, time or distance off; a value both given and cleared, or the last measure of
@@ -531,7 +540,9 @@ struct WorkoutCLITests {
         try ok(["log", "rowing", "stationary", "--distance", "500m", "--time", "2m", "--rpe", "8"])
         let before = try ok(["events"]).standardOutput
         let refused = try liftledger(["correct", "1", "--time", "3m", "--clear", "time"], journal: journal)
-        #expect(refused.status == 1 && refused.standardError.contains("the set's time is both given and cleared"))
+        // Options that do not go together, refused as the command line is read (status 64, as README.md says).
+        #expect(
+            refused.status == 64 && refused.standardError.contains("--time and --clear time cannot be used together"))
         #expect(try ok(["events"]).standardOutput == before)
         try ok(["correct", "1", "--clear", "time", "--clear", "rpe"])
         var set = try #require(try statusSets().first)
@@ -581,6 +592,13 @@ struct WorkoutCLITests {
         let why = try ok(["why", "bench", "press", "e1rm"]).lines
         #expect(why[0].hasSuffix(", e1rm (kg, by rpe): 1 record, oldest first"), "\(why)")
         #expect(why[1].hasPrefix("#1 123.3: 100 kg × 5 at RPE 8, workout-1 set 1, "), "\(why)")
+        // `prs` names the formula too: 100 kg at RPE 8 for 5 is 81.1% of a one-rep max (the chart's 7 effective
+        // reps), 123.30 kg to two decimals; under Epley, 100 × (1 + 5/30) = 116.67.
+        let records = try ok(["prs", "bench", "press"]).lines
+        #expect(records.contains { $0.hasPrefix("  e1rm (rpe)     123.3 kg ") }, "\(records)")
+        try ok(["rules", "set", "e1rm.formula", "epley"])
+        let underEpley = try ok(["prs", "bench", "press"]).lines
+        #expect(underEpley.contains { $0.hasPrefix("  e1rm (epley)   116.67 kg ") }, "\(underEpley)")
     }
 
     /// Commands that name an exercise echo it as the catalog names it, as `log` does: `ohp` is an alias.

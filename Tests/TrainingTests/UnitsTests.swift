@@ -160,9 +160,55 @@ struct UnitsTests {
         // 18 decimals fit a 64-bit significand after one digit, not after two: the number is too precise, not missing.
         #expect(try entry("curl 1.123456789012345678kg x 1").weight?.value.scale == 18)
         let precise = #expect(throws: TrainingError.self) { try entry("curl 10.123456789012345678kg x 1") }
-        #expect(precise?.message == "weight \"10.123456789012345678\" has more digits than a weight keeps")
+        #expect(precise?.message == "weight \"10.123456789012345678kg\" has more digits than a weight keeps")
         let word = #expect(throws: TrainingError.self) { try entry("curl 1.2.3kg x 1") }
-        #expect(word?.message == "weight \"1.2.3\" is not a number of 0 or more")
+        #expect(word?.message == "weight \"1.2.3kg\" is not a number of 0 or more")
+    }
+
+    /// What people type that is no one set gets a refusal naming what it is and a command that logs it: sets and reps
+    /// after a load, an RPE among the words, a decimal comma, a load added to body weight.
+    @Test func setsTypedAsOtherAppsWriteThemAreRefusedWithTheirFix() throws {
+        func refusal(_ text: String) -> TrainingError? {
+            #expect(throws: TrainingError.self, "\(text)") {
+                try SetEntry(words: text.split(separator: " ").map(String.init), defaultUnit: .kilograms)
+            }
+        }
+        let cases: [(typed: String, message: String, remedy: String)] = [
+            (
+                "bench press 100kg 5x5", "\"bench press 100kg 5x5\" gives sets as well as reps",
+                "log one set at a time: liftledger log \"bench press\" 100kg x 5, once for each set"
+            ),
+            (
+                "pull up bw 3 x 10", "\"pull up bw 3 x 10\" gives sets as well as reps",
+                "log one set at a time: liftledger log \"pull up\" bw x 10, once for each set"
+            ),
+            (
+                "squat 100kg x 5 @8", "\"squat 100kg x 5 @8\" gives an RPE among the set's words",
+                "give it with --rpe: liftledger log squat 100kg x 5 --rpe 8"
+            ),
+            (
+                "squat 100kg x 5@8.5", "\"squat 100kg x 5@8.5\" gives an RPE among the set's words",
+                "give it with --rpe: liftledger log squat 100kg x 5 --rpe 8.5"
+            ),
+            (
+                "squat 100kg x 5 RPE 9", "\"squat 100kg x 5 RPE 9\" gives an RPE among the set's words",
+                "give it with --rpe: liftledger log squat 100kg x 5 --rpe 9"
+            ),
+            ("bench 1,5kg x 5", "weight \"1,5kg\" has a decimal comma", "write it with a point: 1.5kg"),
+            ("bench 102,5 x 5", "weight \"102,5\" has a decimal comma", "write it with a point: 102.5"),
+            ("bench -5kg x 5", "weight \"-5kg\" is not a number of 0 or more", "give a weight such as 100kg"),
+            ("pull up bw+20kg x 5", "weight \"bw+20kg\" adds to body weight", "give the weight added alone"),
+            ("pull up bw + 20kg x 5", "weight \"bw + 20kg\" adds to body weight", "give the weight added alone"),
+            ("dip bw-15 x 5", "weight \"bw-15\" adds to body weight", "an assisted exercise's weight is the help"),
+        ]
+        for (typed, message, remedy) in cases {
+            let error = refusal(typed)
+            #expect(error?.message == message, "\(typed)")
+            #expect(error?.remedy.hasPrefix(remedy) == true || error?.remedy.contains(remedy) == true, "\(typed)")
+        }
+        // An exercise whose name has a number, and a set: not sets and reps.
+        let named = try SetEntry(words: ["kettlebell", "figure", "8", "16kg", "x", "10"], defaultUnit: .kilograms)
+        #expect(parts(named) == parts("kettlebell figure 8", weight("16"), 10))
     }
 
     @Test func rpeIsOneToTenInHalfSteps() {

@@ -20,6 +20,7 @@ public struct SetEntry: Sendable, Equatable {
     /// Splits `words` into an exercise name and a trailing weight and reps. A weight without a unit is in
     /// `defaultUnit`. Throws a one-line error with the fix for anything that is not a valid set.
     public init(words: [String], defaultUnit: MassUnit) throws(TrainingError) {
+        try Self.refuseRPE(among: words)
         var tokens = SetEntry.tokens(words.joined(separator: " "))
         // "x 5 reps": the word says what the number is.
         if tokens.count > 3, let last = tokens.last?.lowercased(), last == "reps" || last == "rep",
@@ -119,6 +120,19 @@ public struct SetEntry: Sendable, Equatable {
                 remedy: "log one set at a time: liftledger log \(Self.quoted(Array(tokens.dropLast(2)))) "
                     + "\(repsText)\(unit.map(\.rawValue) ?? "") x \(weightText), once for each set")
         }
+        // "100kg 5x5", "bw 3x10": a load, then sets and reps, the sets read as the weight.
+        if unit == nil, UInt32(weightText) != nil, let load = Self.trailingLoad(tokens) {
+            throw TrainingError(
+                .invalidValue, "\(words.joined(separator: " ").debugDescription) gives sets as well as reps",
+                remedy: "log one set at a time: liftledger log \(Self.quoted(Array(tokens.dropLast(load.words)))) "
+                    + "\(load.text) x \(repsText), once for each set")
+        }
+        // "bw + 20kg": a load added to body weight, in words of its own.
+        if tokens.count >= 3, ["+", "-"].contains(tokens[tokens.count - 1]), Self.isBodyWeight(tokens[tokens.count - 2])
+        {
+            throw Self.bodyWeightAndLoad(
+                "\(tokens.suffix(2).joined(separator: " ")) \(weightText)\(unit.map(\.rawValue) ?? "")")
+        }
         exercise = tokens.joined(separator: " ")
         weight = try SetEntry.weight(weightText, unit: unit ?? defaultUnit, explicitUnit: unit != nil)
         reps = try SetEntry.reps(repsText)
@@ -179,6 +193,47 @@ public struct SetEntry: Sendable, Equatable {
         }
     }
 
+    /// Refuses an RPE typed among a set's words (`x 5 @8`, `x 5@8`, `x 5 rpe 8`), which `--rpe` gives.
+    private static func refuseRPE(among words: [String]) throws(TrainingError) {
+        let split = words.joined(separator: " ").split(whereSeparator: \.isWhitespace).map(String.init)
+        guard let last = split.last else { return }
+        var kept = Array(split.dropLast())
+        var rpe = last
+        if let at = last.firstIndex(of: "@") {
+            rpe = String(last[last.index(after: at)...])
+            if at > last.startIndex { kept.append(String(last[..<at])) }
+        } else if let word = kept.last?.lowercased(), word == "rpe" || word == "@" {
+            kept.removeLast()
+        } else {
+            return
+        }
+        guard !kept.isEmpty, ExactDecimal(rpe) != nil else { return }
+        throw TrainingError(
+            .invalidValue, "\(words.joined(separator: " ").debugDescription) gives an RPE among the set's words",
+            remedy: "give it with --rpe: liftledger log \(kept.joined(separator: " ")) --rpe \(rpe)")
+    }
+
+    /// The load that ends `tokens` (a number and its unit, or body weight), as typed together and in how many tokens;
+    /// nil when they end in none, or when no name comes before it.
+    private static func trailingLoad(_ tokens: [String]) -> (text: String, words: Int)? {
+        if tokens.count >= 3, let unit = MassUnit(parsing: tokens[tokens.count - 1]),
+            ExactDecimal(tokens[tokens.count - 2]) != nil
+        {
+            return (tokens[tokens.count - 2] + unit.rawValue, 2)
+        }
+        if tokens.count >= 2, isBodyWeight(tokens[tokens.count - 1]) { return ("bw", 1) }
+        return nil
+    }
+
+    /// The refusal of a weight added to body weight (`bw+20kg`): a set's weight is what is added, or an assisted
+    /// exercise's help.
+    private static func bodyWeightAndLoad(_ typed: String) -> TrainingError {
+        TrainingError(
+            .invalidValue, "weight \(typed.debugDescription) adds to body weight",
+            remedy: "give the weight added alone, such as liftledger log \"pull up\" 20kg x 5 (an assisted exercise's "
+                + "weight is the help: liftledger log \"assisted pull up\" 20kg x 5)")
+    }
+
     /// Whether `word` is body weight's: `bw` or `bodyweight`, in any case.
     public static func isBodyWeight(_ word: String) -> Bool { ["bw", "bodyweight"].contains(word.lowercased()) }
 
@@ -218,6 +273,8 @@ public struct SetEntry: Sendable, Equatable {
         -> Weight?
     {
         let lowered = text.lowercased()
+        // As typed, with its unit: `-5kg`, `1,5kg`.
+        let typed = (explicitUnit ? text + unit.rawValue : text).debugDescription
         if isBodyWeight(text) {
             guard !explicitUnit else {
                 throw TrainingError(
@@ -226,23 +283,35 @@ public struct SetEntry: Sendable, Equatable {
             return nil
         }
         guard let value = ExactDecimal(lowered), !value.isNegative else {
+            // "1,5": a decimal comma.
+            let pointed = String(lowered.map { $0 == "," ? "." : $0 })
+            if lowered.contains(","), let value = ExactDecimal(pointed), !value.isNegative {
+                throw TrainingError(
+                    .invalidValue, "weight \(typed) has a decimal comma",
+                    remedy: "write it with a point: \(pointed)\(explicitUnit ? unit.rawValue : "")")
+            }
+            // "bw+20": a load added to body weight.
+            if let sign = lowered.firstIndex(where: { $0 == "+" || $0 == "-" }), isBodyWeight(String(lowered[..<sign]))
+            {
+                throw bodyWeightAndLoad(explicitUnit ? text + unit.rawValue : text)
+            }
             // Digits and a point that do not fit an exact decimal: too many digits, not a mistyped weight.
             if lowered.contains(where: \.isWholeNumber), lowered.filter({ $0 == "." }).count <= 1,
                 lowered.allSatisfy({ $0 == "." || ("0"..."9").contains($0) })
             {
                 throw TrainingError(
-                    .invalidValue, "weight \(text.debugDescription) has more digits than a weight keeps",
+                    .invalidValue, "weight \(typed) has more digits than a weight keeps",
                     remedy: "give it with fewer digits, such as 102.5")
             }
             // "1e2": an exponent, which a weight is never written with.
             let mantissaAndExponent = lowered.split(separator: "e", omittingEmptySubsequences: false)
             if mantissaAndExponent.count == 2, Double(lowered) != nil {
                 throw TrainingError(
-                    .invalidValue, "weight \(text.debugDescription) is written with an exponent",
+                    .invalidValue, "weight \(typed) is written with an exponent",
                     remedy: "give it in plain digits, such as 102.5")
             }
             throw TrainingError(
-                .invalidValue, "weight \(text.debugDescription) is not a number of 0 or more",
+                .invalidValue, "weight \(typed) is not a number of 0 or more",
                 remedy: "give a weight such as 100kg, 225lb or 102.5, or bw for body weight")
         }
         let weight = Weight(value, unit)

@@ -35,7 +35,8 @@ public struct Rules: Sendable, Equatable {
     /// What a set counts for each primary (secondary) muscle of its exercise, in thousandths.
     var primaryMilliWeight: Int64 { primaryMuscleWeight.scaled(toDigits: 3) ?? 1_000 }
     var secondaryMilliWeight: Int64 { secondaryMuscleWeight.scaled(toDigits: 3) ?? 500 }
-    /// A muscle with fewer weekly sets than this fraction of the median muscle's is flagged.
+    /// A trained muscle with fewer sets over the weeks shown than this fraction of the median trained muscle's is
+    /// flagged.
     public var flagBelowFraction = ExactDecimal(significand: 5, scale: 1)!
     public var staleAfterSeconds: Int64 = 7_200
     /// The idle seconds `staleAfterSeconds` may be set to: a minute to a week.
@@ -129,7 +130,8 @@ public struct Rules: Sendable, Equatable {
             }),
         RuleKey(
             "balance.flag-below",
-            "flag a muscle whose weekly sets fall below this fraction of the median muscle's (0 to 1)",
+            "flag a muscle whose sets in the weeks shown fall below this fraction of the median trained muscle's"
+                + " (0 to 1)",
             accepts: Self.fractionAccepted, affects: .queries, text: { $0.flagBelowFraction.description },
             parse: { rules, text in
                 guard let fraction = fraction(text) else { return false }
