@@ -132,7 +132,13 @@ struct QueryContext {
 
     /// The exercise a user typed, or an error naming the closest ones.
     func exercise(_ text: String) throws -> Exercise {
-        try catalog.exercise(named: text, remedy: "see liftledger exercise list")
+        do {
+            return try catalog.exercise(named: text, remedy: "see liftledger exercise list")
+        } catch  where error.code == .unknownExercise {
+            // Another app's name for it, as an import maps it: `Bench Press (Barbell)`.
+            guard let exercise = catalog.exercise(appName: text) else { throw error }
+            return exercise
+        }
     }
 
     /// The local date of `instant`.

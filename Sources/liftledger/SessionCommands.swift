@@ -1,5 +1,6 @@
 import ArgumentParser
 import EventJournal
+import Interchange
 import Training
 
 struct StartCommand: AsyncParsableCommand {
@@ -106,13 +107,17 @@ struct LogCommand: AsyncParsableCommand {
             exerciseAlone
             ? SetEntry(exercise: words.joined(separator: " "), weight: nil, reps: 0)
             : try SetEntry(words: words, defaultUnit: unit)
+        // Another app's name for the exercise, as an import maps it (`Bench Press (Barbell)`), when no exercise has it.
+        let exercise =
+            catalog.lookup(entry.exercise) == nil
+            ? catalog.exercise(appName: entry.exercise)?.id ?? entry.exercise : entry.exercise
         let request = SetRequest(
-            exercise: entry.exercise, weight: entry.weight, reps: entry.reps, kind: kind.kind,
+            exercise: exercise, weight: entry.weight, reps: entry.reps, kind: kind.kind,
             rpe: try rpe.map(RPEArgument.parse), note: note, confirmed: confirm, workout: workout,
             durationSeconds: seconds, distanceMeters: metres, continuesStale: continuesStale)
         let number = try await log.logSet(request)
         // The exercise as the catalog names it, so that an alias or a near spelling shows what it was taken for.
-        let name = catalog.lookup(entry.exercise)?.name ?? entry.exercise
+        let name = catalog.lookup(exercise)?.name ?? exercise
         let details = SetDetails(
             exerciseId: "", weight: entry.weight, reps: entry.reps, kind: request.kind, rpe: request.rpe,
             durationSeconds: seconds, distanceMeters: metres)

@@ -613,6 +613,22 @@ struct WorkoutCLITests {
             try ok(["remove-exercise", "ohp"]).standardOutput == "removed Standing Military Press from workout-1\n")
     }
 
+    /// Another app's name for an exercise, as an import maps it, is taken by `log` and the queries: Strong's and Hevy's
+    /// `Bench Press (Barbell)` is the catalog's Barbell Bench Press - Medium Grip (Resources/app-exercise-names.json).
+    @Test func anotherAppsExerciseNameIsTakenAsAnImportMapsIt() throws {
+        try ok(["start"])
+        #expect(
+            try ok(["log", "Bench Press (Barbell)", "100kg", "x", "5"]).standardOutput
+                == "set 1: Barbell Bench Press - Medium Grip 100 kg × 5\n")
+        try ok(["finish"])
+        #expect(try ok(["prs", "Bench Press (Barbell)"]).lines.first == "Barbell Bench Press - Medium Grip")
+        let progress = try ok(["progress", "bench", "press", "(barbell)"]).lines
+        #expect(progress.first == "Barbell Bench Press - Medium Grip: 1 session", "\(progress)")
+        // A name no app has, with its equipment in front or not, is still unknown.
+        let unknown = try liftledger(["prs", "Bench Press (Spoon)"], journal: journal)
+        #expect(unknown.status == 1 && unknown.standardError.contains("unknown exercise \"Bench Press (Spoon)\""))
+    }
+
     /// A search word matches the start of a word of the name: run finds Running, Treadmill and not Crunches.
     @Test func aSearchMatchesTheStartsOfWords() throws {
         let names = try ok(["exercise", "list", "--search", "run"]).lines.map { $0.components(separatedBy: "  [")[0] }
