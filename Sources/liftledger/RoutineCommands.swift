@@ -96,10 +96,14 @@ struct RoutineAddCommand: AsyncParsableCommand {
         // Digits alone on each side of at most one hyphen: `5-`, `-5`, `5--8` and `+5` are typing slips, not targets.
         let parts = reps.split(separator: "-", omittingEmptySubsequences: false)
         let bounds = parts.compactMap { UInt32(digits: $0) }
-        guard (1...2).contains(bounds.count), bounds.count == parts.count, bounds.first! <= bounds.last!
-        else {
+        guard (1...2).contains(bounds.count), bounds.count == parts.count else {
             throw CLIError(
                 message: "cannot read reps \(reps.debugDescription)", remedy: "give a number or a range such as 8-12")
+        }
+        guard bounds.first! <= bounds.last! else {
+            throw CLIError(
+                message: "reps \(reps.debugDescription) run from more to fewer",
+                remedy: "give the fewer first: --reps \(bounds.last!)-\(bounds.first!)")
         }
         guard let restSeconds = try? TimeAndDistance.seconds(rest) else {
             throw CLIError(

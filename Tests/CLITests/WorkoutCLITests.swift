@@ -112,6 +112,8 @@ struct WorkoutCLITests {
     @Test func refusedCommandsAreOneLineNonZeroAndWriteNothing() throws {
         let noWorkout = try liftledger(["log", "squat", "100kg", "x", "5"], journal: journal)
         #expect(noWorkout.status != 0 && noWorkout.standardError.contains("no workout in progress"))
+        // A set forgotten after the finish goes to a finished workout: `log` says how.
+        #expect(noWorkout.standardError.contains("or add the set to a finished workout with --workout N"))
         try ok(["start"])
         // The set is echoed with the exercise the alias stands for.
         #expect(try ok(["log", "squat", "100kg", "x", "5"]).standardOutput == "set 1: Barbell Squat 100 kg × 5\n")
@@ -220,6 +222,25 @@ struct WorkoutCLITests {
             (["routine", "add", "Push", "bench", "--reps", "5-"], "cannot read reps \"5-\""),
             (["routine", "add", "Push", "bench", "--reps", "5--8"], "cannot read reps \"5--8\""),
             (["routine", "add", "Push", "bench", "--reps", "+5"], "cannot read reps \"+5\""),
+            (
+                ["routine", "add", "Push", "bench", "--reps", "12-8"],
+                "reps \"12-8\" run from more to fewer; give the fewer first: --reps 8-12"
+            ),
+            (["routine", "add", "Push", "bench", "--reps", "0"], "targets of 3 sets of 0 reps, 120 s rest; give"),
+            // Sets and reps after a load, an RPE among a set's words, a decimal comma, a load added to body weight.
+            (
+                ["log", "bench", "press", "100kg", "5x5"],
+                "log one set at a time: liftledger log \"bench press\" 100kg x 5"
+            ),
+            (["log", "squat", "100kg", "x", "5", "@8"], "give it with --rpe: liftledger log squat 100kg x 5 --rpe 8"),
+            (
+                ["log", "squat", "102,5kg", "x", "5"],
+                "weight \"102,5kg\" has a decimal comma; write it with a point: 102.5kg"
+            ),
+            (
+                ["log", "pull", "up", "bw+20kg", "x", "5"],
+                "weight \"bw+20kg\" adds to body weight; give the weight added"
+            ),
             (["profile", "set", "--age", "5000000000"], "an age of 5000000000; give an age from 5 to 120"),
             (["rest", "extend", "0"], "changes nothing"),
             (["rest", "extend", "soon"], "cannot read a rest's change from \"soon\""),
@@ -533,6 +554,21 @@ struct WorkoutCLITests {
         #expect(try ok(["show", "1"]).lines.contains("  1. 20 kg  1m 30s"))
     }
 
+    /// A set that is not there is refused with the sets that are, runs of them by their ends: of sets 1 to 7 with 2 and
+    /// 5 removed, `1, 3, 4, 6, 7`; with 3 also removed after 8 is logged, `1, 4, 6 to 8`.
+    @Test func aSetThatIsNotThereNamesTheSetsThatAre() throws {
+        try ok(["start"])
+        for _ in 1...7 { try ok(["log", "squat", "100kg", "x", "5"]) }
+        try ok(["remove-set", "2"])
+        try ok(["remove-set", "5"])
+        let refused = try liftledger(["correct", "9", "--reps", "4"], journal: journal)
+        #expect(refused.status == 1 && refused.standardError.hasSuffix("its sets are 1, 3, 4, 6, 7\n"), "\(refused)")
+        try ok(["remove-set", "3"])
+        try ok(["log", "squat", "100kg", "x", "5"])
+        let again = try liftledger(["correct", "9", "--reps", "4"], journal: journal)
+        #expect(again.standardError.hasSuffix("workout-1 has no set 9; its sets are 1, 4, 6 to 8\n"), "\(again)")
+    }
+
     /// `correct --clear` takes a set's RPE, time or distance off; a value both given and cleared, or the last measure of
     /// a set, is refused, writing nothing.
     @Test func correctClearsASetsRPETimeAndDistance() throws {
@@ -606,6 +642,11 @@ struct WorkoutCLITests {
         try ok(["start"])
         #expect(try ok(["add", "ohp"]).standardOutput == "added Standing Military Press\n")
         try ok(["log", "squat", "100", "x", "5"])
+        // Lifters' shorthands: bp is the bench press, dl the deadlift (Resources/exercise-aliases.json).
+        #expect(
+            try ok(["log", "bp", "60kg", "x", "5"]).standardOutput
+                == "set 2: Barbell Bench Press - Medium Grip 60 kg × 5\n")
+        #expect(try ok(["log", "dl", "140kg", "x", "3"]).standardOutput == "set 3: Barbell Deadlift 140 kg × 3\n")
         #expect(
             try ok(["move-exercise", "ohp", "2"]).standardOutput
                 == "moved Standing Military Press to place 2 of workout-1\n")

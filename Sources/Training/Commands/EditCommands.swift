@@ -305,11 +305,26 @@ extension TrainingLog {
 
     static func set(_ number: UInt32, of workout: Workout) throws -> LoggedSet {
         guard let set = workout.sets.first(where: { $0.number == number }), !set.isRemoved else {
-            let numbers = workout.sets.filter { !$0.isRemoved }.map { String($0.number) }
+            let numbers = workout.sets.filter { !$0.isRemoved }.map(\.number)
             throw TrainingError(
                 .notFound, "\(workout.id) has no set \(number)",
-                remedy: numbers.isEmpty ? "it has no sets" : "its sets are \(numbers.joined(separator: ", "))")
+                remedy: numbers.isEmpty ? "it has no sets" : "its sets are \(runs(numbers))")
         }
         return set
+    }
+
+    /// Increasing numbers, each run of three or more consecutive ones as its ends: `1 to 12, 14, 15, 17 to 58`.
+    static func runs(_ numbers: [UInt32]) -> String {
+        var runs: [ClosedRange<UInt32>] = []
+        for number in numbers {
+            if let last = runs.last, last.upperBound &+ 1 == number {
+                runs[runs.count - 1] = last.lowerBound...number
+            } else {
+                runs.append(number...number)
+            }
+        }
+        return runs.map { run in
+            run.count < 3 ? run.map(String.init).joined(separator: ", ") : "\(run.lowerBound) to \(run.upperBound)"
+        }.joined(separator: ", ")
     }
 }

@@ -149,7 +149,9 @@ extension TrainingLog {
         else {
             throw TrainingError(
                 .invalidValue,
-                "targets of \(sets) sets of \(reps.lowerBound)-\(reps.upperBound) reps, \(restSeconds) s rest",
+                "targets of \(sets) sets of "
+                    + (reps.count == 1 ? "\(reps.lowerBound)" : "\(reps.lowerBound)-\(reps.upperBound)")
+                    + " reps, \(restSeconds) s rest",
                 remedy: "give 1 to 20 sets, reps from 1 to 100 (such as 8-12) and 1 to 3600 s of rest")
         }
         return try await execute { snapshot, _ in

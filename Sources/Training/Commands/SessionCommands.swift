@@ -109,8 +109,13 @@ extension TrainingLog {
                     throw TrainingError(
                         .notAllowed, "\(workout.id) was discarded or deleted", remedy: "log into another workout")
                 }
+            } else if let active = try snapshot.activeWorkout() {
+                workout = active
             } else {
-                workout = try activeWorkout(snapshot)
+                throw TrainingError(
+                    .noActiveWorkout, "no workout in progress",
+                    remedy: "start one with liftledger start [ROUTINE], or add the set to a finished workout with "
+                        + "--workout N (see liftledger history)")
             }
             // Today's set in a workout left running for days would join it, and make it look fresh.
             if !request.continuesStale {
