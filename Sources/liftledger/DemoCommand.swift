@@ -116,7 +116,7 @@ struct DemoCommand: AsyncParsableCommand {
         // The commands above name no journal: without --keep, they would ask the user's own.
         Terminal.write(
             keep
-                ? "kept: liftledger history --journal \(TrainingFormat.shellWord(directory))\n"
+                ? "kept: liftledger history --journal \(Shell.word(directory))\n"
                 : "the journal is removed now; to run the commands above on it, run demo --keep and give them its "
                     + "--journal\n")
     }

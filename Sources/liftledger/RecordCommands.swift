@@ -106,7 +106,7 @@ struct RecordsCommand: AsyncParsableCommand {
     }
 
     /// What made a record: `100 kg × 8, workout-12 set 3, 2026-11-20`, the set alone for one of no load and no reps
-    /// (a plank's time), or the workout for a session record.
+    /// (a plank's time), the load alone for one of no reps (a weighted plank's), or the workout for a session record.
     static func detail(_ record: RecordEntry, _ context: QueryContext) -> String {
         let isUnloaded = (record.weight?.value.significand ?? 0) == 0 && record.reps == 0
         // Under the RPE chart, an estimate names the RPE it was read at, which the chart turns into effective reps.
@@ -114,7 +114,10 @@ struct RecordsCommand: AsyncParsableCommand {
         let effort = readsRPE ? record.rpe.map { " at RPE \($0)" } ?? "" : ""
         let made =
             record.setNumber.map {
-                (isUnloaded ? "" : "\(TrainingFormat.weight(record.weight)) × \(record.reps)\(effort), ")
+                (isUnloaded
+                    ? ""
+                    : TrainingFormat.weight(record.weight) + (record.reps == 0 ? "" : " × \(record.reps)")
+                        + "\(effort), ")
                     + "\(record.workoutId) set \($0)"
             } ?? record.workoutId
         return made + ", \(context.date(record.startedAt))"

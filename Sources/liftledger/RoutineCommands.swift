@@ -150,7 +150,7 @@ struct RoutineMoveCommand: AsyncParsableCommand {
 
     func validate() throws {
         try ExercisePlaceWords.validate(
-            words, example: "routine move \(TrainingFormat.shellWord(routine)) bench press 1")
+            words, example: "routine move \(Shell.word(routine)) bench press 1")
     }
 
     func run() async throws {
@@ -309,7 +309,7 @@ struct TodayCommand: AsyncParsableCommand {
         } else if let due {
             let known = routines.contains { $0.id == Routine.id(forName: due) }
             // A name an older version took that begins with -, after `--`, so that it is not read as an option.
-            let word = (due.hasPrefix("-") ? "-- " : "") + TrainingFormat.shellWord(due)
+            let word = (due.hasPrefix("-") ? "-- " : "") + Shell.word(due)
             Terminal.write(
                 "\(day.weekdayName) \(day): \(due)"
                     + (known

@@ -132,10 +132,12 @@ struct LogCommand: AsyncParsableCommand {
     static func checkForgottenParts(
         _ words: [String], catalog: ExerciseCatalog, time: String?, distance: String?, note: String? = nil
     ) throws {
+        // An RPE among the words (`x 5 @8`), which a note's other words would otherwise be taken for.
+        try SetEntry.refuseRPE(among: words)
         let typed = "\"\(words.joined(separator: " "))\""
         /// The words typed, as a shell takes them back.
         func command(_ words: some Sequence<String>) -> String {
-            words.map(TrainingFormat.shellWord).joined(separator: " ")
+            words.map(Shell.word).joined(separator: " ")
         }
         // Not when the words are an exercise's name (a custom "Sprint 100m"), which the set is then of.
         let isName = catalog.lookup(words.joined(separator: " ")) != nil

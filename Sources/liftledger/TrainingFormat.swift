@@ -5,20 +5,6 @@ import Training
 
 /// How training values are shown to people and written as JSON.
 enum TrainingFormat {
-    /// The characters a shell takes as they are in a word.
-    private static let plainCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./+:@%,")
-
-    /// `text` as one word of a shell command: as it is when it is plain, else in double quotes (`"Upper A"`).
-    static func shellWord(_ text: String) -> String {
-        guard text.isEmpty || !text.allSatisfy(plainCharacters.contains) else { return text }
-        var quoted = "\""
-        for character in text {
-            if "\"\\$`".contains(character) { quoted.append("\\") }
-            quoted.append(character)
-        }
-        return quoted + "\""
-    }
-
     /// `100 kg`, `225 lb`, or `bw` for body weight.
     static func weight(_ weight: Weight?) -> String { weight?.description ?? "bw" }
 
@@ -29,7 +15,7 @@ enum TrainingFormat {
         "\(set.number). " + details(set.details, unit)
     }
 
-    /// A set's details without its number: `100 kg × 5  warmup`, `30m 00s  5000 m` (see ``set(_:)``).
+    /// A set's details without its number: `100 kg × 5  warmup`, `30m 00s  5 km` (see ``set(_:_:)``).
     static func details(_ details: SetDetails, _ unit: MassUnit) -> String {
         let timeOrDistanceAlone =
             (details.weight?.value.significand ?? 0) == 0 && details.reps == 0
@@ -49,26 +35,41 @@ enum TrainingFormat {
 
     /// A distance for people, in units that go with the profile's mass `unit`, as an export in it gives distances:
     /// with kilograms, metres below a kilometre and kilometres from one on (`400 m`, `10.81 km`); with pounds, yards
-    /// below a quarter of a mile and miles from there on (`55 yd`, `6.72 mi`). JSON and CSV give metres.
+    /// below a quarter of a mile and miles from there on (`54.7 yd`, `6.72 mi`). JSON and CSV give metres.
     static func distance(millimetres: Score, _ unit: MassUnit) -> String {
         switch unit {
         case .kilograms:
             millimetres < Score(1_000_000)
                 ? "\(millimetres.text(per: 1_000, digits: 3)) m" : "\(millimetres.text(per: 1_000_000, digits: 2)) km"
-        // A mile is 1,609,344 mm; a yard, 914.4.
+        // A mile is 1,609,344 mm; a yard, 914.4, so tenths of a millimetre over 9,144.
         case .pounds:
             millimetres < Score(402_336)
-                ? "\(Int((millimetres.doubleValue / 914.4).rounded())) yd"
-                : "\(millimetres.text(per: 1_609_344, digits: 2)) mi"
+                ? "\(yards(millimetres)) yd" : "\(millimetres.text(per: 1_609_344, digits: 2)) mi"
         }
+    }
+
+    /// Yards to one decimal, exactly: tenths of a millimetre over 9,144.
+    private static func yards(_ millimetres: Score) -> String {
+        let (tenths, overflow) = millimetres.numerator.multipliedReportingOverflow(by: 10)
+        guard !overflow else {
+            let yards = millimetres.doubleValue / 914.4
+            return ExactDecimal(rounding: yards, toDigits: 1)?.description ?? String(yards)
+        }
+        return Score(tenths, over: millimetres.denominator).text(per: 9_144, digits: 1)
     }
 
     /// A set's distance in metres for people (see ``distance(millimetres:_:)``).
     static func distance(metres: ExactDecimal, _ unit: MassUnit) -> String {
+        // Millimetres over a power of ten: a decimal of three places or more is its significand over 10^(scale − 3).
         var power: Int64 = 1
-        for _ in 0..<metres.scale { power *= 10 }
-        let (millimetres, overflow) = metres.significand.multipliedReportingOverflow(by: 1_000)
-        guard !overflow else { return "\(metres) m" }
+        for _ in 0..<max(Int(metres.scale) - 3, 0) { power *= 10 }
+        var millimetres = metres.significand
+        for _ in 0..<max(3 - Int(metres.scale), 0) {
+            let (scaled, overflow) = millimetres.multipliedReportingOverflow(by: 10)
+            // Farther than any set goes (a thousand kilometres at most): as it is.
+            guard !overflow else { return "\(metres) m" }
+            millimetres = scaled
+        }
         return distance(millimetres: Score(millimetres, over: power), unit)
     }
 

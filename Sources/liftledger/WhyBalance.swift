@@ -49,8 +49,8 @@ extension WhyCommand {
                     + "\(counted(line.sets.count, "set")) = \(number(line.weighedSets))")
             for set in line.sets {
                 lines.append(
-                    "      set \(set.number): \(TrainingFormat.weight(set.details.weight)) × \(set.details.reps), "
-                        + "position \(set.position)")
+                    "      set \(set.number): \(TrainingFormat.details(set.details, context.unit)), position \(set.position)"
+                )
             }
         }
         if shown != number(behind.sets) {

@@ -130,7 +130,7 @@ struct ImportCLITests {
 
     /// An imported set's time and distance show in `show` and its JSON: a run of 5 km (Strong's comma layout in
     /// kilograms gives kilometres) in 1800 s, in kilometres with kilograms and in miles with pounds (5000 m over
-    /// 1609.344 m a mile is 3.107 mi; 5200 m, 3.231). The report counts one warm-up as one.
+    /// 1609.344 m a mile is 3.107, 3.11 mi to two decimals; 5200 m, 3.231, 3.23). The report counts one warm-up as one.
     @Test func anImportedSetsTimeAndDistanceShow() throws {
         let journal = directory.child("run")
         #expect(try liftledger(["init"], journal: journal).status == 0)

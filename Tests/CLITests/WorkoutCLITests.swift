@@ -233,6 +233,11 @@ struct WorkoutCLITests {
                 "log one set at a time: liftledger log \"bench press\" 100kg x 5"
             ),
             (["log", "squat", "100kg", "x", "5", "@8"], "give it with --rpe: liftledger log squat 100kg x 5 --rpe 8"),
+            // With a note too: the RPE is not taken for a note's word left unquoted.
+            (
+                ["log", "squat", "100kg", "x", "5", "@8", "--note", "felt good"],
+                "give it with --rpe: liftledger log squat 100kg x 5 --rpe 8"
+            ),
             (
                 ["log", "squat", "102,5kg", "x", "5"],
                 "weight \"102,5kg\" has a decimal comma; write it with a point: 102.5kg"
@@ -543,15 +548,19 @@ struct WorkoutCLITests {
         #expect(plankProgress[2].contains(" 1m 30s "), "\(plankProgress)")
         let walk = try ok(["progress", "farmers", "walk"]).lines
         #expect(walk[1].contains("distance") && !walk[1].contains("time") && walk[2].contains(" 50 m "), "\(walk)")
-        // With pounds, a distance below a quarter mile is in yards: 50 m over 0.9144 m a yard is 54.7 yd.
+        // With pounds, a distance below a quarter mile is in yards: 50 m over 0.9144 m a yard is 54.68, 54.7 yd.
         try ok(["profile", "set", "--unit", "lb"])
         let walkRecords = try ok(["prs", "farmers", "walk"]).lines
-        #expect(walkRecords.contains { $0.hasPrefix("  distance       55 yd ") }, "\(walkRecords)")
+        #expect(walkRecords.contains { $0.hasPrefix("  distance       54.7 yd ") }, "\(walkRecords)")
         #expect(
-            try ok(["why", "farmers", "walk", "distance"]).lines[1].hasPrefix("#1 55 yd: 40 kg × 1, workout-1 set 2"))
+            try ok(["why", "farmers", "walk", "distance"]).lines[1].hasPrefix("#1 54.7 yd: 40 kg × 1, workout-1 set 2"))
         // A load on a timed set (a weighted plank) shows with its time and no reps.
         try ok(["correct", "1", "--weight", "20kg", "--workout", "1"])
         #expect(try ok(["show", "1"]).lines.contains("  1. 20 kg  1m 30s"))
+        let plankRecords = try ok(["prs", "plank"]).lines
+        #expect(plankRecords.contains { $0.hasPrefix("  duration       1m 30s        20 kg, workout-1 set 1, ") })
+        let abdominals = try ok(["why", "balance", "abdominals"]).lines
+        #expect(abdominals.contains { $0.hasPrefix("      set 1: 20 kg  1m 30s, position ") }, "\(abdominals)")
     }
 
     /// A set that is not there is refused with the sets that are, runs of them by their ends: of sets 1 to 7 with 2 and

@@ -200,11 +200,29 @@ struct UnitsTests {
             ("pull up bw+20kg x 5", "weight \"bw+20kg\" adds to body weight", "give the weight added alone"),
             ("pull up bw + 20kg x 5", "weight \"bw + 20kg\" adds to body weight", "give the weight added alone"),
             ("dip bw-15 x 5", "weight \"bw-15\" adds to body weight", "an assisted exercise's weight is the help"),
+            ("pull up bw +20kg x 5", "weight \"bw +20kg\" adds to body weight", "give the weight added alone"),
+            ("pull up bw+ 20kg x 5", "weight \"bw+ 20kg\" adds to body weight", "give the weight added alone"),
+            // A comma before three digits may be a thousands separator: both readings are offered.
+            (
+                "leg press 1,000lb x 10", "weight \"1,000lb\" has a comma",
+                "write a thousand or more without it (1000lb), a fraction with a point (1.000lb)"
+            ),
+            // A name that needs quoting for a shell is quoted in the command suggested.
+            (
+                "Bench Press (Barbell) 100kg x 5 @8",
+                "\"Bench Press (Barbell) 100kg x 5 @8\" gives an RPE among the set's words",
+                "give it with --rpe: liftledger log \"Bench Press (Barbell)\" 100kg x 5 --rpe 8"
+            ),
         ]
         for (typed, message, remedy) in cases {
             let error = refusal(typed)
             #expect(error?.message == message, "\(typed)")
-            #expect(error?.remedy.hasPrefix(remedy) == true || error?.remedy.contains(remedy) == true, "\(typed)")
+            #expect(error?.remedy.contains(remedy) == true, "\(typed): \(error?.remedy ?? "")")
+        }
+        // What is no RPE, or no set without it, is not taken for an RPE: a set written as reps at a weight, the RPE
+        // alone.
+        for typed in ["squat 5 @ 100", "squat @8", "squat 100kg x 5 @11"] {
+            #expect(refusal(typed)?.message.contains("gives an RPE") == false, "\(typed)")
         }
         // An exercise whose name has a number, and a set: not sets and reps.
         let named = try SetEntry(words: ["kettlebell", "figure", "8", "16kg", "x", "10"], defaultUnit: .kilograms)

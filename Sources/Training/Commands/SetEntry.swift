@@ -127,11 +127,9 @@ public struct SetEntry: Sendable, Equatable {
                 remedy: "log one set at a time: liftledger log \(Self.quoted(Array(tokens.dropLast(load.words)))) "
                     + "\(load.text) x \(repsText), once for each set")
         }
-        // "bw + 20kg": a load added to body weight, in words of its own.
-        if tokens.count >= 3, ["+", "-"].contains(tokens[tokens.count - 1]), Self.isBodyWeight(tokens[tokens.count - 2])
-        {
-            throw Self.bodyWeightAndLoad(
-                "\(tokens.suffix(2).joined(separator: " ")) \(weightText)\(unit.map(\.rawValue) ?? "")")
+        // "bw + 20kg", "bw +20kg", "bw+ 20kg": a load added to body weight, in words of its own.
+        if let typed = Self.bodyWeightAndSign(before: weightText, in: tokens) {
+            throw Self.bodyWeightAndLoad("\(typed)\(unit.map(\.rawValue) ?? "")")
         }
         exercise = tokens.joined(separator: " ")
         weight = try SetEntry.weight(weightText, unit: unit ?? defaultUnit, explicitUnit: unit != nil)
@@ -193,8 +191,9 @@ public struct SetEntry: Sendable, Equatable {
         }
     }
 
-    /// Refuses an RPE typed among a set's words (`x 5 @8`, `x 5@8`, `x 5 rpe 8`), which `--rpe` gives.
-    private static func refuseRPE(among words: [String]) throws(TrainingError) {
+    /// Refuses an RPE typed among a set's words (`x 5 @8`, `x 5@8`, `x 5 rpe 8`), which `--rpe` gives: an RPE after
+    /// words that are a set without it.
+    public static func refuseRPE(among words: [String]) throws(TrainingError) {
         let split = words.joined(separator: " ").split(whereSeparator: \.isWhitespace).map(String.init)
         guard let last = split.last else { return }
         var kept = Array(split.dropLast())
@@ -207,10 +206,18 @@ public struct SetEntry: Sendable, Equatable {
         } else {
             return
         }
-        guard !kept.isEmpty, ExactDecimal(rpe) != nil else { return }
+        guard let value = ExactDecimal(rpe), RPE(value) != nil,
+            let entry = try? SetEntry(words: kept, defaultUnit: .kilograms)
+        else { return }
+        // The name quoted for a shell, the set's words as typed.
+        let typed = kept.joined(separator: " ")
+        let set =
+            typed.hasPrefix(entry.exercise)
+            ? quoted([entry.exercise]) + typed.dropFirst(entry.exercise.count)
+            : kept.map(Shell.word).joined(separator: " ")
         throw TrainingError(
             .invalidValue, "\(words.joined(separator: " ").debugDescription) gives an RPE among the set's words",
-            remedy: "give it with --rpe: liftledger log \(kept.joined(separator: " ")) --rpe \(rpe)")
+            remedy: "give it with --rpe: liftledger log \(set) --rpe \(rpe)")
     }
 
     /// The load that ends `tokens` (a number and its unit, or body weight), as typed together and in how many tokens;
@@ -222,6 +229,23 @@ public struct SetEntry: Sendable, Equatable {
             return (tokens[tokens.count - 2] + unit.rawValue, 2)
         }
         if tokens.count >= 2, isBodyWeight(tokens[tokens.count - 1]) { return ("bw", 1) }
+        return nil
+    }
+
+    /// Body weight and a sign before the load `weightText` (`bw + 20`, `bw +20`, `bw+ 20`) as typed, when `tokens`, the
+    /// words before the load, end with them.
+    private static func bodyWeightAndSign(before weightText: String, in tokens: [String]) -> String? {
+        guard let last = tokens.last?.lowercased() else { return nil }
+        let signs: Set<Character> = ["+", "-"]
+        if tokens.count >= 3, last.count == 1, signs.contains(last.first!), isBodyWeight(tokens[tokens.count - 2]) {
+            return "\(tokens[tokens.count - 2]) \(last) \(weightText)"
+        }
+        if tokens.count >= 2, isBodyWeight(last), let sign = weightText.first, signs.contains(sign) {
+            return "\(tokens[tokens.count - 1]) \(weightText)"
+        }
+        if tokens.count >= 2, let sign = last.last, signs.contains(sign), isBodyWeight(String(last.dropLast())) {
+            return "\(tokens[tokens.count - 1]) \(weightText)"
+        }
         return nil
     }
 
@@ -246,10 +270,8 @@ public struct SetEntry: Sendable, Equatable {
         return ExactDecimal(String(number)) != nil && (unit.isEmpty || MassUnit(parsing: unit) != nil)
     }
 
-    /// An exercise's name as words to type after `liftledger log`: in quotes when it has more than one.
-    private static func quoted(_ words: [String]) -> String {
-        words.count > 1 ? "\"\(words.joined(separator: " "))\"" : words.joined(separator: " ")
-    }
+    /// An exercise's name as words to type after `liftledger log`: one word of a shell (see ``Shell/word(_:)``).
+    private static func quoted(_ words: [String]) -> String { Shell.word(words.joined(separator: " ")) }
 
     /// Reads reps: a whole number from 0 to 1,000 (`10.0` is 10).
     public static func reps(_ text: String) throws(TrainingError) -> UInt32 {
@@ -283,12 +305,24 @@ public struct SetEntry: Sendable, Equatable {
             return nil
         }
         guard let value = ExactDecimal(lowered), !value.isNegative else {
+            // "1,000": a thousands separator, or three decimals after a comma; which, only the user knows.
+            let unitTyped = explicitUnit ? unit.rawValue : ""
+            let sides = lowered.split(separator: ",", omittingEmptySubsequences: false)
+            if sides.count == 2, (1...3).contains(sides[0].count), sides[1].count == 3,
+                sides.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) })
+            {
+                throw TrainingError(
+                    .invalidValue, "weight \(typed) has a comma",
+                    remedy:
+                        "write a thousand or more without it (\(sides.joined())\(unitTyped)), a fraction with a point "
+                        + "(\(sides.joined(separator: "."))\(unitTyped))")
+            }
             // "1,5": a decimal comma.
             let pointed = String(lowered.map { $0 == "," ? "." : $0 })
             if lowered.contains(","), let value = ExactDecimal(pointed), !value.isNegative {
                 throw TrainingError(
                     .invalidValue, "weight \(typed) has a decimal comma",
-                    remedy: "write it with a point: \(pointed)\(explicitUnit ? unit.rawValue : "")")
+                    remedy: "write it with a point: \(pointed)\(unitTyped)")
             }
             // "bw+20": a load added to body weight.
             if let sign = lowered.firstIndex(where: { $0 == "+" || $0 == "-" }), isBodyWeight(String(lowered[..<sign]))
