@@ -101,7 +101,7 @@ enum JournalDirectory {
         guard let file = FileHandle(forReadingAtPath: path) else { return nil }
         guard let header = try? file.read(upToCount: 48), header.count == 48 else { return false }
         let magic = header.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 16, as: UInt32.self) }
-        // The page size, the free-pages database's first field (see MetaPageSizes in LMDB).
+        // The page size, the free-pages database's first field (see MetaPages in LMDB).
         let pageSize = header.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 40, as: UInt32.self) }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         return magic == 0xBEEF_C0DE && pageSize > 0 && size >= 2 * Int(pageSize)
@@ -316,10 +316,19 @@ enum JournalDirectory {
             found = try openMeta()
             return found == nil
         }
-        guard let meta = found else {
+        /// With no journal where LMDB looks: nil for an environment that never held one, whose making was cut short.
+        /// A meta page that records databases LMDB does not go by is another process's journal, made since, which a
+        /// new transaction finds, or else a damaged newer meta page, which `init` would write over the rest with.
+        func madeSince() throws -> Database? {
             guard try mappingStorageErrors({ try environment.databaseNames() }).isEmpty else { throw notAJournal }
-            return .unmade
+            guard try mappingStorageErrors({ try environment.metaPagesRecordDatabases() }) else { return nil }
+            if let made = try openMeta() { return made }
+            throw JournalError(
+                .corruptRecord,
+                "the journal's file is damaged: the meta page LMDB goes by holds no journal, while the other held one",
+                remedy: "restore it from a backup; liftledger init there would write over what is left")
         }
+        guard let meta = try found ?? madeSince() else { return .unmade }
         let (version, idBytes) = try mappingStorageErrors {
             try environment.read { txn in
                 (

@@ -128,7 +128,7 @@ public final class Environment: @unchecked Sendable {
             if options.noSync { flags |= UInt32(MDB_NOSYNC) }
             if options.readOnly { flags |= UInt32(MDB_RDONLY) }
             if options.inspectOnly { flags |= UInt32(MDB_NOLOCK) }
-            try MetaPageSizes.requirePlausible(inEnvironmentAt: path)
+            try MetaPages.requirePlausiblePageSizes(inEnvironmentAt: path)
             if !options.readOnly {
                 try LockFileSpace.reserve(
                     inEnvironmentAt: path, maxReaders: options.maxReaders, mode: options.fileMode)
@@ -226,6 +226,13 @@ public final class Environment: @unchecked Sendable {
     public func databaseNames() throws -> [String] {
         // `mdb_dbi_open` of the main database too is serialised with every other.
         try databaseOpening.withLock { _ in try mainDatabaseKeys() }
+    }
+
+    /// Whether either meta page of the data file records named databases, read from the file, whichever LMDB goes by:
+    /// an environment whose newer meta page holds none, while the older held some, has a damaged newer one (a changed
+    /// byte of its transaction id makes the older, empty one of a compacted copy look newer), not a new environment.
+    public func metaPagesRecordDatabases() throws(LMDBError) -> Bool {
+        try MetaPages.recordDatabases(inEnvironmentAt: path)
     }
 
     private func mainDatabaseKeys() throws -> [String] {

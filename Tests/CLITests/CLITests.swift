@@ -452,6 +452,39 @@ struct CLITests {
         #expect(try liftledger(["verify"], journal: path).status == 0)
     }
 
+    /// A backup is a compacted copy: its first meta page is an empty transaction 0, its second holds the journal. A
+    /// changed byte of the second's transaction id (1 to 0) has LMDB go by the empty one, which read as a journal whose
+    /// making was cut short, and the `init` that the error named wrote an empty journal over the backup. It is damage:
+    /// every command says so and names the backup, and `init` writes nothing. The offsets are lmdb.h's: a page header
+    /// of 16 bytes, then the magic, version, address and map size (24 bytes), the free pages' and the main database's
+    /// records (48 bytes each; the page size is the first's first field, at byte 40, and the main one's entries 32
+    /// bytes in, at 120), the last page, and the transaction id, at byte 144.
+    @Test func aBackupWhoseMetaPageIsDamagedIsNotMadeAgainByInit() throws {
+        try liftledger(["start"], journal: journal)
+        try liftledger(["log", "squat", "100kg", "x", "5"], journal: journal)
+        let backup = directory.child("backup")
+        #expect(try liftledger(["backup", backup], journal: journal).status == 0)
+        let file = backup + "/data.mdb"
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
+        func integer(_ offset: Int, _ size: Int) -> UInt64 {
+            (0..<size).reduce(0) { $0 | UInt64(bytes[offset + $1]) << (8 * $1) }
+        }
+        let pageSize = Int(integer(40, 4))
+        #expect(integer(144, 8) == 0 && integer(120, 8) == 0, "the first meta page: transaction 0, no database")
+        #expect(integer(pageSize + 144, 8) == 1 && integer(pageSize + 120, 8) > 0, "the second: the journal's")
+        bytes[pageSize + 144] ^= 1
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        for command in [["verify"], ["history"], ["init"], ["start"]] {
+            let refused = try liftledger(command, journal: backup)
+            #expect(refused.status == 1, "\(command)")
+            #expect(
+                refused.standardError.hasSuffix(
+                    "holds no journal, while the other held one; restore it from a backup; liftledger init there "
+                        + "would write over what is left\n"), "\(command): \(refused.standardError)")
+        }
+        #expect([UInt8](try Data(contentsOf: URL(fileURLWithPath: file))) == bytes)
+    }
+
     /// A journal or a backup reported made survives a power cut only if the directories that name its files are on
     /// the disk too. Seen in the system calls (`strace -y` names each descriptor's path): every directory made is
     /// flushed into its parent after the `mkdir`, the journal's directory after the first commit's sync, the backup's

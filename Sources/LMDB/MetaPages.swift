@@ -2,15 +2,18 @@
     import Glibc
 #endif
 
-/// The page sizes that the meta pages of an existing data file give, checked before LMDB reads them: `mdb_env_open`
-/// steps to the second meta page by the first's size and divides by the newer one's, so a size of 0 kills the process
-/// with SIGFPE, and any other size that no LMDB writes sends its reads astray.
-enum MetaPageSizes {
+/// The meta pages of an existing data file, read as bytes rather than through LMDB: the page sizes they give, checked
+/// before LMDB reads them (`mdb_env_open` steps to the second meta page by the first's size and divides by the newer
+/// one's, so a size of 0 kills the process with SIGFPE, and any other size that no LMDB writes sends its reads astray),
+/// and whether either ever held a database, which LMDB, going by the newer one alone, cannot say.
+enum MetaPages {
     // LMDB's layout (lmdb.h and mdb.c, format version 1): a page header of 16 bytes whose flags are at byte 10, then
-    // the meta record, whose magic number opens it and whose page size is the free pages' record's first field.
+    // the meta record, whose magic number opens it and whose page size is the free pages' record's first field; the
+    // main database's record follows the free pages' (48 bytes each), its count of entries 32 bytes in.
     private static let flagsOffset: Int64 = 10
     private static let magicOffset: Int64 = 16
     private static let pageSizeOffset: Int64 = 40
+    private static let mainEntriesOffset: Int64 = 120
     private static let transactionOffset: Int64 = 144
     private static let metaFlag: UInt16 = 0x08
     private static let magic: UInt32 = 0xBEEF_C0DE
@@ -22,7 +25,7 @@ enum MetaPageSizes {
     /// size LMDB never writes: the first, and the second when it is the newer. A missing or empty file, or a page that
     /// is not a meta page at all, is left to LMDB to report; so is an older second meta page, which the next commit
     /// writes over.
-    static func requirePlausible(inEnvironmentAt path: String) throws(LMDBError) {
+    static func requirePlausiblePageSizes(inEnvironmentAt path: String) throws(LMDBError) {
         let file = open(path + "/data.mdb", O_RDONLY | O_CLOEXEC)
         guard file >= 0 else { return }
         defer { close(file) }
@@ -43,17 +46,31 @@ enum MetaPageSizes {
         }
     }
 
-    /// The page size and transaction id of the meta page at byte `offset` of `file`; nil when no meta page of
-    /// LMDB's is there.
+    /// Whether a meta page of the data file in the environment directory `path` records named databases (in the
+    /// main database, which holds their names); false for a missing file, or for one without meta pages of LMDB's.
+    static func recordDatabases(inEnvironmentAt path: String) throws(LMDBError) -> Bool {
+        let file = open(path + "/data.mdb", O_RDONLY | O_CLOEXEC)
+        guard file >= 0 else { return false }
+        defer { close(file) }
+        guard let first = try meta(file, at: 0, path: path) else { return false }
+        if first.mainEntries > 0 { return true }
+        // The second meta page lies one page on, by the first's size, which must be one LMDB writes.
+        try requirePlausible(first.pageSize, page: 0, path: path)
+        return try meta(file, at: Int64(first.pageSize), path: path).map { $0.mainEntries > 0 } ?? false
+    }
+
+    /// The page size, count of the main database's entries and transaction id of the meta page at byte `offset` of
+    /// `file`; nil when no meta page of LMDB's is there.
     private static func meta(
         _ file: Int32, at offset: Int64, path: String
-    ) throws(LMDBError) -> (pageSize: UInt32, transaction: UInt64)? {
+    ) throws(LMDBError) -> (pageSize: UInt32, mainEntries: UInt64, transaction: UInt64)? {
         guard let flags = try read(UInt16.self, file, at: offset + flagsOffset, path: path), flags & metaFlag != 0,
             try read(UInt32.self, file, at: offset + magicOffset, path: path) == magic,
             let pageSize = try read(UInt32.self, file, at: offset + pageSizeOffset, path: path),
+            let mainEntries = try read(UInt64.self, file, at: offset + mainEntriesOffset, path: path),
             let transaction = try read(UInt64.self, file, at: offset + transactionOffset, path: path)
         else { return nil }
-        return (pageSize, transaction)
+        return (pageSize, mainEntries, transaction)
     }
 
     /// The little-endian integer at byte `offset` of `file`; nil past the file's end.
