@@ -64,6 +64,8 @@ struct ProfileSetCommand: AsyncParsableCommand {
                 message: "nothing to change", remedy: "give one or more options; see liftledger profile set --help")
         }
         let recorded = try await log.updateProfile(update, bodyWeight: weight)
+        // The time zone counts as a rule that rebuilds (docs/RULES.md): the read models follow it before this returns.
+        if recorded, let timeZone { try log.rebuildAfter("the time zone \(timeZone)") }
         Terminal.write(recorded ? "profile updated\n" : "the profile holds these values already; nothing was written\n")
     }
 
