@@ -42,9 +42,19 @@ public struct Importer: Sendable {
 
     public init(log: TrainingLog) { self.log = log }
 
-    /// Refuses, by the start of a file, text that is not UTF-8 because it is UTF-16 or UTF-32: a byte-order mark, or
-    /// NUL bytes among the first line's.
+    /// Refuses, by the start of a file, a compressed archive, as an export may come from a download (gzip, zip, xz or
+    /// Zstandard, by their magic numbers), and then text that is not UTF-8 because it is UTF-16 or UTF-32: a byte-order
+    /// mark, or NUL bytes among the first line's.
     static func refuseUTF16OrUTF32(_ start: ArraySlice<UInt8>, _ path: String) throws(ImportError) {
+        let archives: [(kind: String, magic: [UInt8])] = [
+            ("gzip", [0x1F, 0x8B]), ("zip", [0x50, 0x4B, 0x03, 0x04]), ("xz", [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00]),
+            ("Zstandard", [0x28, 0xB5, 0x2F, 0xFD]),
+        ]
+        if let archive = archives.first(where: { start.starts(with: $0.magic) }) {
+            throw ImportError(
+                .malformed, "\(path) is a \(archive.kind) archive, not text",
+                remedy: "take the export out of it (the file inside), then import that")
+        }
         let firstLine = start.prefix { $0 != UInt8(ascii: "\n") }
         if start.starts(with: [0xFF, 0xFE]) || start.starts(with: [0xFE, 0xFF]) || firstLine.contains(0) {
             throw ImportError(

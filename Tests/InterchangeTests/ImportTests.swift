@@ -915,6 +915,18 @@ struct ImportTests {
             #expect(error?.message.contains(says) == true, "\(name): \(String(describing: error))")
             #expect(error?.remedy.contains("UTF-8") == true, "\(name)")
         }
+        // A compressed download of an export is said to be an archive, not UTF-16 (a gzip stream has NUL bytes): gzip's
+        // own output, and a file that opens as a zip archive does (`PK` 3 4).
+        let gzipped = directory.child("strong.csv.gz")
+        let gzip = try run("/bin/sh", ["-c", "gzip -c '\(Self.synthetic)strong-de.csv' > '\(gzipped)'"])
+        #expect(gzip.status == 0, "\(gzip.standardError)")
+        let zipped = directory.child("strong.zip")
+        try (Data([0x50, 0x4B, 0x03, 0x04]) + Data(strong.utf8)).write(to: URL(fileURLWithPath: zipped))
+        for (file, kind) in [(gzipped, "gzip"), (zipped, "zip")] {
+            let error = await importError { _ = try await importing(file, unit: .kilograms) }
+            #expect(error?.message == "\(file) is a \(kind) archive, not text", "\(String(describing: error))")
+            #expect(error?.remedy == "take the export out of it (the file inside), then import that")
+        }
         // A header longer than the 64 KB read for it, quoted or not: said to be so (a quoted field cut at the end of
         // what was read had read as never closed).
         for field in [String(repeating: "x", count: 70_000), "\"" + String(repeating: "x", count: 70_000) + "\""] {
