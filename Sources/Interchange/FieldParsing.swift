@@ -207,7 +207,18 @@ struct FieldParser {
         parts = Self.isoLocal(trimmed) ?? Self.hevy(trimmed)
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
-        guard let parts, let date = calendar.date(from: parts) else { throw Self.malformed(line, what, text) }
+        guard let parts, let date = calendar.date(from: parts) else {
+            // "9:40:00 PM": a 12-hour clock, which every row of the file then has.
+            let lowered = trimmed.lowercased()
+            if ["am", "pm", "a.m.", "p.m."].contains(where: { lowered.hasSuffix($0) }) {
+                throw ImportError(
+                    .malformed,
+                    "line \(line): \(what) \(text.prefix(40).debugDescription) is on a 12-hour clock, which an import "
+                        + "does not read",
+                    remedy: "write the file's times on a 24-hour clock (2026-04-24 21:40:00), then import again")
+            }
+            throw Self.malformed(line, what, text)
+        }
         // Foundation moves a local time the clocks skip on by the change, to the next day too (Nuuk skips 23:00 to
         // midnight, Apia skipped a whole day): no app wrote one in the zone it was in. Not a day of 1582 or before,
         // which the calendar reads as Julian.

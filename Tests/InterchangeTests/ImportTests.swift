@@ -915,6 +915,17 @@ struct ImportTests {
             #expect(error?.message.contains(says) == true, "\(name): \(String(describing: error))")
             #expect(error?.remedy.contains("UTF-8") == true, "\(name)")
         }
+        // Times on a 12-hour clock are said to be so, for every row has them: the fix is the file's, not one row's.
+        let twelve = directory.child("twelve-hour.csv")
+        try Data(
+            ("Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,RPE\n"
+                + "2026-04-24 9:40:00 PM,Upper,51m,Bench Press (Barbell),1,40.0,10.0,0,0.0,\n").utf8
+        ).write(to: URL(fileURLWithPath: twelve))
+        let twelveError = await importError { _ = try await importing(twelve, unit: .kilograms) }
+        #expect(
+            twelveError?.message
+                == "line 2: date \"2026-04-24 9:40:00 PM\" is on a 12-hour clock, which an import does not read",
+            "\(String(describing: twelveError))")
         // A compressed download of an export is said to be an archive, not UTF-16 (a gzip stream has NUL bytes): gzip's
         // own output, and a file that opens as a zip archive does (`PK` 3 4).
         let gzipped = directory.child("strong.csv.gz")
