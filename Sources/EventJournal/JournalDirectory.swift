@@ -309,24 +309,30 @@ enum JournalDirectory {
             }
         }
         var found = try openMeta()
+        func metaPagesRecordDatabases() throws -> Bool {
+            try mappingStorageErrors { try environment.metaPagesRecordDatabases() }
+        }
         // No journal yet in an environment of at most two transactions (the one that makes it, and one another opener
-        // may commit): another process may be making the journal in it.
+        // may commit): another process may be making the journal in it. Not when a meta page records databases: a
+        // maker's commit is found as it lands there, and a damaged meta page (below) has no maker to wait for.
         try waitWhileCreated {
             guard waitingForItsMaker, found == nil, environment.info().lastTransactionID <= 2 else { return false }
             found = try openMeta()
-            return found == nil
+            return try found == nil && !metaPagesRecordDatabases()
         }
         /// With no journal where LMDB looks: nil for an environment that never held one, whose making was cut short.
         /// A meta page that records databases LMDB does not go by is another process's journal, made since, which a
-        /// new transaction finds, or else a damaged newer meta page, which `init` would write over the rest with.
+        /// new transaction finds, or else a damaged newer meta page, which `init` would write an empty journal over.
         func madeSince() throws -> Database? {
             guard try mappingStorageErrors({ try environment.databaseNames() }).isEmpty else { throw notAJournal }
-            guard try mappingStorageErrors({ try environment.metaPagesRecordDatabases() }) else { return nil }
+            guard try metaPagesRecordDatabases() else { return nil }
             if let made = try openMeta() { return made }
             throw JournalError(
                 .corruptRecord,
-                "the journal's file is damaged: the meta page LMDB goes by holds no journal, while the other held one",
-                remedy: "restore it from a backup; liftledger init there would write over what is left")
+                "the journal at \(path) is damaged: the meta page LMDB goes by holds no journal, while the other one "
+                    + "holds it",
+                remedy: "keep the directory as it is, and use another copy: a backup, or the journal this one was "
+                    + "backed up from")
         }
         guard let meta = try found ?? madeSince() else { return .unmade }
         let (version, idBytes) = try mappingStorageErrors {

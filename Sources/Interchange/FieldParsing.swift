@@ -208,9 +208,10 @@ struct FieldParser {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         guard let parts, let date = calendar.date(from: parts) else {
-            // "9:40:00 PM": a 12-hour clock, which every row of the file then has.
-            let lowered = trimmed.lowercased()
-            if ["am", "pm", "a.m.", "p.m."].contains(where: { lowered.hasSuffix($0) }) {
+            // "9:40:00 PM", "9:40 p. m.", "下午9:40:00": a 12-hour clock, its marker after the time or before it, which
+            // every row of the file then has.
+            let twelveHourClock = /(\d{1,2}:\d{2}(:\d{2})?\s*[ap]\.?\s?m\.?$)|((上午|下午)\s*\d{1,2}:\d{2})/
+            if trimmed.firstMatch(of: twelveHourClock.ignoresCase()) != nil {
                 throw ImportError(
                     .malformed,
                     "line \(line): \(what) \(text.prefix(40).debugDescription) is on a 12-hour clock, which an import "

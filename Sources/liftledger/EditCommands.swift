@@ -219,7 +219,11 @@ struct EditCommand: AsyncParsableCommand {
                     time.second)
                 let whole = try Timestamp.parse(
                     local, in: zone, option: "--date", forms: "YYYY-MM-DD, 'YYYY-MM-DD HH:MM' or an RFC 3339 time")
-                start = Timestamp(microsecondsSinceEpoch: whole.microsecondsSinceEpoch + time.microsecond)
+                let moved = Timestamp(microsecondsSinceEpoch: whole.microsecondsSinceEpoch + time.microsecond)
+                // A start in the second pass of the hour the clocks go back over keeps to the second pass where the
+                // day has one (its own day: the workout stays where it was).
+                let isSecondPass = current.map { zone.firstPass(of: $0.startedAt) != $0.startedAt } ?? false
+                start = isSecondPass ? zone.secondPass(of: moved) ?? moved : moved
             } else {
                 start = try Timestamp.parse(
                     date, in: zone, option: "--date", forms: "YYYY-MM-DD, 'YYYY-MM-DD HH:MM' or an RFC 3339 time")

@@ -65,7 +65,7 @@ struct ProfileSetCommand: AsyncParsableCommand {
         }
         let recorded = try await log.updateProfile(update, bodyWeight: weight)
         // The time zone counts as a rule that rebuilds (docs/RULES.md): the read models follow it before this returns.
-        if recorded, let timeZone { try log.rebuildAfter("the time zone \(timeZone)") }
+        if recorded, timeZone != nil { try log.rebuildAfter("the profile's change") }
         Terminal.write(recorded ? "profile updated\n" : "the profile holds these values already; nothing was written\n")
     }
 

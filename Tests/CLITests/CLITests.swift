@@ -455,7 +455,7 @@ struct CLITests {
     /// A backup is a compacted copy: its first meta page is an empty transaction 0, its second holds the journal. A
     /// changed byte of the second's transaction id (1 to 0) has LMDB go by the empty one, which read as a journal whose
     /// making was cut short, and the `init` that the error named wrote an empty journal over the backup. It is damage:
-    /// every command says so and names the backup, and `init` writes nothing. The offsets are lmdb.h's: a page header
+    /// every command says so at once, and names another copy, and `init` writes nothing. The offsets are lmdb.h's: a page header
     /// of 16 bytes, then the magic, version, address and map size (24 bytes), the free pages' and the main database's
     /// records (48 bytes each; the page size is the first's first field, at byte 40, and the main one's entries 32
     /// bytes in, at 120), the last page, and the transaction id, at byte 144.
@@ -475,12 +475,17 @@ struct CLITests {
         bytes[pageSize + 144] ^= 1
         try Data(bytes).write(to: URL(fileURLWithPath: file))
         for command in [["verify"], ["history"], ["init"], ["start"]] {
+            let clock = ContinuousClock()
+            let began = clock.now
             let refused = try liftledger(command, journal: backup)
+            // Not after the 5 s a command waits for another process making a journal: there is no maker.
+            #expect(clock.now - began < .seconds(4), "\(command)")
             #expect(refused.status == 1, "\(command)")
             #expect(
                 refused.standardError.hasSuffix(
-                    "holds no journal, while the other held one; restore it from a backup; liftledger init there "
-                        + "would write over what is left\n"), "\(command): \(refused.standardError)")
+                    "is damaged: the meta page LMDB goes by holds no journal, while the other one holds it; keep the "
+                        + "directory as it is, and use another copy: a backup, or the journal this one was backed up "
+                        + "from\n"), "\(command): \(refused.standardError)")
         }
         #expect([UInt8](try Data(contentsOf: URL(fileURLWithPath: file))) == bytes)
     }

@@ -765,7 +765,7 @@ struct WorkoutCLITests {
 
     /// A local time the clocks pass twice (the autumn change in Berlin, 03:00 back to 02:00) is its first pass, as an
     /// import reads it: 02:30 on 2025-10-26 is 00:30Z (summer time, UTC+2), not 01:30Z. `edit --date` moved a workout
-    /// to the time `show` gave for it by an hour.
+    /// to the time `show` gave for it by an hour. A date alone keeps a start in the second pass there.
     @Test func aTimeTheClocksPassTwiceIsItsFirstPass() throws {
         try ok(["profile", "set", "--time-zone", "Europe/Berlin"])
         try ok(["start"])
@@ -783,6 +783,15 @@ struct WorkoutCLITests {
         try ok(["edit", "1", "--date", "2025-10-19 02:30"])
         try ok(["edit", "1", "--date", "2025-10-26"])
         #expect(try started() == "2025-10-26T00:30:00.000000Z")
+        // A start in the second pass (02:30 CET, 01:30Z, given as an instant) stays in it: its own date alone leaves it
+        // where it is, and a day with no second pass has the one 02:30 (2025-10-27: CET, 01:30Z). It moved an hour.
+        try ok(["edit", "1", "--date", "2025-10-26T01:30:00Z"])
+        #expect(
+            try ok(["edit", "1", "--date", "2025-10-26"]).standardOutput
+                == "workout-1 has that already; nothing was written\n")
+        #expect(try started() == "2025-10-26T01:30:00.000000Z")
+        try ok(["edit", "1", "--date", "2025-10-27"])
+        #expect(try started() == "2025-10-27T01:30:00.000000Z")
     }
 
     /// Table columns line up on a terminal whatever script a name is in: `下午锻炼` (four characters of two columns

@@ -926,6 +926,19 @@ struct ImportTests {
             twelveError?.message
                 == "line 2: date \"2026-04-24 9:40:00 PM\" is on a 12-hour clock, which an import does not read",
             "\(String(describing: twelveError))")
+        // Its other spellings, Spanish and Chinese; a text that ends as a word of the language does is no time.
+        for (date, isTwelveHour) in [
+            ("2026-04-24 9:40:00 p. m.", true), ("2026-04-24 下午9:40:00", true), ("Leg Program", false),
+        ] {
+            try Data(
+                ("Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,RPE\n"
+                    + "\(date),Upper,51m,Bench Press (Barbell),1,40.0,10.0,0,0.0,\n").utf8
+            ).write(to: URL(fileURLWithPath: twelve))
+            let error = await importError { _ = try await importing(twelve, unit: .kilograms) }
+            #expect(
+                error?.message.hasSuffix("is on a 12-hour clock, which an import does not read") == isTwelveHour,
+                "\(date)")
+        }
         // A compressed download of an export is said to be an archive, not UTF-16 (a gzip stream has NUL bytes): gzip's
         // own output, and a file that opens as a zip archive does (`PK` 3 4).
         let gzipped = directory.child("strong.csv.gz")
@@ -933,7 +946,9 @@ struct ImportTests {
         #expect(gzip.status == 0, "\(gzip.standardError)")
         let zipped = directory.child("strong.zip")
         try (Data([0x50, 0x4B, 0x03, 0x04]) + Data(strong.utf8)).write(to: URL(fileURLWithPath: zipped))
-        for (file, kind) in [(gzipped, "gzip"), (zipped, "zip")] {
+        let emptyZip = directory.child("empty.zip")
+        try Data([0x50, 0x4B, 0x05, 0x06] + [UInt8](repeating: 0, count: 18)).write(to: URL(fileURLWithPath: emptyZip))
+        for (file, kind) in [(gzipped, "gzip"), (zipped, "zip"), (emptyZip, "zip")] {
             let error = await importError { _ = try await importing(file, unit: .kilograms) }
             #expect(error?.message == "\(file) is a \(kind) archive, not text", "\(String(describing: error))")
             #expect(error?.remedy == "take the export out of it (the file inside), then import that")
