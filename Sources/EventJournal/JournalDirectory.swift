@@ -324,6 +324,7 @@ enum JournalDirectory {
         /// A meta page that records databases LMDB does not go by is another process's journal, made since, which a
         /// new transaction finds, or else a damaged newer meta page, which `init` would write an empty journal over.
         func madeSince() throws -> Database? {
+            if let made = try openMeta() { return made }
             guard try mappingStorageErrors({ try environment.databaseNames() }).isEmpty else { throw notAJournal }
             guard try metaPagesRecordDatabases() else { return nil }
             if let made = try openMeta() { return made }

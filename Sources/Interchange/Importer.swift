@@ -43,13 +43,16 @@ public struct Importer: Sendable {
     public init(log: TrainingLog) { self.log = log }
 
     /// Refuses, by the start of a file, a compressed archive, as an export may come from a download (gzip, zip, xz,
-    /// Zstandard or 7-Zip, by their magic numbers, none of which begins UTF-8 text), and then text that is not UTF-8 because it is UTF-16 or UTF-32: a byte-order
-    /// mark, or NUL bytes among the first line's.
-    static func refuseUTF16OrUTF32(_ start: ArraySlice<UInt8>, _ path: String) throws(ImportError) {
+    /// Zstandard or 7-Zip, by magic numbers that no CSV begins with), and text that is not UTF-8 because it is UTF-16 or
+    /// UTF-32, wide text: a byte-order mark, or NUL bytes among the first line's.
+    static func refuseArchiveOrWideText(_ start: ArraySlice<UInt8>, _ path: String) throws(ImportError) {
+        if start.starts(with: [0x50, 0x4B, 0x05, 0x06]) {
+            throw ImportError(
+                .malformed, "\(path) is an empty zip archive", remedy: "export the workouts again, then import that")
+        }
         let archives: [(kind: String, magic: [UInt8])] = [
-            ("gzip", [0x1F, 0x8B]), ("zip", [0x50, 0x4B, 0x03, 0x04]), ("zip", [0x50, 0x4B, 0x05, 0x06]),
-            ("xz", [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00]), ("Zstandard", [0x28, 0xB5, 0x2F, 0xFD]),
-            ("7-Zip", [0x37, 0x7A, 0xBC, 0xAF, 0x27, 0x1C]),
+            ("gzip", [0x1F, 0x8B]), ("zip", [0x50, 0x4B, 0x03, 0x04]), ("xz", [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00]),
+            ("Zstandard", [0x28, 0xB5, 0x2F, 0xFD]), ("7-Zip", [0x37, 0x7A, 0xBC, 0xAF, 0x27, 0x1C]),
         ]
         if let archive = archives.first(where: { start.starts(with: $0.magic) }) {
             throw ImportError(
@@ -64,10 +67,10 @@ public struct Importer: Sendable {
         }
     }
 
-    /// Refuses, by the start of a file, text that is not UTF-8 (``refuseUTF16OrUTF32(_:_:)``), and a LiftLedger journal
-    /// export (JSON Lines), which `import-journal` reads.
+    /// Refuses, by the start of a file, an archive or wide text (``refuseArchiveOrWideText(_:_:)``), and a LiftLedger
+    /// journal export (JSON Lines), which `import-journal` reads.
     private static func requireCSVText(_ start: ArraySlice<UInt8>, _ path: String) throws(ImportError) {
-        try refuseUTF16OrUTF32(start, path)
+        try refuseArchiveOrWideText(start, path)
         let firstLine = start.prefix { $0 != UInt8(ascii: "\n") }
         if firstLine.starts(with: Array(#"{""#.utf8)) {
             throw ImportError(

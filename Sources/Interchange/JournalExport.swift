@@ -55,7 +55,7 @@ public enum JournalExport {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ImportError(.file, "cannot read \(path)", remedy: "check the path and that you may read the file")
         }
-        try Importer.refuseUTF16OrUTF32(Array(data.prefix(Importer.maximumHeaderBytes))[...], path)
+        try Importer.refuseArchiveOrWideText(Array(data.prefix(Importer.maximumHeaderBytes))[...], path)
         var records: [ExportedRecord] = []
         var end: (line: Int, records: UInt64, headPosition: UInt64, headHash: [UInt8])?
         var lastLine = 0

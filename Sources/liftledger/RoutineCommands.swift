@@ -100,10 +100,14 @@ struct RoutineAddCommand: AsyncParsableCommand {
             throw CLIError(
                 message: "cannot read reps \(reps.debugDescription)", remedy: "give a number or a range such as 8-12")
         }
-        guard bounds.first! <= bounds.last! else {
+        let (fewest, most) = (bounds[0], bounds[bounds.count - 1])
+        guard fewest <= most else {
+            // Swapped, when that gives reps the targets take (1 to 100).
+            let swaps = (1...100).contains(fewest) && (1...100).contains(most)
             throw CLIError(
                 message: "reps \(reps.debugDescription) run from more to fewer",
-                remedy: "give the fewer first: --reps \(bounds.last!)-\(bounds.first!)")
+                remedy: swaps
+                    ? "give the fewer first: --reps \(most)-\(fewest)" : "give reps from 1 to 100, such as 8-12")
         }
         guard let restSeconds = try? TimeAndDistance.seconds(rest) else {
             throw CLIError(
@@ -111,7 +115,7 @@ struct RoutineAddCommand: AsyncParsableCommand {
                 remedy: "give 1 to 3600 seconds or a time up to an hour, such as 90, 1:30 or 2m")
         }
         let name = try await location.trainingLog().addToRoutine(
-            routine, exercise: exercise.joined(separator: " "), sets: sets, reps: bounds.first!...bounds.last!,
+            routine, exercise: exercise.joined(separator: " "), sets: sets, reps: fewest...most,
             restSeconds: restSeconds)
         Terminal.write("added to \(name)\n")
     }

@@ -95,7 +95,8 @@ struct LogCommand: AsyncParsableCommand {
             )
         }
         try Self.checkForgottenParts(
-            words, catalog: catalog, time: timeAndDistance.time, distance: timeAndDistance.distance, note: note)
+            words, unit: unit, catalog: catalog, time: timeAndDistance.time, distance: timeAndDistance.distance,
+            note: note)
         let seconds = try timeAndDistance.seconds()
         let metres = try timeAndDistance.metres()
         // A timed or distance set of the exercise alone (words the catalog knows, or with no number): no load, no reps.
@@ -128,12 +129,14 @@ struct LogCommand: AsyncParsableCommand {
     /// Refuses, saying what is missing, a set typed without a part: after `--time`, `--distance` or `--note`, more
     /// words of its value (`--time 1h 5m`, `--distance 5 km` or `--note felt heavy`, unquoted, leave `5m`, `km` or
     /// `heavy` among the words); an exercise the catalog knows and a weight alone (`bench press 100`, `pull up bw`); an
-    /// exercise and `x 5`, with no weight; a weight and `x`, with no reps.
+    /// exercise and `x 5`, with no weight; a weight and `x`, with no reps; an RPE among the words. A number alone is a
+    /// weight in `unit`.
     static func checkForgottenParts(
-        _ words: [String], catalog: ExerciseCatalog, time: String?, distance: String?, note: String? = nil
+        _ words: [String], unit: MassUnit, catalog: ExerciseCatalog, time: String?, distance: String?,
+        note: String? = nil
     ) throws {
         // An RPE among the words (`x 5 @8`), which a note's other words would otherwise be taken for.
-        try SetEntry.refuseRPE(among: words)
+        try SetEntry.refuseRPE(among: words, defaultUnit: unit)
         let typed = "\"\(words.joined(separator: " "))\""
         /// The words typed, as a shell takes them back.
         func command(_ words: some Sequence<String>) -> String {
@@ -176,15 +179,15 @@ struct LogCommand: AsyncParsableCommand {
                 remedy: "quote a note of more than one word: --note \"\(([note] + trailing).joined(separator: " "))\"")
         }
         // A note's other words after the set (`x 5 --note felt heavy`): the words are no set with them, one without.
-        if let note, (try? SetEntry(words: words, defaultUnit: .kilograms)) == nil {
+        if let note, (try? SetEntry(words: words, defaultUnit: unit)) == nil {
             var count = 1
             while count < words.count - 2, words[words.count - count].first?.isNumber == false,
-                (try? SetEntry(words: Array(words.dropLast(count)), defaultUnit: .kilograms)) == nil
+                (try? SetEntry(words: Array(words.dropLast(count)), defaultUnit: unit)) == nil
             {
                 count += 1
             }
             if count < words.count - 2, words.suffix(count).allSatisfy({ $0.first?.isNumber == false }),
-                (try? SetEntry(words: Array(words.dropLast(count)), defaultUnit: .kilograms)) != nil
+                (try? SetEntry(words: Array(words.dropLast(count)), defaultUnit: unit)) != nil
             {
                 let trailing = words.suffix(count)
                 throw CLIError(

@@ -48,9 +48,8 @@ extension WhyCommand {
                     + "\(context.name(line.exerciseId)), \(role) × \(Self.weight(line)): "
                     + "\(counted(line.sets.count, "set")) = \(number(line.weighedSets))")
             for set in line.sets {
-                lines.append(
-                    "      set \(set.number): \(TrainingFormat.details(set.details, context.unit)), position \(set.position)"
-                )
+                let details = TrainingFormat.details(set.details, context.unit)
+                lines.append("      set \(set.number): \(details), position \(set.position)")
             }
         }
         if shown != number(behind.sets) {

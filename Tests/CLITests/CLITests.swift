@@ -455,10 +455,10 @@ struct CLITests {
     /// A backup is a compacted copy: its first meta page is an empty transaction 0, its second holds the journal. A
     /// changed byte of the second's transaction id (1 to 0) has LMDB go by the empty one, which read as a journal whose
     /// making was cut short, and the `init` that the error named wrote an empty journal over the backup. It is damage:
-    /// every command says so at once, and names another copy, and `init` writes nothing. The offsets are lmdb.h's: a page header
-    /// of 16 bytes, then the magic, version, address and map size (24 bytes), the free pages' and the main database's
-    /// records (48 bytes each; the page size is the first's first field, at byte 40, and the main one's entries 32
-    /// bytes in, at 120), the last page, and the transaction id, at byte 144.
+    /// every command says so at once, and names another copy, and `init` writes nothing. The offsets are lmdb.h's: a
+    /// page header of 16 bytes, then the magic, version, address and map size (24 bytes), the free pages' and the main
+    /// database's records (48 bytes each; the page size is the first's first field, at byte 40, and the main one's
+    /// entries 32 bytes in, at 120), the last page, and the transaction id, at byte 144.
     @Test func aBackupWhoseMetaPageIsDamagedIsNotMadeAgainByInit() throws {
         try liftledger(["start"], journal: journal)
         try liftledger(["log", "squat", "100kg", "x", "5"], journal: journal)

@@ -226,6 +226,10 @@ struct WorkoutCLITests {
                 ["routine", "add", "Push", "bench", "--reps", "12-8"],
                 "reps \"12-8\" run from more to fewer; give the fewer first: --reps 8-12"
             ),
+            (
+                ["routine", "add", "Push", "bench", "--reps", "200-8"],
+                "reps \"200-8\" run from more to fewer; give reps from 1"
+            ),
             (["routine", "add", "Push", "bench", "--reps", "0"], "targets of 3 sets of 0 reps, 120 s rest; give"),
             // Sets and reps after a load, an RPE among a set's words, a decimal comma, a load added to body weight.
             (
@@ -564,7 +568,7 @@ struct WorkoutCLITests {
     }
 
     /// A set that is not there is refused with the sets that are, runs of them by their ends: of sets 1 to 7 with 2 and
-    /// 5 removed, `1, 3, 4, 6, 7`; with 3 also removed after 8 is logged, `1, 4, 6 to 8`.
+    /// 5 removed, `1, 3, 4, 6, 7`; with 3 removed too and then 8 logged, `1, 4, 6 to 8`.
     @Test func aSetThatIsNotThereNamesTheSetsThatAre() throws {
         try ok(["start"])
         for _ in 1...7 { try ok(["log", "squat", "100kg", "x", "5"]) }

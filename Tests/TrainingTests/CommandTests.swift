@@ -160,6 +160,20 @@ struct CommandTests {
         #expect(deadlift?.number == 5 && deadlift?.details.weight == weight("122.5"))
     }
 
+    /// A correction that gives a value and takes it off at once is refused, writing nothing (the command line refuses
+    /// the options together before it comes here).
+    @Test func aValueBothGivenAndClearedIsRefused() async throws {
+        let test = try TestJournal()
+        let log = try TrainingLog(journal: test.journal)
+        try await log.start()
+        try await log.logSet(SetRequest(exercise: "plank", weight: nil, reps: 0, durationSeconds: 60))
+        let head = try test.journal.head().position
+        let both = SetCorrection(durationSeconds: 90, clearing: [.time])
+        let refusal = await trainingError { try await log.correctSet(1, both) }
+        #expect(refusal?.message == "the set's time is both given and cleared")
+        #expect(try test.journal.head().position == head)
+    }
+
     /// A workout's first set of an exercise, mistyped and put right after later workouts: no set comes before it, and
     /// the weight it replaces is the typo. It is compared with the exercise's other sets too: 19 kg put right as
     /// 100 kg is no jump from the later workout's 100 kg. 600 kg is six times that, and needs confirming.

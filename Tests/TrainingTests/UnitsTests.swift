@@ -224,6 +224,11 @@ struct UnitsTests {
         for typed in ["squat 5 @ 100", "squat @8", "squat 100kg x 5 @11"] {
             #expect(refusal(typed)?.message.contains("gives an RPE") == false, "\(typed)")
         }
+        // A bare weight is in the profile's unit: 1100 in pounds is a set (499 kg), where in kilograms it is too heavy.
+        let inPounds = #expect(throws: TrainingError.self) {
+            try SetEntry(words: ["leg", "press", "1100", "x", "10", "@8"], defaultUnit: .pounds)
+        }
+        #expect(inPounds?.remedy == "give it with --rpe: liftledger log \"leg press\" 1100 x 10 --rpe 8")
         // An exercise whose name has a number, and a set: not sets and reps.
         let named = try SetEntry(words: ["kettlebell", "figure", "8", "16kg", "x", "10"], defaultUnit: .kilograms)
         #expect(parts(named) == parts("kettlebell figure 8", weight("16"), 10))

@@ -20,7 +20,7 @@ public struct SetEntry: Sendable, Equatable {
     /// Splits `words` into an exercise name and a trailing weight and reps. A weight without a unit is in
     /// `defaultUnit`. Throws a one-line error with the fix for anything that is not a valid set.
     public init(words: [String], defaultUnit: MassUnit) throws(TrainingError) {
-        try Self.refuseRPE(among: words)
+        try Self.refuseRPE(among: words, defaultUnit: defaultUnit)
         var tokens = SetEntry.tokens(words.joined(separator: " "))
         // "x 5 reps": the word says what the number is.
         if tokens.count > 3, let last = tokens.last?.lowercased(), last == "reps" || last == "rep",
@@ -193,7 +193,7 @@ public struct SetEntry: Sendable, Equatable {
 
     /// Refuses an RPE typed among a set's words (`x 5 @8`, `x 5@8`, `x 5 rpe 8`), which `--rpe` gives: an RPE after
     /// words that are a set without it.
-    public static func refuseRPE(among words: [String]) throws(TrainingError) {
+    public static func refuseRPE(among words: [String], defaultUnit: MassUnit) throws(TrainingError) {
         let split = words.joined(separator: " ").split(whereSeparator: \.isWhitespace).map(String.init)
         guard let last = split.last else { return }
         var kept = Array(split.dropLast())
@@ -207,7 +207,7 @@ public struct SetEntry: Sendable, Equatable {
             return
         }
         guard let value = ExactDecimal(rpe), RPE(value) != nil,
-            let entry = try? SetEntry(words: kept, defaultUnit: .kilograms)
+            let entry = try? SetEntry(words: kept, defaultUnit: defaultUnit)
         else { return }
         // The name quoted for a shell, the set's words as typed.
         let typed = kept.joined(separator: " ")
@@ -296,7 +296,8 @@ public struct SetEntry: Sendable, Equatable {
     {
         let lowered = text.lowercased()
         // As typed, with its unit: `-5kg`, `1,5kg`.
-        let typed = (explicitUnit ? text + unit.rawValue : text).debugDescription
+        let unitTyped = explicitUnit ? unit.rawValue : ""
+        let typed = (text + unitTyped).debugDescription
         if isBodyWeight(text) {
             guard !explicitUnit else {
                 throw TrainingError(
@@ -306,7 +307,6 @@ public struct SetEntry: Sendable, Equatable {
         }
         guard let value = ExactDecimal(lowered), !value.isNegative else {
             // "1,000": a thousands separator, or three decimals after a comma; which, only the user knows.
-            let unitTyped = explicitUnit ? unit.rawValue : ""
             let sides = lowered.split(separator: ",", omittingEmptySubsequences: false)
             if sides.count == 2, (1...3).contains(sides[0].count), sides[1].count == 3,
                 sides.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) })
@@ -327,7 +327,7 @@ public struct SetEntry: Sendable, Equatable {
             // "bw+20": a load added to body weight.
             if let sign = lowered.firstIndex(where: { $0 == "+" || $0 == "-" }), isBodyWeight(String(lowered[..<sign]))
             {
-                throw bodyWeightAndLoad(explicitUnit ? text + unit.rawValue : text)
+                throw bodyWeightAndLoad(text + unitTyped)
             }
             // Digits and a point that do not fit an exact decimal: too many digits, not a mistyped weight.
             if lowered.contains(where: \.isWholeNumber), lowered.filter({ $0 == "." }).count <= 1,
