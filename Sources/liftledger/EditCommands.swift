@@ -55,7 +55,8 @@ struct CorrectCommand: AsyncParsableCommand {
     func run() async throws {
         let log = try location.trainingLog()
         var correction = SetCorrection(
-            kind: kind?.kind, rpe: try rpe.map(RPEArgument.parse), note: note, exercise: exercise, confirmed: confirm)
+            kind: kind?.kind, rpe: try rpe.map(RPEArgument.parse), note: note,
+            exercise: try exercise.map(log.exerciseReference), confirmed: confirm)
         if let weight { correction.weight = .some(try WeightArgument.parse(weight, log: log)) }
         if let reps { correction.reps = try SetEntry.reps(reps) }
         correction.durationSeconds = try timeAndDistance.seconds()
@@ -133,8 +134,9 @@ struct RemoveExerciseCommand: AsyncParsableCommand {
 
     func run() async throws {
         let log = try location.trainingLog()
-        let name = try log.catalogName(exercise.joined(separator: " "))
-        let removed = try await log.removeExercise(exercise.joined(separator: " "), in: workout, withSets: withSets)
+        let exercise = try log.exerciseReference(exercise.joined(separator: " "))
+        let name = try log.catalogName(exercise)
+        let removed = try await log.removeExercise(exercise, in: workout, withSets: withSets)
         let sets = removed.sets == 0 ? "" : " and its \(counted(removed.sets, "set"))"
         Terminal.write("removed \(name)\(sets) from \(removed.workoutId)\n")
     }
@@ -160,8 +162,9 @@ struct MoveExerciseCommand: AsyncParsableCommand {
     func run() async throws {
         let log = try location.trainingLog()
         let position = Int(words.last!)!
-        let (id, moved) = try await log.moveExercise(words.dropLast().joined(separator: " "), to: position, in: workout)
-        let exercise = try log.catalogName(words.dropLast().joined(separator: " "))
+        let reference = try log.exerciseReference(words.dropLast().joined(separator: " "))
+        let (id, moved) = try await log.moveExercise(reference, to: position, in: workout)
+        let exercise = try log.catalogName(reference)
         Terminal.write(
             moved
                 ? "moved \(exercise) to place \(position) of \(id)\n"

@@ -194,7 +194,7 @@ struct ExerciseShowCommand: AsyncParsableCommand {
         let log = try location.trainingLog()
         let name = exercise.joined(separator: " ")
         let catalog = try log.query { try $0.catalog() }
-        guard let found = catalog.lookup(name) else {
+        guard let found = catalog.lookup(catalog.reference(name)) else {
             let close = catalog.suggestions(for: name, limit: 3).map { "\"\($0.name)\"" }
             throw TrainingError(
                 .unknownExercise, "unknown exercise \"\(name)\"",
@@ -263,9 +263,20 @@ struct ExerciseAddCommand: AsyncParsableCommand {
             (text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
                 .filter { !$0.isEmpty }
         }
-        let exercise = try await location.trainingLog().addCustomExercise(
+        let log = try location.trainingLog()
+        // Another app's name for a catalog exercise, which imports and `log` take for it: a custom exercise of that
+        // name would take its place there, and an import of the app's file would move its sets over.
+        let typed = name.joined(separator: " ")
+        let catalog = try log.query { try $0.catalog() }
+        if catalog.lookup(typed) == nil, let mapped = catalog.exercise(appName: typed) {
+            throw TrainingError(
+                .notAllowed,
+                "\"\(typed)\" is another app's name for \"\(mapped.name)\" (\(mapped.id)), which imports map it to",
+                remedy: "log it by that name, or give the custom exercise another name")
+        }
+        let exercise = try await log.addCustomExercise(
             CustomExerciseAdded(
-                exerciseId: "", name: name.joined(separator: " "), primaryMuscles: list(primary),
+                exerciseId: "", name: typed, primaryMuscles: list(primary),
                 secondaryMuscles: list(secondary), equipment: equipment, force: force, mechanic: mechanic,
                 category: "strength"))
         Terminal.write("added \(exercise.name) [\(exercise.id)]\n")

@@ -114,9 +114,10 @@ struct RoutineAddCommand: AsyncParsableCommand {
                 message: "cannot read --rest \(rest.debugDescription)",
                 remedy: "give 1 to 3600 seconds or a time up to an hour, such as 90, 1:30 or 2m")
         }
-        let name = try await location.trainingLog().addToRoutine(
-            routine, exercise: exercise.joined(separator: " "), sets: sets, reps: fewest...most,
-            restSeconds: restSeconds)
+        let log = try location.trainingLog()
+        let name = try await log.addToRoutine(
+            routine, exercise: try log.exerciseReference(exercise.joined(separator: " ")), sets: sets,
+            reps: fewest...most, restSeconds: restSeconds)
         Terminal.write("added to \(name)\n")
     }
 }
@@ -134,8 +135,9 @@ struct RoutineRemoveCommand: AsyncParsableCommand {
     var exercise: [String]
 
     func run() async throws {
-        let name = try await location.trainingLog().removeFromRoutine(
-            routine, exercise: exercise.joined(separator: " "))
+        let log = try location.trainingLog()
+        let name = try await log.removeFromRoutine(
+            routine, exercise: try log.exerciseReference(exercise.joined(separator: " ")))
         Terminal.write("removed from \(name)\n")
     }
 }
@@ -160,7 +162,7 @@ struct RoutineMoveCommand: AsyncParsableCommand {
     func run() async throws {
         let log = try location.trainingLog()
         let position = Int(words.last!)!
-        let exercise = words.dropLast().joined(separator: " ")
+        let exercise = try log.exerciseReference(words.dropLast().joined(separator: " "))
         let (name, moved) = try await log.moveInRoutine(routine, exercise: exercise, to: position)
         Terminal.write(
             moved

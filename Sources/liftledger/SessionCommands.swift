@@ -33,8 +33,9 @@ struct AddCommand: AsyncParsableCommand {
 
     func run() async throws {
         let log = try location.trainingLog()
-        try await log.addExercise(exercise.joined(separator: " "))
-        Terminal.write("added \(try log.catalogName(exercise.joined(separator: " ")))\n")
+        let exercise = try log.exerciseReference(exercise.joined(separator: " "))
+        try await log.addExercise(exercise)
+        Terminal.write("added \(try log.catalogName(exercise))\n")
     }
 }
 
@@ -108,10 +109,7 @@ struct LogCommand: AsyncParsableCommand {
             exerciseAlone
             ? SetEntry(exercise: words.joined(separator: " "), weight: nil, reps: 0)
             : try SetEntry(words: words, defaultUnit: unit)
-        // Another app's name for the exercise, as an import maps it (`Bench Press (Barbell)`), when no exercise has it.
-        let exercise =
-            catalog.lookup(entry.exercise) == nil
-            ? catalog.exercise(appName: entry.exercise)?.id ?? entry.exercise : entry.exercise
+        let exercise = catalog.reference(entry.exercise)
         let request = SetRequest(
             exercise: exercise, weight: entry.weight, reps: entry.reps, kind: kind.kind,
             rpe: try rpe.map(RPEArgument.parse), note: note, confirmed: confirm, workout: workout,

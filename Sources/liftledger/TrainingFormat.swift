@@ -192,4 +192,19 @@ extension TrainingLog {
     func catalogName(_ typed: String) throws -> String {
         try query { try $0.catalog() }.lookup(typed)?.name ?? typed
     }
+
+    /// The exercise `typed` names, for a command to pass on (see ``ExerciseCatalog/reference(_:)``).
+    func exerciseReference(_ typed: String) throws -> String {
+        try query { try $0.catalog() }.reference(typed)
+    }
+}
+
+extension ExerciseCatalog {
+    /// The exercise `typed` names, for a command to pass on: as typed when an exercise has that name (or id, or alias),
+    /// else the id of the one an import takes another app's name for (`Bench Press (Barbell)`), else as typed, for the
+    /// command to refuse with the closest names.
+    func reference(_ typed: String) -> String {
+        guard lookup(typed) == nil, let exercise = exercise(appName: typed) else { return typed }
+        return exercise.id
+    }
 }

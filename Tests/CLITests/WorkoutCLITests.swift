@@ -681,6 +681,29 @@ struct WorkoutCLITests {
         // A name no app has, with its equipment in front or not, is still unknown.
         let unknown = try liftledger(["prs", "Bench Press (Spoon)"], journal: journal)
         #expect(unknown.status == 1 && unknown.standardError.contains("unknown exercise \"Bench Press (Spoon)\""))
+        // The commands that name an exercise take it too (Squat (Barbell) is the catalog's Barbell Squat, by the
+        // table): in a workout, in a routine, and shown.
+        try ok(["start"])
+        try ok(["add", "bench", "press"])
+        #expect(try ok(["add", "Squat (Barbell)"]).standardOutput == "added Barbell Squat\n")
+        #expect(
+            try ok(["move-exercise", "Squat (Barbell)", "1"]).standardOutput
+                == "moved Barbell Squat to place 1 of workout-2\n")
+        #expect(
+            try ok(["remove-exercise", "Squat (Barbell)"]).standardOutput == "removed Barbell Squat from workout-2\n")
+        try ok(["routine", "add", "Push", "Bench Press (Barbell)"])
+        #expect(
+            try ok(["routine", "show", "Push"]).lines.contains { $0.contains("Barbell Bench Press - Medium Grip") })
+        try ok(["routine", "remove", "Push", "Bench Press (Barbell)"])
+        #expect(
+            try ok(["exercise", "show", "Bench Press (Barbell)"]).lines.first?.hasPrefix("Barbell Bench Press") == true)
+        // A custom exercise may not take such a name: imports and `log` would take it for the custom one from then on.
+        let custom = try liftledger(
+            ["exercise", "add", "Bench Press (Barbell)", "--primary", "chest"], journal: journal)
+        #expect(custom.status == 1)
+        #expect(
+            custom.standardError.contains(
+                "\"Bench Press (Barbell)\" is another app's name for \"Barbell Bench Press - Medium Grip\""))
     }
 
     /// A search word matches the start of a word of the name: run finds Running, Treadmill and not Crunches.
