@@ -52,6 +52,14 @@ struct AppendCommand: AsyncParsableCommand {
     @Flag(help: "Print the result as JSON.")
     var json = false
 
+    func validate() throws {
+        // An id not of the option's type, refused as the command line is read (status 64), with what one looks like.
+        if let id, UUID(uuidString: id) == nil {
+            throw ValidationError(
+                "--id \(id.debugDescription) is not a UUID; pass one such as 0190f3c2-7a4e-7b1c-9d2e-3f4a5b6c7d8e")
+        }
+    }
+
     func run() async throws {
         let event = try proposedEvent()
         let journal = try location.open()
@@ -73,15 +81,8 @@ struct AppendCommand: AsyncParsableCommand {
     /// Checks every argument before the journal is opened, so that bad input writes nothing.
     private func proposedEvent() throws -> ProposedEvent {
         let payload = try Self.validatedJSON(data)
-        var eventID = UUID.timeOrdered()
-        if let id {
-            guard let parsed = UUID(uuidString: id) else {
-                throw CLIError(
-                    message: "--id \(id.debugDescription) is not a UUID",
-                    remedy: "pass a UUID such as 0190f3c2-7a4e-7b1c-9d2e-3f4a5b6c7d8e")
-            }
-            eventID = parsed
-        }
+        // An id given is a UUID (see validate()).
+        let eventID = id.flatMap(UUID.init(uuidString:)) ?? UUID.timeOrdered()
         return ProposedEvent(
             id: eventID, type: type, schemaVersion: schemaVersion, encoding: .json, payload: payload,
             occurredAt: try occurredAt.map(Self.parseTime),

@@ -238,6 +238,24 @@ struct ScheduleSetCommand: AsyncParsableCommand {
         }
         try await log.setSchedule(Schedule(plan))
         Terminal.write("schedule set\n")
+        // Routines it names that do not exist yet, which `today` then offers to create on their days: said once here.
+        let named: [String?]
+        switch plan {
+        case .weekdays(let days): named = days
+        case .split(let days, _): named = days
+        }
+        var seen: Set<String> = []
+        let missing = try log.query { snapshot in
+            try named.compactMap { $0 }.filter { name in
+                guard seen.insert(name).inserted else { return false }
+                return try snapshot.routine(named: name) == nil
+            }
+        }
+        for name in missing {
+            Terminal.write(
+                "note: no routine \(name.debugDescription) yet; create it with liftledger routine add "
+                    + "\(Shell.word(name)) EXERCISE\n")
+        }
     }
 }
 

@@ -99,7 +99,7 @@ struct CLITests {
             // Foundation's parser on Linux reads these; Python's `json` and `jq` do not.
             ("a trailing comma in an array", ["--data", "[1,2,]"], "pass one JSON value"),
             ("a trailing comma in an object", ["--data", #"{"a":[1],}"#], "pass one JSON value"),
-            ("an id that is not a UUID", ["--id", "not-a-uuid"], "pass a UUID"),
+            ("an id that is not a UUID", ["--id", "not-a-uuid"], "is not a UUID; pass one such as"),
             ("a time that is not RFC 3339", ["--occurred-at", "yesterday"], "write it like"),
             ("a stream id with a newline", ["--stream", "a\nb"], "without control characters"),
             ("an expected version that is not one", ["--expected-version", "soon"], "see liftledger append --help"),
@@ -120,6 +120,10 @@ struct CLITests {
             #expect(lines.count == 1 && lines[0].hasPrefix("liftledger: error: "), "\(name): \(result.standardError)")
             #expect(result.standardError.contains(hint), "\(name): \(result.standardError)")
         }
+        // An id not of the option's type is refused as the command line is read, as README.md says: status 64.
+        let notAnID = try liftledger(
+            ["append", "--stream", "w-1", "--type", "T", "--data", "{}", "--id", "not-a-uuid"], journal: journal)
+        #expect(notAnID.status == 64)
         #expect(try snapshot(of: journal)["data.mdb"] == before)
         #expect(try jsonObject(try liftledger(["stats", "--json"], journal: journal).lines[0])["events"] as? Int == 1)
     }
