@@ -6,6 +6,24 @@ import Testing
 
 /// The active session read model, with a clock the test moves: expected values are worked out by hand below.
 struct SessionTests {
+    /// A finished workout's duration is rounded to the nearest second, not cut down: started 0.6 s past 18:00:00 and
+    /// finished at 18:20:00, it lasted 19 min 59.4 s, 1,199 s; started 0.4 s past, 19 min 59.6 s, 1,200 s (it was 1,199).
+    @Test func aFinishedWorkoutsDurationIsRoundedToTheSecond() async throws {
+        for (offset, expected) in [(0.6, Int64(1_199)), (0.4, Int64(1_200))] {
+            let test = try TestJournal()
+            let clock = ManualClock("2026-11-22T18:00:00Z")
+            let log = try TrainingLog(journal: test.journal, clock: clock.function)
+            clock.advance(seconds: offset)
+            try await log.start()
+            clock.advance(seconds: 60)
+            try await log.logSet(SetRequest(exercise: "Barbell_Squat", weight: weight("100"), reps: 5))
+            clock.advance(seconds: 1_140 - offset)
+            try await log.finish()
+            let summary = try #require(try log.query { try $0.history() }.first)
+            #expect(summary.durationSeconds == expected, "\(offset)")
+        }
+    }
+
     @Test func restTimerCountsDownAcrossADeadIntervalAndTheSessionGoesStale() async throws {
         let test = try TestJournal()
         let clock = ManualClock("2026-11-22T18:00:00Z")

@@ -62,8 +62,9 @@ public struct TrainingProjection: Projection {
     /// implausible sets alone makes no day nor a week's workout; a session keeps its sets' time and distance; an
     /// estimate is worked out from the exact weight, not whole milligrams; an empty note is none; a `workouts` row keeps
     /// when the last pause ended. 12: an assisted exercise's session has a top weight, its least help, and a set of
-    /// it at body weight is one of no help, for records too.
-    public let version: UInt32 = 12
+    /// it at body weight is one of no help, for records too. 13: a workout's duration is rounded to the nearest second,
+    /// not cut down.
+    public let version: UInt32 = 13
     public let rules: Rules
     public var rulesDigest: [UInt8] { rules.foldDigest }
     public let tables = TrainingTable.allCases.map(\.name)

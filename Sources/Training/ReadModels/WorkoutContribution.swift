@@ -174,7 +174,9 @@ struct WorkoutContribution {
         history = WorkoutSummary(
             workoutId: workout.id, name: workout.name, routineId: workout.routineId, startedAt: startedAt,
             finishedAt: workout.finishedAt ?? startedAt,
-            durationSeconds: workout.elapsedMicroseconds(at: workout.finishedAt ?? startedAt) / 1_000_000,
+            // To the nearest second: a live start is a fraction past one, and a finish given as a time of day falls on
+            // one, which cut down read a minute short by a second (`19m 59s`).
+            durationSeconds: (workout.elapsedMicroseconds(at: workout.finishedAt ?? startedAt) + 500_000) / 1_000_000,
             note: workout.note, sets: UInt32(setCounts.reduce(0, +)), workingSets: workingSets,
             volume: lines.reduce(0) { $0.addingClamped($1.volume) }, implausibleSets: implausibleSets,
             exercises: lines, finishedPosition: workout.finishedPosition ?? 0)
