@@ -88,10 +88,7 @@ struct RecordsCommand: AsyncParsableCommand {
     /// unit.
     static func line(_ record: RecordEntry, previous: RecordEntry?, _ context: QueryContext) -> String {
         func value(_ record: RecordEntry) -> String {
-            // A time and a distance carry their units: `1m 30s`, `10.81 km`.
-            if record.kind == .longestDuration || record.kind == .longestDistance {
-                return displayValue(record, context.unit)
-            }
+            if carriesItsUnit(record.kind) { return displayValue(record, context.unit) }
             let unit = unit(record.kind, mass: context.unit)
             // `1 rep`, not `1 reps`.
             let one = record.kind == .mostReps && record.value.numerator == 1
@@ -122,6 +119,10 @@ struct RecordsCommand: AsyncParsableCommand {
             } ?? record.workoutId
         return made + ", \(context.date(record.startedAt))"
     }
+
+    /// Whether a value of `kind` says its unit (see ``displayValue(_:_:)``): a time's and a distance's, `1m 30s`,
+    /// `10.81 km`.
+    static func carriesItsUnit(_ kind: RecordKind) -> Bool { kind == .longestDuration || kind == .longestDistance }
 
     /// The value for people: a mass in `unit` to two decimals; a time and a distance with their units.
     static func displayValue(_ record: RecordEntry, _ unit: MassUnit) -> String {
@@ -252,8 +253,7 @@ struct WhyCommand: AsyncParsableCommand {
                             : "see the records it has with liftledger prs \(exercise.name)")
             }
             var entries: [JSON] = []
-            // A time's and a distance's values say their units.
-            let carriesItsUnit = chosen == .longestDuration || chosen == .longestDistance
+            let carriesItsUnit = RecordsCommand.carriesItsUnit(chosen)
             var lines = [
                 "\(exercise.name), \(chosen)"
                     + (carriesItsUnit ? "" : " (\(RecordsCommand.unit(chosen, mass: context.unit))")

@@ -17,14 +17,13 @@ enum TrainingFormat {
 
     /// A set's details without its number: `100 kg × 5  warmup`, `30m 00s  5 km` (see ``set(_:_:)``).
     static func details(_ details: SetDetails, _ unit: MassUnit) -> String {
-        let timeOrDistanceAlone =
-            (details.weight?.value.significand ?? 0) == 0 && details.reps == 0
-            && (details.durationSeconds != nil || details.distanceMeters != nil)
-        // A weighted plank (a load and a time, no reps) shows its load alone: `20 kg  1m 00s`.
-        let loadAlone = details.reps == 0 && (details.durationSeconds != nil || details.distanceMeters != nil)
+        // A set of a time or a distance and no reps shows no reps: nothing before them for a run, the load alone for a
+        // weighted plank (`20 kg  1m 00s`).
+        let isTimedAlone = details.reps == 0 && (details.durationSeconds != nil || details.distanceMeters != nil)
+        let isUnloaded = (details.weight?.value.significand ?? 0) == 0
         var parts =
-            timeOrDistanceAlone
-            ? [] : [loadAlone ? weight(details.weight) : "\(weight(details.weight)) × \(details.reps)"]
+            !isTimedAlone
+            ? ["\(weight(details.weight)) × \(details.reps)"] : isUnloaded ? [] : [weight(details.weight)]
         if details.kind != .normal { parts.append(details.kind.rawValue) }
         if let seconds = details.durationSeconds { parts.append(duration(seconds: Int64(seconds))) }
         if let metres = details.distanceMeters { parts.append(distance(metres: metres, unit)) }

@@ -917,11 +917,15 @@ struct ImportTests {
         }
         // Times on a 12-hour clock are said to be so, for every row has them: the fix is the file's, not one row's.
         let twelve = directory.child("twelve-hour.csv")
-        try Data(
-            ("Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,RPE\n"
-                + "2026-04-24 9:40:00 PM,Upper,51m,Bench Press (Barbell),1,40.0,10.0,0,0.0,\n").utf8
-        ).write(to: URL(fileURLWithPath: twelve))
-        let twelveError = await importError { _ = try await importing(twelve, unit: .kilograms) }
+        /// The error of importing one Strong row of one set dated `date`.
+        func dateError(_ date: String) async throws -> ImportError? {
+            try Data(
+                ("Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,RPE\n"
+                    + "\(date),Upper,51m,Bench Press (Barbell),1,40.0,10.0,0,0.0,\n").utf8
+            ).write(to: URL(fileURLWithPath: twelve))
+            return await importError { _ = try await importing(twelve, unit: .kilograms) }
+        }
+        let twelveError = try await dateError("2026-04-24 9:40:00 PM")
         #expect(
             twelveError?.message
                 == "line 2: date \"2026-04-24 9:40:00 PM\" is on a 12-hour clock, which an import does not read",
@@ -930,11 +934,7 @@ struct ImportTests {
         for (date, isTwelveHour) in [
             ("2026-04-24 9:40:00 p. m.", true), ("2026-04-24 下午9:40:00", true), ("Leg Program", false),
         ] {
-            try Data(
-                ("Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,RPE\n"
-                    + "\(date),Upper,51m,Bench Press (Barbell),1,40.0,10.0,0,0.0,\n").utf8
-            ).write(to: URL(fileURLWithPath: twelve))
-            let error = await importError { _ = try await importing(twelve, unit: .kilograms) }
+            let error = try await dateError(date)
             #expect(
                 error?.message.hasSuffix("is on a 12-hour clock, which an import does not read") == isTwelveHour,
                 "\(date)")
