@@ -398,7 +398,8 @@ struct FinishCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "When it ended: last (its last set, or its last pause's end if later), now, 'YYYY-MM-DD HH:MM' in the "
+            "When it ended: last (its last set, or, if later, its last pause's end or its running rest's start), now, "
+                + "'YYYY-MM-DD HH:MM' in the "
                 + "profile's time zone, or an RFC 3339 time; from then to now (default: now, unless it is stale).",
             valueName: "time"))
     var at: String?

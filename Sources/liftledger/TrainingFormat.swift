@@ -77,6 +77,10 @@ enum TrainingFormat {
         minimum == maximum ? "\(maximum)" : "\(minimum)-\(maximum)"
     }
 
+    /// A workout's time trained as ``duration(seconds:)`` gives it, or `—` for none: a workout whose export gave a date
+    /// and no times (FitNotes) starts and finishes at once, and `0s` would read as a time measured.
+    static func workoutDuration(seconds: Int64) -> String { seconds == 0 ? "—" : duration(seconds: seconds) }
+
     /// `1h 05m 09s`, `4m 30s`, `45s`.
     static func duration(seconds: Int64) -> String {
         let hours = seconds / 3_600

@@ -128,6 +128,24 @@ struct ImportCLITests {
         #expect(again.lines.contains("  workouts: 37 (0 added, 37 already imported, 0 corrected)"), "\(again.lines)")
     }
 
+    /// A FitNotes export gives dates and no times: its workouts start and finish at once, and show no time trained
+    /// (`—` in the history's column, nothing in `show`), not `0s`, which would read as a time measured. Their JSON still
+    /// gives 0 seconds.
+    @Test func aWorkoutOfAnExportWithoutTimesShowsNoTimeTrained() throws {
+        let journal = directory.child("dates")
+        #expect(try liftledger(["init"], journal: journal).status == 0)
+        let imported = try liftledger(
+            ["import", repositoryRoot + "/Fixtures/synthetic/fitnotes-old.csv"], journal: journal)
+        #expect(imported.status == 0, "\(imported.standardError)")
+        let history = try liftledger(["history"], journal: journal).lines
+        // The header, then one line per workout: 2021-02-01 and 2021-02-03.
+        #expect(history.count == 3 && history.dropFirst().allSatisfy { $0.contains(" — ") && !$0.contains(" 0s ") })
+        let shown = try liftledger(["show", "1"], journal: journal).lines
+        #expect(shown.count > 1 && shown[1].hasPrefix("3 sets, "), "\(shown)")
+        let json = try jsonObject(try liftledger(["history", "--json"], journal: journal).lines[0])
+        #expect(json["durationSeconds"] as? Int == 0, "\(json)")
+    }
+
     /// An imported set's time and distance show in `show` and its JSON: a run of 5 km (Strong's comma layout in
     /// kilograms gives kilometres) in 1800 s, in kilometres with kilograms and in miles with pounds (5000 m over
     /// 1609.344 m a mile is 3.107, 3.11 mi to two decimals; 5200 m, 3.231, 3.23). The report counts one warm-up as one.

@@ -173,6 +173,28 @@ struct SessionTests {
         #expect(summary.durationSeconds == 60 && summary.finishedAt == Timestamp(rfc3339: "2026-11-22T18:01:00Z"))
     }
 
+    /// A rest timer started after the last set and left running: a finish as of the last set closed it before it
+    /// began. It now finishes as of the rest's start. By hand: started 18:00, a set at 18:01, a rest of 90 s begun
+    /// at 18:01:20, then 3 h idle: finished 18:01:20, 80 s, and the rest skipped then, not before its start.
+    @Test func aFinishAtTheLastSetDoesNotCloseARestBeforeItBegan() async throws {
+        let test = try TestJournal()
+        let clock = ManualClock("2026-11-22T18:00:00Z")
+        let log = try TrainingLog(journal: test.journal, clock: clock.function)
+        try await log.start()
+        clock.advance(seconds: 60)
+        try await log.logSet(SetRequest(exercise: "squat", weight: nil, reps: 5))
+        clock.advance(seconds: 20)
+        try await log.startRest(seconds: 90)
+        clock.advance(seconds: 3 * 3_600)
+        try await log.finish(at: .lastSet)
+        let summary = try #require(try log.query { try $0.history() }.first)
+        #expect(summary.durationSeconds == 80 && summary.finishedAt == Timestamp(rfc3339: "2026-11-22T18:01:20Z"))
+        let records = try test.journal.readStream("workout-1")
+        let started = try #require(records.first { $0.type == RestTimerStarted.typeName })
+        let closed = try #require(records.first { $0.type == RestTimerSkipped.typeName })
+        #expect(closed.occurredAt >= started.occurredAt)
+    }
+
     /// With the clock set back before the workout's start, a set and a pause were recorded before it, and the pause,
     /// begun before the start, took the whole workout out of its time: a reviewer's 15 minutes of training came out as
     /// 0 s. Each is recorded at the workout's last event then. Started 10:00; at 09:50 a set (10:00), at 09:40 a pause
