@@ -188,8 +188,10 @@ struct CatalogTests {
         ("Barbell Bench Press - Medium Grip", "barbell bench press medium grip"),
         ("  __Crème—Brûlée!!  ", "creme brulee"), ("Kniebeuge ÜBER Kopf", "kniebeuge uber kopf"),
         ("深蹲（高杠）", "深蹲 高杠"), ("3/4 Sit-Up", "3 4 sit up"), ("---", ""), ("", ""),
+        // Fullwidth letters and digits, as an input method in its fullwidth mode types them, are the ASCII ones.
+        ("Ｐｕｓｈ　Ｄａｙ　２", "push day 2"),
     ])
-    func normalizedFoldsCaseDiacriticsAndPunctuation(text: String, expected: String) {
+    func normalizedFoldsCaseDiacriticsWidthAndPunctuation(text: String, expected: String) {
         #expect(ExerciseCatalog.normalized(text) == expected)
     }
 

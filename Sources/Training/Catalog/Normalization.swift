@@ -1,12 +1,13 @@
 import Foundation
 
 extension ExerciseCatalog {
-    /// `text` as the catalog compares it: lowercased, diacritics folded ("é" → "e"), every run of characters other
-    /// than letters, marks and digits made one space, and trimmed. Letters of every script are kept.
+    /// `text` as the catalog compares it: lowercased, diacritics folded ("é" → "e"), fullwidth forms made ASCII ("Ｐ" →
+    /// "p"), every run of characters other than letters, marks and digits made one space, and trimmed. Letters of
+    /// every script are kept.
     public static func normalized(_ text: String) -> String {
         let isASCII = text.utf8.allSatisfy { $0 < 0x80 }
         if isASCII { return normalized(ascii: text) }
-        let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+        let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
         var result = String.UnicodeScalarView()
         var spaceDue = false
         for var scalar in folded.unicodeScalars {
