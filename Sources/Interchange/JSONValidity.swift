@@ -11,12 +11,24 @@ public enum JSONValidity {
             && (try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])) != nil
     }
 
+    /// The most objects and arrays Foundation's parser reads inside one another (`[[1]]` is two).
+    public static let maximumDepth = 512
+
+    /// Whether `bytes` hold one JSON value by the grammar, nested deeper than ``maximumDepth``: one that
+    /// ``isValid(_:)`` refuses for its depth alone.
+    public static func isNestedTooDeeply<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool {
+        var grammar = Grammar(Array(bytes))
+        return grammar.acceptsOneValue() && grammar.deepest > maximumDepth
+    }
+
     /// RFC 8259's grammar, read without recursion, so that a value nested deeply cannot exhaust the stack.
     private struct Grammar {
         let bytes: [UInt8]
         var index = 0
         /// The containers open around the present point: `{` or `[`.
         var open: [UInt8] = []
+        /// The most containers read inside one another so far, an empty one counted.
+        var deepest = 0
 
         init(_ bytes: [UInt8]) { self.bytes = bytes }
 
@@ -39,6 +51,7 @@ public enum JSONValidity {
                 switch current {
                 case UInt8(ascii: "{"):
                     index += 1
+                    deepest = max(deepest, open.count + 1)
                     skipWhiteSpace()
                     if take(UInt8(ascii: "}")) { break }
                     open.append(UInt8(ascii: "{"))
@@ -46,6 +59,7 @@ public enum JSONValidity {
                     continue
                 case UInt8(ascii: "["):
                     index += 1
+                    deepest = max(deepest, open.count + 1)
                     skipWhiteSpace()
                     if take(UInt8(ascii: "]")) { break }
                     open.append(UInt8(ascii: "["))

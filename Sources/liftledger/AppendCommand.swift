@@ -92,6 +92,12 @@ struct AppendCommand: AsyncParsableCommand {
     /// The payload bytes: the given text, checked to be JSON, on one line.
     static func validatedJSON(_ text: String) throws -> [UInt8] {
         guard JSONValidity.isValid(text.utf8) else {
+            if JSONValidity.isNestedTooDeeply(text.utf8) {
+                throw CLIError(
+                    message: "--data nests objects and arrays more than \(JSONValidity.maximumDepth) deep, which the "
+                        + "journal's JSON reader does not read",
+                    remedy: "nest them at most \(JSONValidity.maximumDepth) deep")
+            }
             throw CLIError(
                 message: "--data is not valid JSON",
                 remedy: #"pass one JSON value, for example --data '{"reps": 5, "weight": 100}'"#)

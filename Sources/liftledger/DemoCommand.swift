@@ -70,7 +70,7 @@ struct DemoCommand: AsyncParsableCommand {
                 text +=
                     "  \(LocalDate(dayNumber: LocalDate.dayNumber(of: workout.startedAt, in: zone)))  "
                     + padded(fitted(workout.name, nameWidth - 2), nameWidth)
-                    + padded(TrainingFormat.workoutDuration(seconds: workout.durationSeconds), 12)
+                    + padded(TrainingFormat.workoutDuration(workout), 12)
                     + "\(workout.sets) sets, \(Self.kilograms(Double(workout.volume), digits: 1)) kg\n"
             }
             text +=

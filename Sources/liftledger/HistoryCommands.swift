@@ -78,7 +78,7 @@ struct HistoryCommand: AsyncParsableCommand {
                     Terminal.write(
                         padded(context.date(workout.startedAt).description, 12) + padded(workout.workoutId, idWidth)
                             + padded(fitted(workout.name, nameWidth - 2), nameWidth)
-                            + padded(TrainingFormat.workoutDuration(seconds: workout.durationSeconds), 12)
+                            + padded(TrainingFormat.workoutDuration(workout), 12)
                             + padded(String(workout.sets), 6) + padded(context.mass(workout.volume), 11)
                             + workout.exercises.map(\.name).joined(separator: ", ") + "\n")
                 }
@@ -196,9 +196,9 @@ struct ShowCommand: AsyncParsableCommand {
                     + "\(TrainingFormat.localTime(workout.startedAt, in: context.timeZone))"
             ]
             if let summary {
-                // A workout of no time trained (an export of dates alone) is shown without one.
-                let seconds = summary.durationSeconds
-                let time = seconds == 0 ? "" : TrainingFormat.duration(seconds: seconds) + ", "
+                // A workout with no time trained (of an export of dates alone) is shown without one.
+                let time =
+                    summary.hasNoTimeTrained ? "" : TrainingFormat.duration(seconds: summary.durationSeconds) + ", "
                 lines.append(
                     "\(time)\(summary.sets) set\(summary.sets == 1 ? "" : "s"), "
                         + "\(context.mass(summary.volume)) \(context.unit.rawValue) volume")

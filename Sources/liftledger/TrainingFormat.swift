@@ -77,9 +77,12 @@ enum TrainingFormat {
         minimum == maximum ? "\(maximum)" : "\(minimum)-\(maximum)"
     }
 
-    /// A workout's time trained as ``duration(seconds:)`` gives it, or `—` for none: a workout whose export gave a date
-    /// and no times (FitNotes) starts and finishes at once, and `0s` would read as a time measured.
-    static func workoutDuration(seconds: Int64) -> String { seconds == 0 ? "—" : duration(seconds: seconds) }
+    /// A workout's time trained as ``duration(seconds:)`` gives it, or `—` when it has none: one of an export that
+    /// gave dates and no times (FitNotes) starts and finishes at the same instant, and `0s` would read as a time
+    /// measured.
+    static func workoutDuration(_ workout: WorkoutSummary) -> String {
+        workout.hasNoTimeTrained ? "—" : duration(seconds: workout.durationSeconds)
+    }
 
     /// `1h 05m 09s`, `4m 30s`, `45s`.
     static func duration(seconds: Int64) -> String {

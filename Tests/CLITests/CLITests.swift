@@ -99,6 +99,11 @@ struct CLITests {
             // Foundation's parser on Linux reads these; Python's `json` and `jq` do not.
             ("a trailing comma in an array", ["--data", "[1,2,]"], "pass one JSON value"),
             ("a trailing comma in an object", ["--data", #"{"a":[1],}"#], "pass one JSON value"),
+            (
+                "JSON nested 513 deep",
+                ["--data", String(repeating: "[", count: 513) + String(repeating: "]", count: 513)],
+                "nest them at most 512 deep"
+            ),
             ("an id that is not a UUID", ["--id", "not-a-uuid"], "is not a UUID; pass one such as"),
             ("a time that is not RFC 3339", ["--occurred-at", "yesterday"], "write it like"),
             ("a stream id with a newline", ["--stream", "a\nb"], "without control characters"),

@@ -128,9 +128,10 @@ struct ImportCLITests {
         #expect(again.lines.contains("  workouts: 37 (0 added, 37 already imported, 0 corrected)"), "\(again.lines)")
     }
 
-    /// A FitNotes export gives dates and no times: its workouts start and finish at once, and show no time trained
-    /// (`—` in the history's column, nothing in `show`), not `0s`, which would read as a time measured. Their JSON still
-    /// gives 0 seconds.
+    /// A FitNotes export gives dates and no times: its workouts start and finish at the same instant, and show no time
+    /// trained (`—` in the history's column, nothing in `show`), not `0s`, which would read as a time measured. Their
+    /// JSON still gives 0 seconds. (A workout finished live within half a second of its start shows `0s`: see
+    /// WorkoutCLITests' table tests, whose workouts do.)
     @Test func aWorkoutOfAnExportWithoutTimesShowsNoTimeTrained() throws {
         let journal = directory.child("dates")
         #expect(try liftledger(["init"], journal: journal).status == 0)

@@ -22,6 +22,29 @@ struct JSONValidityTests {
         #expect(!JSONValidity.isValid(text.utf8))
     }
 
+    /// Foundation's parser reads 512 containers inside one another and no more (found by trying 512 and 513), so a
+    /// value nested 513 deep is valid by the grammar and refused for its depth alone; one nested 512 deep is read.
+    /// Objects and arrays count alike, and the innermost counts when empty.
+    @Test func nestingPastTheReadersDepthIsToldApart() {
+        func nested(_ depth: Int, innermost: String) -> String {
+            String(repeating: #"{"a":["#, count: depth / 2) + innermost + String(repeating: "]}", count: depth / 2)
+        }
+        for innermost in ["[]", "[1]"] {
+            let deepest =
+                String(repeating: "[", count: 512) + innermost.dropFirst().dropLast()
+                + String(repeating: "]", count: 512)
+            #expect(JSONValidity.isValid(deepest.utf8) && !JSONValidity.isNestedTooDeeply(deepest.utf8))
+            let tooDeep = "[" + deepest + "]"
+            #expect(!JSONValidity.isValid(tooDeep.utf8) && JSONValidity.isNestedTooDeeply(tooDeep.utf8))
+        }
+        // 512 levels of objects and arrays taking turns, then one more.
+        #expect(JSONValidity.isValid(nested(512, innermost: "1").utf8))
+        let past = nested(512, innermost: "[]")
+        #expect(!JSONValidity.isValid(past.utf8) && JSONValidity.isNestedTooDeeply(past.utf8))
+        // Invalid for another reason: not too deep.
+        #expect(!JSONValidity.isNestedTooDeeply((String(repeating: "[", count: 600) + "1,]").utf8))
+    }
+
     /// Nested past any stack a recursive reader would have: read, not a crash.
     @Test func deepNestingIsRead() {
         let depth = 200_000

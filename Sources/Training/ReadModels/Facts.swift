@@ -226,6 +226,10 @@ public struct WorkoutSummary: Sendable, Equatable {
     public var exercises: [ExerciseLine]
     public var finishedPosition: UInt64
 
+    /// Whether no time was recorded for it: it finished at the instant it started, as every workout of an export that
+    /// gives dates alone (FitNotes) does. One finished live a moment after its start has a time, however short.
+    public var hasNoTimeTrained: Bool { finishedAt == startedAt }
+
     /// Whether it makes a day of training under `rules`: not when every set is kept out as implausible (the fold's
     /// `days` and weekly workout counts leave it out too).
     public func isTrained(under rules: Rules) -> Bool {
