@@ -39,7 +39,7 @@ struct HistoryCommand: AsyncParsableCommand {
             throw CLIError(message: "--from \(from) is after --to \(to)", remedy: "give --from on or before --to")
         }
         try location.query(asOf: asOf) { context in
-            if let routine, try context.snapshot.routine(named: routine) == nil {
+            if let routine, try context.snapshot.routine(named: routine, includingDeleted: true) == nil {
                 let known = try context.snapshot.routines().map(\.name)
                 throw CLIError(
                     message: "no routine \(routine.debugDescription)",

@@ -9,6 +9,7 @@ struct RoutineCommand: AsyncParsableCommand {
         commandName: "routine", abstract: "Routines: exercises in order, with target sets, reps and rest.",
         subcommands: [
             RoutineShowCommand.self, RoutineAddCommand.self, RoutineRemoveCommand.self, RoutineMoveCommand.self,
+            RoutineDeleteCommand.self,
         ],
         defaultSubcommand: RoutineShowCommand.self)
 }
@@ -31,8 +32,8 @@ struct RoutineShowCommand: AsyncParsableCommand {
                 // `routine edit` and the like reach here too: a word that is no subcommand is taken as a routine.
                 throw TrainingError(
                     .notFound, "no routine \"\(routine)\"",
-                    remedy: "see them all with liftledger routine show; change one with liftledger routine add, remove "
-                        + "or move")
+                    remedy: "see them all with liftledger routine show; change one with liftledger routine add, remove, "
+                        + "move or delete")
             }
             routines = [found]
         }
@@ -168,6 +169,34 @@ struct RoutineMoveCommand: AsyncParsableCommand {
             moved
                 ? "moved in \(name)\n"
                 : "\(try log.catalogName(exercise)) is in place \(position) of \(name) already; nothing was written\n")
+    }
+}
+
+struct RoutineDeleteCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete",
+        abstract: "Delete a routine: every exercise taken out of it (workouts done from it keep its name).",
+        discussion: "A routine added again with 'routine add' starts empty.")
+
+    @OptionGroup var location: JournalLocation
+
+    @Argument(help: "The routine's name.")
+    var routine: String
+
+    func run() async throws {
+        let log = try location.trainingLog()
+        let (name, exercises) = try await log.deleteRoutine(routine)
+        Terminal.write("deleted \(name) (\(exercises) exercise\(exercises == 1 ? "" : "s") taken out)\n")
+        // A schedule that names it leaves its days without a routine: `today` offers to make it again then.
+        let id = Routine.id(forName: name)
+        let scheduled = try log.query { snapshot in
+            try snapshot.schedule().event.days.contains { !$0.isEmpty && Routine.id(forName: $0) == id }
+        }
+        if scheduled {
+            Terminal.write(
+                "note: the schedule still names \(name); change it with liftledger schedule set, or add the routine "
+                    + "again with liftledger routine add\n")
+        }
     }
 }
 

@@ -965,6 +965,22 @@ struct WorkoutCLITests {
         #expect(try jsonObject(try ok(["stats", "--json"]).lines[0])["headHash"] as? String == head)
         #expect(try ok(["routine", "move", "Upper A", "bench", "press", "1"]).standardOutput == "moved in Upper A\n")
         #expect(try ok(["routine", "remove", "UPPER A", "squat"]).standardOutput == "removed from Upper A\n")
+
+        // Deleted, a routine is listed no more, and a schedule that names it is pointed out; the workout done from it
+        // keeps it, and the history finds the workout by it.
+        try ok(["log", "squat", "100kg", "x", "5"])
+        try ok(["finish"])
+        try ok(["schedule", "set", "--split", "Legs,rest", "--start", "2099-11-20"])
+        #expect(
+            try ok(["routine", "delete", "legs"]).lines == [
+                "deleted Legs (2 exercises taken out)",
+                "note: the schedule still names Legs; change it with liftledger schedule set, or add the routine "
+                    + "again with liftledger routine add",
+            ])
+        #expect(try ok(["routine", "show"]).lines.filter { !$0.hasPrefix(" ") } == ["Arms", "Upper A"])
+        #expect(try ok(["history", "--routine", "Legs", "--json"]).lines.count == 1)
+        let again = try liftledger(["routine", "delete", "Legs"], journal: journal)
+        #expect(again.status == 1 && again.standardError.contains(#"no routine "Legs""#), "\(again.standardError)")
     }
 
     @Test func balanceShowsItsFiguresAsTheRulesWeighThem() throws {

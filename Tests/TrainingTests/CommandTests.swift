@@ -368,6 +368,36 @@ struct CommandTests {
         #expect(split.due(on: LocalDate("2026-10-31")!) == "Legs", "the day before day 1 is day 4")
     }
 
+    /// A routine whose exercises are all taken out, one by one or by `deleteRoutine`, is listed, found and started
+    /// from no more; a workout done from it is still found by it in the history, and adding to it again makes it anew.
+    /// Deleting one that is not there writes nothing.
+    @Test func aDeletedRoutineIsGoneButItsWorkoutsKeepIt() async throws {
+        let test = try TestJournal()
+        let log = try TrainingLog(journal: test.journal)
+        try await log.addToRoutine("Pull", exercise: "pull up", sets: 3, reps: 5...8, restSeconds: 120)
+        try await log.addToRoutine("Pull", exercise: "barbell row", sets: 3, reps: 8...12, restSeconds: 90)
+        try await log.addToRoutine("Legs", exercise: "squat", sets: 5, reps: 5...5, restSeconds: 180)
+        try await log.start(routine: "Pull")
+        try await log.logSet(SetRequest(exercise: "pull up", weight: nil, reps: 5))
+        try await log.finish()
+        #expect(try await log.deleteRoutine("pull") == ("Pull", 2))
+        #expect(try log.query { try $0.routines() }.map(\.name) == ["Legs"])
+        #expect(try log.query { try $0.routine(named: "Pull") } == nil)
+        #expect(try log.query { try $0.routine(named: "Pull", includingDeleted: true) }?.exercises == [])
+        let starting = await trainingError { try await log.start(routine: "Pull") }
+        #expect(starting?.code == .notFound)
+        let head = try test.journal.head()
+        let again = await trainingError { try await log.deleteRoutine("Pull") }
+        #expect(again?.code == .notFound)
+        #expect(try test.journal.head() == head)
+        // Taking out the last exercise by hand deletes it too.
+        try await log.removeFromRoutine("Legs", exercise: "squat")
+        #expect(try log.query { try $0.routines() }.isEmpty)
+        try await log.addToRoutine("Pull", exercise: "chin up", sets: 3, reps: 5...8, restSeconds: 120)
+        let made = try #require(try log.query { try $0.routine(named: "Pull") })
+        #expect(made.exercises.map(\.exerciseName) == ["Chin-Up"])
+    }
+
     @Test func localDatesRoundTripThroughDayNumbers() {
         for text in ["1970-01-01", "2000-02-29", "2026-11-22", "1969-12-31", "2100-03-01"] {
             let date = LocalDate(text)!

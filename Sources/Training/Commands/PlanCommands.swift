@@ -187,6 +187,24 @@ extension TrainingLog {
         }
     }
 
+    /// Deletes a routine: takes every exercise out of it, so that it is listed, scheduled and started from no more.
+    /// Past workouts keep its id, and `routine add` makes it again. Returns its name and how many exercises it had.
+    @discardableResult
+    public func deleteRoutine(_ routineName: String) async throws -> (routine: String, exercises: Int) {
+        try await execute { snapshot, _ in
+            guard let routine = try snapshot.routine(named: routineName) else {
+                throw TrainingError(
+                    .notFound, "no routine \(routineName.debugDescription)",
+                    remedy: "see them with liftledger routine show")
+            }
+            return Decision(
+                stream: Routine.streamID(routine.id),
+                expectedVersion: try snapshot.expectedVersion(of: Routine.streamID(routine.id)),
+                events: routine.exercises.map { RoutineExerciseRemoved(exerciseId: $0.exerciseId) },
+                result: (routine.name, routine.exercises.count))
+        }
+    }
+
     /// Moves an exercise of a routine to `position` (1 is first); returns the routine's name, and whether it moved (one
     /// already in that place writes nothing).
     @discardableResult

@@ -80,24 +80,27 @@ public struct TrainingSnapshot {
         return profile
     }
 
-    /// The routines, in the order they were created.
+    /// The routines, in the order they were created. A routine whose exercises were all taken out (`routine delete`)
+    /// is none.
     public func routines() throws -> [Routine] {
         var stored: [StoredRoutine] = []
         try table(.routines)?.scan { _, value in
             stored.append(try ReadModelRow.decode(value, table: "routines", StoredRoutine.init(decoding:)))
             return true
         }
-        return stored.sorted { $0.position < $1.position }.map(\.routine)
+        return stored.sorted { $0.position < $1.position }.map(\.routine).filter { !$0.exercises.isEmpty }
     }
 
-    /// The routine a name or id refers to.
-    public func routine(named name: String) throws -> Routine? {
+    /// The routine a name or id refers to; with `includingDeleted`, also one whose exercises were all taken out, which
+    /// past workouts may still name.
+    public func routine(named name: String, includingDeleted: Bool = false) throws -> Routine? {
         // A name without a letter or a digit, or too long for a key, is no routine's.
         let id = Routine.id(forName: name)
         guard !id.isEmpty, id.utf8.count <= 500 else { return nil }
-        return try table(.routines)?.withValue(forKey: Array(id.utf8)) { raw in
+        let routine = try table(.routines)?.withValue(forKey: Array(id.utf8)) { raw in
             try ReadModelRow.decode(raw, table: "routines", StoredRoutine.init(decoding:)).routine
         }
+        return includingDeleted || routine?.exercises.isEmpty == false ? routine : nil
     }
 
     /// Every recorded schedule with the instant it was set, oldest first.
