@@ -32,8 +32,8 @@ struct RoutineShowCommand: AsyncParsableCommand {
                 // `routine edit` and the like reach here too: a word that is no subcommand is taken as a routine.
                 throw TrainingError(
                     .notFound, "no routine \"\(routine)\"",
-                    remedy: "see them all with liftledger routine show; change one with liftledger routine add, remove, "
-                        + "move or delete")
+                    remedy: "see them all with liftledger routine show; change one with liftledger routine add, "
+                        + "remove, move or delete")
             }
             routines = [found]
         }
