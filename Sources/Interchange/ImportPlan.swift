@@ -367,6 +367,9 @@ public struct WorkoutCorrection: Sendable, Equatable {
     public private(set) var setsRemoved = 0
     public private(set) var exercisesAdded = 0
     public private(set) var exercisesRemoved = 0
+    /// Exercises moved into the file's order: the file lists them in another, and its sets are corrected by their
+    /// place in it, so that a move also corrects the sets it moves.
+    public private(set) var exercisesMoved = 0
     /// Its start, or its note, taken from the file.
     public private(set) var isStartChanged = false
     public private(set) var isNoteChanged = false
@@ -382,10 +385,10 @@ public struct WorkoutCorrection: Sendable, Equatable {
             case is SetRemoved: setsRemoved += 1
             case is ExerciseAdded: exercisesAdded += 1
             case is ExerciseRemoved: exercisesRemoved += 1
+            case is ExerciseMoved: exercisesMoved += 1
             case let edited as WorkoutEdited:
                 isStartChanged = isStartChanged || edited.startedAt != nil
                 isNoteChanged = isNoteChanged || edited.note != nil
-            // The file's order of exercises, which follows from the sets.
             default: continue
             }
         }

@@ -96,7 +96,7 @@ struct ImportCommand: AsyncParsableCommand {
             let counts = [
                 (correction.setsAdded, "set", "added"), (correction.setsCorrected, "set", "corrected"),
                 (correction.setsRemoved, "set", "removed"), (correction.exercisesAdded, "exercise", "added"),
-                (correction.exercisesRemoved, "exercise", "removed"),
+                (correction.exercisesRemoved, "exercise", "removed"), (correction.exercisesMoved, "exercise", "moved"),
             ]
             let changes =
                 counts.filter { $0.0 > 0 }.map { "\(counted($0.0, $0.1)) \($0.2)" }
@@ -152,6 +152,7 @@ struct ImportCommand: AsyncParsableCommand {
                             ("setsRemoved", .integer(Int64(correction.setsRemoved))),
                             ("exercisesAdded", .integer(Int64(correction.exercisesAdded))),
                             ("exercisesRemoved", .integer(Int64(correction.exercisesRemoved))),
+                            ("exercisesMoved", .integer(Int64(correction.exercisesMoved))),
                             ("startChanged", .bool(correction.isStartChanged)),
                             ("noteChanged", .bool(correction.isNoteChanged)),
                         ])

@@ -255,6 +255,39 @@ struct ImportTests {
         #expect(second.exercises.filter(\.isCustom).map(\.exerciseId) == custom && second.customExercisesAdded.isEmpty)
     }
 
+    /// A file whose two exercises swapped places, and one weight changed: its sets are corrected by their place in
+    /// the file, so every one of the four is (by hand: bench, bench, press, press against press, press 52.5, bench,
+    /// bench), and the press moved to the front, once, which the report now names. The workout then reads as the
+    /// file.
+    @Test func aReorderedFileReportsTheExerciseMoved() async throws {
+        let header =
+            "Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE"
+        func row(_ exercise: String, _ order: Int, _ weight: String) -> String {
+            "2023-03-06 18:02:10,Push Day,1h 7m,\(exercise),\(order),\(weight),5,0,0,,,"
+        }
+        let bench = "Bench Press (Barbell)"
+        let press = "Overhead Press (Barbell)"
+        let first = directory.child("first.csv")
+        let second = directory.child("second.csv")
+        try Data(
+            ([header] + [row(bench, 1, "100"), row(bench, 2, "100"), row(press, 1, "50"), row(press, 2, "50")])
+                .joined(separator: "\n").utf8
+        ).write(to: URL(fileURLWithPath: first))
+        try Data(
+            ([header] + [row(press, 1, "50"), row(press, 2, "52.5"), row(bench, 1, "100"), row(bench, 2, "100")])
+                .joined(separator: "\n").utf8
+        ).write(to: URL(fileURLWithPath: second))
+        _ = try await importing(first, unit: .kilograms)
+        let report = try await importing(second, unit: .kilograms)
+        let correction = try #require(report.corrections.first)
+        #expect(correction.setsCorrected == 4 && correction.exercisesMoved == 1)
+        #expect(correction.setsAdded == 0 && correction.setsRemoved == 0 && correction.exercisesAdded == 0)
+        let workout = try #require(try log.query { try $0.workout("workout-1") })
+        #expect(
+            workout.exercises.map(\.exerciseId) == ["Standing_Military_Press", "Barbell_Bench_Press_-_Medium_Grip"])
+        #expect(workout.countedSets.map { $0.details.weight?.value.description } == ["50", "52.5", "100", "100"])
+    }
+
     @Test func aBetterMappingCorrectsTheEarlierImportThroughEvents() async throws {
         _ = try await importing("fitnotes-old.csv")
         let swing = "custom-kettlebell-swing-thing"
