@@ -33,13 +33,15 @@ struct HistoryCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let from = try from.map { try Self.date($0, "--from") }
-        let to = try to.map { try Self.date($0, "--to") }
+        let from = try from.map { try DateArgument.parse($0, option: "--from") }
+        let to = try to.map { try DateArgument.parse($0, option: "--to") }
         if let from, let to, to < from {
             throw CLIError(message: "--from \(from) is after --to \(to)", remedy: "give --from on or before --to")
         }
         try location.query(asOf: asOf) { context in
-            if let routine, try context.snapshot.routine(named: routine, includingDeleted: true) == nil {
+            // A deleted routine's workouts are still found by it.
+            let found = try routine.flatMap { try context.snapshot.routine(named: $0, includingDeleted: true) }
+            if let routine, found == nil {
                 let known = try context.snapshot.routines().map(\.name)
                 throw CLIError(
                     message: "no routine \(routine.debugDescription)",
@@ -48,7 +50,7 @@ struct HistoryCommand: AsyncParsableCommand {
             }
             let filter = HistoryFilter(
                 from: from, to: to, exerciseId: try exercise.map { try context.exercise($0).id },
-                routineId: routine.map(Routine.id(forName:)))
+                routineId: found?.id)
             var workouts = try context.snapshot.history(filter)
             if let last { workouts = Array(workouts.suffix(last)) }
             if output.json {
@@ -84,13 +86,6 @@ struct HistoryCommand: AsyncParsableCommand {
                 }
             }
         }
-    }
-
-    static func date(_ text: String, _ option: String) throws -> LocalDate {
-        guard let date = LocalDate(text) else {
-            throw CLIError(message: "cannot read \(option) \(text.debugDescription)", remedy: "give YYYY-MM-DD")
-        }
-        return date
     }
 
     static func json(_ workout: WorkoutSummary, _ context: QueryContext) -> JSON {

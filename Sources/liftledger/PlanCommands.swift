@@ -35,6 +35,10 @@ struct ProfileSetCommand: AsyncParsableCommand {
     var bodyWeight: String?
 
     func validate() throws {
+        // Refused as the command line is read, as `schedule set` with nothing to set is: status 64.
+        guard [name, age.map(String.init), height, unit, timeZone, bodyWeight].contains(where: { $0 != nil }) else {
+            throw ValidationError("nothing to change; give one or more options")
+        }
         try requireValues(["--height": height, "--body-weight": bodyWeight])
         try requireMassUnit(unit)
     }
@@ -58,10 +62,6 @@ struct ProfileSetCommand: AsyncParsableCommand {
                     remedy: "give one such as 80kg or 176lb")
             }
             return weight
-        }
-        guard update != ProfileUpdated() || weight != nil else {
-            throw CLIError(
-                message: "nothing to change", remedy: "give one or more options; see liftledger profile set --help")
         }
         let recorded = try await log.updateProfile(update, bodyWeight: weight)
         // The time zone counts as a rule that rebuilds (docs/RULES.md): the read models follow it before this returns.

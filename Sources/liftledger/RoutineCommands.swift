@@ -8,8 +8,8 @@ struct RoutineCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "routine", abstract: "Routines: exercises in order, with target sets, reps and rest.",
         subcommands: [
-            RoutineShowCommand.self, RoutineAddCommand.self, RoutineRemoveCommand.self, RoutineMoveCommand.self,
-            RoutineDeleteCommand.self,
+            RoutineShowCommand.self, RoutineAddCommand.self, RoutineEditCommand.self, RoutineRemoveCommand.self,
+            RoutineMoveCommand.self, RoutineDeleteCommand.self,
         ],
         defaultSubcommand: RoutineShowCommand.self)
 }
@@ -20,22 +20,18 @@ struct RoutineShowCommand: AsyncParsableCommand {
     @OptionGroup var location: JournalLocation
 
     @Argument(help: "The routine (default: all).")
-    var routine: String?
+    var words: [String] = []
 
     @Flag(help: "Print one JSON object per routine, one per line.")
     var json = false
 
     func run() async throws {
-        var routines = try location.trainingLog().query { try $0.routines() }
-        if let routine {
-            guard let found = routines.first(where: { $0.id == Routine.id(forName: routine) }) else {
-                // `routine edit` and the like reach here too: a word that is no subcommand is taken as a routine.
-                throw TrainingError(
-                    .notFound, "no routine \"\(routine)\"",
-                    remedy: "see them all with liftledger routine show; change one with liftledger routine add, "
-                        + "remove, move or delete")
+        let routines = try location.trainingLog().query { snapshot in
+            guard !words.isEmpty else { return try snapshot.routines() }
+            guard let found = try snapshot.routine(named: words.joined(separator: " ")) else {
+                throw Self.noRoutine(words)
             }
-            routines = [found]
+            return [found]
         }
         for routine in routines {
             if json {
@@ -61,6 +57,84 @@ struct RoutineShowCommand: AsyncParsableCommand {
         if routines.isEmpty && !json {
             Terminal.write("no routines; add one with liftledger routine add NAME EXERCISE\n")
         }
+    }
+}
+
+extension RoutineShowCommand {
+    /// The refusal of words that name no routine. `routine` runs `show` when its first word is no subcommand, so a
+    /// subcommand mistyped (`routine remvoe Push dips`) reaches here too: one a letter or two from a subcommand's name
+    /// is pointed to it.
+    static func noRoutine(_ words: [String]) -> TrainingError {
+        let names = RoutineCommand.configuration.subcommands.map { $0.configuration.commandName! }
+        let first = Array(words[0].lowercased())
+        if let meant = names.min(by: { editDistance(first, Array($0)) < editDistance(first, Array($1)) }),
+            editDistance(first, Array(meant)) <= 2, words[0].count > 2
+        {
+            let rest = words.dropFirst().map(Shell.word).joined(separator: " ")
+            return TrainingError(
+                .notFound, "no routine \"\(words.joined(separator: " "))\"",
+                remedy: "did you mean liftledger routine \(meant)\(rest.isEmpty ? "" : " " + rest)?")
+        }
+        return TrainingError(
+            .notFound, "no routine \"\(words.joined(separator: " "))\"",
+            remedy: "see them all with liftledger routine show; change one with liftledger routine add, edit, remove, "
+                + "move or delete")
+    }
+}
+
+/// A routine's targets as `routine add` and `routine edit` read them.
+enum RoutineTargets {
+    /// `--reps`: a number or a range such as 8-12.
+    static func reps(_ text: String) throws -> ClosedRange<UInt32> {
+        // Digits alone on each side of at most one hyphen: `5-`, `-5`, `5--8` and `+5` are typing slips, not targets.
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        let bounds = parts.compactMap { UInt32(digits: $0) }
+        guard (1...2).contains(bounds.count), bounds.count == parts.count else {
+            if let (sets, reps) = setsTimesReps(text) {
+                throw CLIError(
+                    message: "--reps \(text.debugDescription) gives sets as well as reps",
+                    remedy: "give them apart: --sets \(sets) --reps \(reps)")
+            }
+            throw CLIError(
+                message: "cannot read reps \(text.debugDescription)", remedy: "give a number or a range such as 8-12")
+        }
+        let (fewest, most) = (bounds[0], bounds[bounds.count - 1])
+        guard fewest <= most else {
+            // Swapped, when that gives reps the targets take (1 to 100).
+            let swaps = (1...100).contains(fewest) && (1...100).contains(most)
+            throw CLIError(
+                message: "reps \(text.debugDescription) run from more to fewer",
+                remedy: swaps
+                    ? "give the fewer first: --reps \(most)-\(fewest)" : "give reps from 1 to 100, such as 8-12")
+        }
+        return fewest...most
+    }
+
+    /// `--rest`: seconds, or a time as `log --time` reads one.
+    static func restSeconds(_ text: String) throws -> UInt32 {
+        guard let seconds = try? TimeAndDistance.seconds(text) else {
+            throw CLIError(
+                message: "cannot read --rest \(text.debugDescription)",
+                remedy: "give 1 to 3600 seconds or a time up to an hour, such as 90, 1:30 or 2m")
+        }
+        return seconds
+    }
+
+    /// `3x5`, `3 × 8-12`: sets times reps, as a lifter writes targets, and the two read apart.
+    static func setsTimesReps(_ text: String) -> (sets: String, reps: String)? {
+        guard let match = text.wholeMatch(of: /\s*(\d{1,3})\s*[xX×*]\s*(\d{1,3}(?:-\d{1,3})?)\s*/) else { return nil }
+        return (String(match.1), String(match.2))
+    }
+
+    /// Refuses an exercise whose last word is targets (`routine add Push bench press 3x5`), with the options that
+    /// give them.
+    static func refuseTargetsAmong(_ exercise: [String], command: String) throws {
+        guard exercise.count > 1, let (sets, reps) = setsTimesReps(exercise.last!) else { return }
+        let name = exercise.dropLast().joined(separator: " ")
+        throw CLIError(
+            message: "\(exercise.last!.debugDescription) reads as sets × reps, not as part of the exercise",
+            remedy:
+                "give them as options: liftledger routine \(command) \(Shell.word(name)) --sets \(sets) --reps \(reps)")
     }
 }
 
@@ -94,32 +168,65 @@ struct RoutineAddCommand: AsyncParsableCommand {
     func validate() throws { try requireValues(["--reps": reps, "--rest": rest]) }
 
     func run() async throws {
-        // Digits alone on each side of at most one hyphen: `5-`, `-5`, `5--8` and `+5` are typing slips, not targets.
-        let parts = reps.split(separator: "-", omittingEmptySubsequences: false)
-        let bounds = parts.compactMap { UInt32(digits: $0) }
-        guard (1...2).contains(bounds.count), bounds.count == parts.count else {
-            throw CLIError(
-                message: "cannot read reps \(reps.debugDescription)", remedy: "give a number or a range such as 8-12")
-        }
-        let (fewest, most) = (bounds[0], bounds[bounds.count - 1])
-        guard fewest <= most else {
-            // Swapped, when that gives reps the targets take (1 to 100).
-            let swaps = (1...100).contains(fewest) && (1...100).contains(most)
-            throw CLIError(
-                message: "reps \(reps.debugDescription) run from more to fewer",
-                remedy: swaps
-                    ? "give the fewer first: --reps \(most)-\(fewest)" : "give reps from 1 to 100, such as 8-12")
-        }
-        guard let restSeconds = try? TimeAndDistance.seconds(rest) else {
-            throw CLIError(
-                message: "cannot read --rest \(rest.debugDescription)",
-                remedy: "give 1 to 3600 seconds or a time up to an hour, such as 90, 1:30 or 2m")
-        }
+        try RoutineTargets.refuseTargetsAmong(exercise, command: "add \(Shell.word(routine))")
+        let reps = try RoutineTargets.reps(reps)
+        let restSeconds = try RoutineTargets.restSeconds(rest)
         let log = try location.trainingLog()
-        let name = try await log.addToRoutine(
-            routine, exercise: try log.exerciseReference(exercise.joined(separator: " ")), sets: sets,
-            reps: fewest...most, restSeconds: restSeconds)
-        Terminal.write("added to \(name)\n")
+        let (name, created) = try await log.addToRoutine(
+            routine, exercise: try log.exerciseReference(exercise.joined(separator: " ")), sets: sets, reps: reps,
+            restSeconds: restSeconds)
+        // A routine made by a name mistyped is seen at once.
+        Terminal.write(created ? "created routine \(name)\n" : "added to \(name)\n")
+    }
+}
+
+struct RoutineEditCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "edit", abstract: "Change an exercise's targets in a routine, keeping its place.")
+
+    @OptionGroup var location: JournalLocation
+
+    @Argument(help: "The routine's name.")
+    var routine: String
+
+    @Argument(help: "The exercise.")
+    var exercise: [String]
+
+    @Option(parsing: .unconditional, help: "Target sets.")
+    var sets: UInt32?
+
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Target reps: a number or a range such as 8-12.", valueName: "reps")
+    )
+    var reps: String?
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Rest between sets: seconds, or a time as log --time reads one (90, 1:30, 2m), up to an hour.",
+            valueName: "time"))
+    var rest: String?
+
+    func validate() throws {
+        guard sets != nil || reps != nil || rest != nil else {
+            throw ValidationError("nothing to change; give --sets, --reps or --rest")
+        }
+        try requireValues(["--reps": reps, "--rest": rest])
+    }
+
+    func run() async throws {
+        try RoutineTargets.refuseTargetsAmong(exercise, command: "edit \(Shell.word(routine))")
+        let reps = try reps.map(RoutineTargets.reps)
+        let restSeconds = try rest.map(RoutineTargets.restSeconds)
+        let log = try location.trainingLog()
+        let exerciseReference = try log.exerciseReference(exercise.joined(separator: " "))
+        let (name, changed) = try await log.editRoutineExercise(
+            routine, exercise: exerciseReference, sets: sets, reps: reps, restSeconds: restSeconds)
+        Terminal.write(
+            changed
+                ? "changed in \(name)\n"
+                : "\(try log.catalogName(exerciseReference)) has these targets in \(name) already; nothing was written\n"
+        )
     }
 }
 
@@ -212,7 +319,8 @@ struct ScheduleSetCommand: AsyncParsableCommand {
         discussion: """
             --weekdays takes seven comma-separated days, Monday first (for example \
             Legs,Push,Pull,Legs,Push,Pull,rest). --split takes N days that repeat, one per calendar day, starting \
-            on --start (default today). The schedule is in force from today: days before keep the plan they had.
+            on --start (default today). The schedule is in force from today: days before keep the plan they had. \
+            The schedule in force given again writes nothing.
             """)
 
     @OptionGroup var location: JournalLocation
@@ -223,7 +331,10 @@ struct ScheduleSetCommand: AsyncParsableCommand {
     @Option(help: "Routines (or 'rest') that repeat, comma-separated.")
     var split: String?
 
-    @Option(help: "The date of day 1 of a split: YYYY-MM-DD (default today).")
+    @Option(
+        help: ArgumentHelp(
+            "The date of day 1 of a split: YYYY-MM-DD (default: today, or the day 1 of the split in force when it "
+                + "has the same days)."))
     var start: String?
 
     func validate() throws {
@@ -259,13 +370,19 @@ struct ScheduleSetCommand: AsyncParsableCommand {
             plan = .weekdays(list)
         } else {
             let list = try days(split!, option: "--split")
-            let zone = try log.query { $0.rules.timeZone }
-            guard let first = start.map({ LocalDate($0) }) ?? LocalDate(Date(), in: zone) else {
-                throw CLIError(message: "cannot read --start \(start!.debugDescription)", remedy: "give YYYY-MM-DD")
-            }
+            let (zone, inForce) = try log.query { ($0.rules.timeZone, try $0.schedule()) }
+            // The split in force given again keeps its day 1: a day 1 moved to today is given with --start.
+            var keptStart: LocalDate?
+            if start == nil, inForce.isRecorded, case .split(list, let start) = inForce.plan { keptStart = start }
+            let first =
+                try start.map { try DateArgument.parse($0, option: "--start") } ?? keptStart
+                ?? LocalDate(Date(), in: zone)
             plan = .split(list, start: first)
         }
-        try await log.setSchedule(Schedule(plan))
+        guard try await log.setSchedule(Schedule(plan)) else {
+            Terminal.write("this schedule is in force already; nothing was written\n")
+            return
+        }
         Terminal.write("schedule set\n")
         // Routines it names that do not exist yet, which `today` then offers to create on their days: said once here.
         let named: [String?]
@@ -282,7 +399,7 @@ struct ScheduleSetCommand: AsyncParsableCommand {
         }
         for name in missing {
             Terminal.write(
-                "note: no routine \(name.debugDescription) yet; create it with liftledger routine add "
+                "note: no routine \"\(name)\" yet; create it with liftledger routine add "
                     + "\(Shell.word(name)) EXERCISE\n")
         }
     }
@@ -346,13 +463,13 @@ struct TodayCommand: AsyncParsableCommand {
 
     func run() async throws {
         // The schedule in force that day, as the streak reads it: a past day's may not be today's.
-        let (day, schedule, routines) = try location.trainingLog().query { snapshot in
-            guard let day = date.map({ LocalDate($0) }) ?? LocalDate(Date(), in: snapshot.rules.timeZone) else {
-                throw CLIError(message: "cannot read --date \(date!.debugDescription)", remedy: "give YYYY-MM-DD")
-            }
-            return (day, try snapshot.schedule(on: day), try snapshot.routines())
+        let (day, due, known) = try location.trainingLog().query { snapshot in
+            let day =
+                try date.map { try DateArgument.parse($0, option: "--date") }
+                ?? LocalDate(Date(), in: snapshot.rules.timeZone)
+            let due = try snapshot.schedule(on: day).due(on: day)
+            return (day, due, try due.map { try snapshot.routine(named: $0) != nil } ?? false)
         }
-        let due = schedule.due(on: day)
         if json {
             Terminal.write(
                 JSON.object([
@@ -360,7 +477,6 @@ struct TodayCommand: AsyncParsableCommand {
                     ("routine", due.map(JSON.string) ?? .null), ("rest", .bool(due == nil)),
                 ]).rendered + "\n")
         } else if let due {
-            let known = routines.contains { $0.id == Routine.id(forName: due) }
             // A name an older version took that begins with -, after `--`, so that it is not read as an option.
             let word = (due.hasPrefix("-") ? "-- " : "") + Shell.word(due)
             Terminal.write(

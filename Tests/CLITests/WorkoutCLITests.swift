@@ -892,7 +892,10 @@ struct WorkoutCLITests {
     }
 
     @Test func routinesSchedulesAndToday() throws {
-        try ok(["routine", "add", "Legs", "squat", "--sets", "3", "--reps", "5-8", "--rest", "3m"])
+        // Made by its first exercise, which says so: a name mistyped is seen at once.
+        #expect(
+            try ok(["routine", "add", "Legs", "squat", "--sets", "3", "--reps", "5-8", "--rest", "3m"]).standardOutput
+                == "created routine Legs\n")
         try ok(["routine", "add", "Legs", "romanian deadlift"])
         try ok(["routine", "move", "Legs", "romanian deadlift", "1"])
         let routine = try jsonObject(try ok(["routine", "show", "legs", "--json"]).lines[0])
@@ -919,6 +922,12 @@ struct WorkoutCLITests {
                 #"note: no routine "Pull" yet; create it with liftledger routine add Pull EXERCISE"#,
             ])
         try ok(["schedule", "set", "--split", "Push,Pull,Legs,rest", "--start", "2099-11-20"])
+        // Given again, with its day 1 or without (which keeps the day 1 it has), the split in force writes nothing.
+        for again in [["--start", "2099-11-20"], []] {
+            #expect(
+                try ok(["schedule", "set", "--split", "Push,Pull,Legs,rest"] + again).standardOutput
+                    == "this schedule is in force already; nothing was written\n")
+        }
         // 2099-11-22 is day 3 of the split.
         #expect(
             try jsonObject(try ok(["today", "--date", "2099-11-22", "--json"]).lines[0])["routine"] as? String == "Legs"
@@ -966,6 +975,41 @@ struct WorkoutCLITests {
         #expect(try ok(["routine", "move", "Upper A", "bench", "press", "1"]).standardOutput == "moved in Upper A\n")
         #expect(try ok(["routine", "remove", "UPPER A", "squat"]).standardOutput == "removed from Upper A\n")
 
+        // Targets written as a lifter writes them are pointed to the options; a subcommand mistyped is pointed to.
+        let refusals: [([String], String)] = [
+            (
+                ["routine", "add", "Upper A", "deadlift", "5x3"],
+                #"give them as options: liftledger routine add "Upper A" deadlift --sets 5 --reps 3"#
+            ),
+            (["routine", "add", "Upper A", "deadlift", "--reps", "5x3"], "give them apart: --sets 5 --reps 3"),
+            (["routine", "remvoe", "Upper A", "squat"], #"did you mean liftledger routine remove "Upper A" squat?"#),
+            (["routine", "shwo"], "did you mean liftledger routine show?"),
+        ]
+        for (arguments, remedy) in refusals {
+            let refused = try liftledger(arguments, journal: journal)
+            #expect(refused.status == 1 && refused.standardError.hasSuffix(remedy + "\n"), "\(refused.standardError)")
+        }
+        // Targets changed in place: bench press keeps its place (first, before squat) and the targets not given (its 3
+        // sets); the same again writes nothing, and nothing to change is a usage error.
+        try ok(["routine", "add", "Upper A", "squat"])
+        #expect(
+            try ok(["routine", "edit", "upper a", "bench press", "--reps", "3-5", "--rest", "4m"]).standardOutput
+                == "changed in Upper A\n")
+        let edited = try jsonObject(try ok(["routine", "show", "Upper", "A", "--json"]).lines[0])
+        let editedExercises = try #require(edited["exercises"] as? [[String: Any]])
+        #expect(
+            editedExercises.map { $0["exerciseId"] as? String } == [
+                try exerciseID("bench press"), try exerciseID("squat"),
+            ])
+        #expect(editedExercises[0]["sets"] as? Int == 3 && editedExercises[0]["minimumReps"] as? Int == 3)
+        #expect(editedExercises[0]["maximumReps"] as? Int == 5 && editedExercises[0]["restSeconds"] as? Int == 240)
+        let unchanged = try jsonObject(try ok(["stats", "--json"]).lines[0])["headHash"] as? String
+        #expect(
+            try ok(["routine", "edit", "Upper A", "bench", "press", "--reps", "3-5"]).standardOutput.hasSuffix(
+                "nothing was written\n"))
+        #expect(try jsonObject(try ok(["stats", "--json"]).lines[0])["headHash"] as? String == unchanged)
+        #expect(try liftledger(["routine", "edit", "Upper A", "squat"], journal: journal).status == 64)
+
         // Deleted, a routine is listed no more, and a schedule that names it is pointed out; the workout done from it
         // keeps it, and the history finds the workout by it.
         try ok(["log", "squat", "100kg", "x", "5"])
@@ -981,6 +1025,30 @@ struct WorkoutCLITests {
         #expect(try ok(["history", "--routine", "Legs", "--json"]).lines.count == 1)
         let again = try liftledger(["routine", "delete", "Legs"], journal: journal)
         #expect(again.status == 1 && again.standardError.contains(#"no routine "Legs""#), "\(again.standardError)")
+    }
+
+    /// A date of the form that is no day of the calendar is named so, with the days its month has (by hand: February
+    /// 2026 has 28, February 2024, a leap year, 29, April 30), or the months a year has; nothing is written. A
+    /// `profile set` with nothing to set is refused as the command line is read (64), as `schedule set` is.
+    @Test func aDateThatIsNoDayIsNamedSo() throws {
+        let cases: [([String], String)] = [
+            (["today", "--date", "2026-02-30"], "2026-02 has 28 days; give a day from 01 to 28"),
+            (
+                ["schedule", "set", "--split", "Legs", "--start", "2024-02-30"],
+                "2024-02 has 29 days; give a day from 01 to 29"
+            ),
+            (["history", "--to", "2026-04-31"], "2026-04 has 30 days; give a day from 01 to 30"),
+            (["history", "--from", "2026-13-01"], "has no month 13; give a month from 01 to 12"),
+            (["today", "--date", "26-02-01"], #"cannot read --date "26-02-01"; give YYYY-MM-DD"#),
+        ]
+        let before = try ok(["events", "--json"]).standardOutput
+        for (arguments, message) in cases {
+            let refused = try liftledger(arguments, journal: journal)
+            #expect(refused.status == 1 && refused.standardError.hasSuffix(message + "\n"), "\(refused.standardError)")
+        }
+        let nothing = try liftledger(["profile", "set"], journal: journal)
+        #expect(nothing.status == 64 && nothing.standardError.contains("nothing to change"), "\(nothing.standardError)")
+        #expect(try ok(["events", "--json"]).standardOutput == before)
     }
 
     @Test func balanceShowsItsFiguresAsTheRulesWeighThem() throws {

@@ -58,17 +58,22 @@ struct CommandTests {
             .message == "a routine's name cannot hold a comma or begin with -: \"-Push\"")
     }
 
-    /// A routine named at more than 100 characters by an older version, which took such names, stays usable: exercises
-    /// are added to it and a schedule names it; a new routine of such a name is refused.
+    /// A routine named at more than 100 characters by an older version, which took such names (with its first
+    /// exercise, as `routine add` makes a routine), stays usable: exercises are added to it and a schedule names it; a
+    /// new routine of such a name is refused.
     @Test func aLongRoutineNameRecordedBeforeTheLimitStaysUsable() async throws {
         let test = try TestJournal()
         let name = String(repeating: "a", count: 150)
         let id = Routine.id(forName: name)
+        let bench = RoutineExerciseAdded(
+            exerciseId: "Barbell_Bench_Press_-_Medium_Grip", exerciseName: "Barbell Bench Press - Medium Grip",
+            targetSets: 3, minimumReps: 5, maximumReps: 5, restSeconds: 120)
         _ = try await test.journal.append(
-            [RoutineCreated(routineId: id, name: name).proposed()], to: Routine.streamID(id))
+            [RoutineCreated(routineId: id, name: name).proposed(), bench.proposed()], to: Routine.streamID(id))
         let log = try TrainingLog(journal: test.journal)
         #expect(
-            try await log.addToRoutine(name, exercise: "squat", sets: 3, reps: 5...5, restSeconds: 120) == name)
+            try await log.addToRoutine(name, exercise: "squat", sets: 3, reps: 5...5, restSeconds: 120)
+                == (name, false))
         try await log.setSchedule(Schedule(.weekdays([name, nil, nil, nil, nil, nil, nil])))
         let longer = name + "b"
         #expect(
@@ -343,6 +348,19 @@ struct CommandTests {
         try await log.removeFromRoutine("Pull", exercise: "pull up")
         routine = try #require(try log.query { try $0.routine(named: "pull") })
         #expect(routine.exercises.map(\.exerciseId) == [rowID])
+        // Targets changed in place: the row, first of two, stays first, with its sets and rest; the same again writes
+        // nothing.
+        try await log.addToRoutine("Pull", exercise: "pull up", sets: 3, reps: 5...8, restSeconds: 120)
+        #expect(try await log.editRoutineExercise("pull", exercise: "barbell row", reps: 6...10) == ("Pull", true))
+        routine = try #require(try log.query { try $0.routine(named: "pull") })
+        #expect(
+            routine.exercises.map(\.exerciseId) == [rowID, try log.query { try $0.catalog() }.lookup("pull up")!.id])
+        let row = routine.exercises[0]
+        #expect([row.targetSets, row.minimumReps, row.maximumReps, row.restSeconds] == [3, 6, 10, 90])
+        let edited = try test.journal.head()
+        #expect(try await log.editRoutineExercise("Pull", exercise: "barbell row", sets: 3) == ("Pull", false))
+        #expect(try test.journal.head() == edited)
+        try await log.removeFromRoutine("Pull", exercise: "pull up")
         // A rest of 0 s is refused, as `rest 0` is: a routine's rest starts the timer.
         let head = try test.journal.head().position
         let noRest = await trainingError {
@@ -360,7 +378,14 @@ struct CommandTests {
         #expect(schedule.due(on: LocalDate("2026-11-22")!) == nil)
 
         // A 4-day split from 2026-11-01: day 1 Push, 2 rest, 3 Pull, 4 Legs; the 22nd is 21 days on, 21 mod 4 = 1.
-        try await log.setSchedule(Schedule(.split(["Push", nil, "Pull", "Legs"], start: LocalDate("2026-11-01")!)))
+        #expect(
+            try await log.setSchedule(Schedule(.split(["Push", nil, "Pull", "Legs"], start: LocalDate("2026-11-01")!))))
+        // The schedule in force, set again: nothing written.
+        let scheduled = try test.journal.head()
+        #expect(
+            !(try await log.setSchedule(
+                Schedule(.split(["Push", nil, "Pull", "Legs"], start: LocalDate("2026-11-01")!)))))
+        #expect(try test.journal.head() == scheduled)
         let split = try log.query { try $0.schedule() }
         #expect(split.due(on: LocalDate("2026-11-01")!) == "Push")
         #expect(split.due(on: LocalDate("2026-11-22")!) == nil)
@@ -376,7 +401,10 @@ struct CommandTests {
         let log = try TrainingLog(journal: test.journal)
         try await log.addToRoutine("Pull", exercise: "pull up", sets: 3, reps: 5...8, restSeconds: 120)
         try await log.addToRoutine("Pull", exercise: "barbell row", sets: 3, reps: 8...12, restSeconds: 90)
-        try await log.addToRoutine("Legs", exercise: "squat", sets: 5, reps: 5...5, restSeconds: 180)
+        // Blanks around a new routine's name are no part of it.
+        #expect(
+            try await log.addToRoutine("  Legs  ", exercise: "squat", sets: 5, reps: 5...5, restSeconds: 180)
+                == ("Legs", true))
         try await log.start(routine: "Pull")
         try await log.logSet(SetRequest(exercise: "pull up", weight: nil, reps: 5))
         try await log.finish()
@@ -396,6 +424,29 @@ struct CommandTests {
         try await log.addToRoutine("Pull", exercise: "chin up", sets: 3, reps: 5...8, restSeconds: 120)
         let made = try #require(try log.query { try $0.routine(named: "Pull") })
         #expect(made.exercises.map(\.exerciseName) == ["Chin-Up"])
+    }
+
+    /// A routine an older version made of a fullwidth name has the id it gave then (`ｐｕｓｈ`, where names now fold to
+    /// `push`), and is still found by its name: shown, added to (not made again under the new id) and started.
+    @Test func aRoutineOfAFullwidthNameMadeBeforeWidthFoldingIsStillFound() async throws {
+        let test = try TestJournal()
+        let oldID = "ｐｕｓｈ"
+        #expect(Routine.id(forName: "Ｐｕｓｈ") == "push")
+        let bench = RoutineExerciseAdded(
+            exerciseId: "Barbell_Bench_Press_-_Medium_Grip", exerciseName: "Barbell Bench Press - Medium Grip",
+            targetSets: 3, minimumReps: 5, maximumReps: 5, restSeconds: 120)
+        _ = try await test.journal.append(
+            [RoutineCreated(routineId: oldID, name: "Ｐｕｓｈ").proposed(), bench.proposed()],
+            to: Routine.streamID(oldID))
+        let log = try TrainingLog(journal: test.journal)
+        #expect(try log.query { try $0.routine(named: "Ｐｕｓｈ") }?.id == oldID)
+        #expect(
+            try await log.addToRoutine("Ｐｕｓｈ", exercise: "dips", sets: 3, reps: 8...12, restSeconds: 90) == (
+                "Ｐｕｓｈ", false
+            ))
+        #expect(try log.query { try $0.routines() }.map { [$0.id, String($0.exercises.count)] } == [[oldID, "2"]])
+        try await log.start(routine: "Ｐｕｓｈ")
+        #expect(try log.activeSession()?.workout.routineId == oldID)
     }
 
     @Test func localDatesRoundTripThroughDayNumbers() {

@@ -24,6 +24,18 @@ struct RulesTests {
         }
     }
 
+    /// A name in other letter cases than its zone file's is refused (names are read as written, as `TZ` reads them),
+    /// pointing to the name as written: `europe/berlin` to `Europe/Berlin`. One that is no name in any case gets the
+    /// example.
+    @Test func aTimeZoneNameInOtherLetterCasesIsPointedToItsName() {
+        for (given, meant) in [("europe/berlin", "Europe/Berlin"), ("AMERICA/NEW_YORK", "America/New_York")] {
+            let error = #expect(throws: TrainingError.self) { try TimeZone.named(given) }
+            #expect(error?.remedy == "names are read as written: give \(meant)", "\(given)")
+        }
+        let unknown = #expect(throws: TrainingError.self) { try TimeZone.named("europe/nowhere") }
+        #expect(unknown?.remedy == "give an IANA name such as Europe/Berlin")
+    }
+
     /// What a rule's remedy says it takes (``RuleKey/accepts``) is what it takes: both ends of a range and nothing past
     /// them, every word of a list and no other word.
     @Test(arguments: Rules.keys.map(\.name))

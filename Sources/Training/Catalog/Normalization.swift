@@ -4,10 +4,16 @@ extension ExerciseCatalog {
     /// `text` as the catalog compares it: lowercased, diacritics folded ("é" → "e"), fullwidth forms made ASCII ("Ｐ" →
     /// "p"), every run of characters other than letters, marks and digits made one space, and trimmed. Letters of
     /// every script are kept.
-    public static func normalized(_ text: String) -> String {
+    public static func normalized(_ text: String) -> String { normalized(text, foldingWidth: true) }
+
+    /// ``normalized(_:)``, with fullwidth forms kept (`foldingWidth` false) as versions before they were folded kept
+    /// them, in the routine ids they made.
+    static func normalized(_ text: String, foldingWidth: Bool) -> String {
         let isASCII = text.utf8.allSatisfy { $0 < 0x80 }
         if isASCII { return normalized(ascii: text) }
-        let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        let folded = text.folding(
+            options: foldingWidth ? [.caseInsensitive, .diacriticInsensitive, .widthInsensitive]
+                : [.caseInsensitive, .diacriticInsensitive], locale: nil)
         var result = String.UnicodeScalarView()
         var spaceDue = false
         for var scalar in folded.unicodeScalars {

@@ -124,7 +124,7 @@ extension TrainingLog {
                 remedy: "a schedule reads rest as a rest day; give the routine another name")
         }
         // Checked for a new routine only: older versions took such names, and their routines stay usable.
-        if let routine = try snapshot.routine(named: name) { return (id, routine) }
+        if let routine = try snapshot.routine(named: name) { return (routine.id, routine) }
         guard Exercise.fitsName(name) else {
             throw TrainingError(
                 .invalidValue, "a routine's name is at most \(Exercise.maximumNameLength) characters",
@@ -140,29 +140,23 @@ extension TrainingLog {
     }
 
     /// Adds an exercise to the end of a routine, creating the routine if it does not exist; returns the routine's
-    /// name, as it was first given.
+    /// name, as it was first given, and whether this made the routine.
     @discardableResult
     public func addToRoutine(
         _ routineName: String, exercise name: String, sets: UInt32, reps: ClosedRange<UInt32>, restSeconds: UInt32
-    ) async throws -> String {
-        guard (1...20).contains(sets), reps.lowerBound >= 1, reps.upperBound <= 100, (1...3_600).contains(restSeconds)
-        else {
-            throw TrainingError(
-                .invalidValue,
-                "targets of \(sets) sets of "
-                    + (reps.count == 1 ? "\(reps.lowerBound)" : "\(reps.lowerBound)-\(reps.upperBound)")
-                    + " reps, \(restSeconds) s rest",
-                remedy: "give 1 to 20 sets, reps from 1 to 100 (such as 8-12) and 1 to 3600 s of rest")
-        }
+    ) async throws -> (routine: String, created: Bool) {
+        try Self.checkTargets(sets: sets, reps: reps, restSeconds: restSeconds)
         return try await execute { snapshot, _ in
             let (id, routine) = try Self.routine(named: routineName, in: snapshot)
             let exercise = try exercise(name, in: snapshot)
             var events: [any TrainingEventPayload] = []
-            if routine == nil { events.append(RoutineCreated(routineId: id, name: routineName)) }
+            // Blanks around the name are no part of it (`"  Legs  "` is Legs).
+            let newName = routineName.trimmingCharacters(in: .whitespaces)
+            if routine == nil { events.append(RoutineCreated(routineId: id, name: newName)) }
             if routine?.exercises.contains(where: { $0.exerciseId == exercise.id }) == true {
                 throw TrainingError(
                     .notAllowed, "\(exercise.name) is already in \(routine!.name)",
-                    remedy: "move it with liftledger routine move, or remove it first")
+                    remedy: "change its targets with liftledger routine edit, or move it with liftledger routine move")
             }
             events.append(
                 RoutineExerciseAdded(
@@ -171,7 +165,56 @@ extension TrainingLog {
             return Decision(
                 stream: Routine.streamID(id), expectedVersion: try snapshot.expectedVersion(of: Routine.streamID(id)),
                 events: events,
-                result: routine?.name ?? routineName)
+                result: (routine?.name ?? newName, routine == nil))
+        }
+    }
+
+    /// Changes the targets of an exercise in a routine, keeping its place and the targets not given. Returns the
+    /// routine's name and whether anything changed (targets as they are already write nothing).
+    @discardableResult
+    public func editRoutineExercise(
+        _ routineName: String, exercise name: String, sets: UInt32? = nil, reps: ClosedRange<UInt32>? = nil,
+        restSeconds: UInt32? = nil
+    ) async throws -> (routine: String, changed: Bool) {
+        try await execute { snapshot, _ in
+            let (routine, exerciseId) = try routineExercise(routineName, name, in: snapshot)
+            let index = routine.exercises.firstIndex { $0.exerciseId == exerciseId }!
+            let current = routine.exercises[index]
+            var edited = current
+            edited.targetSets = sets ?? current.targetSets
+            edited.minimumReps = reps?.lowerBound ?? current.minimumReps
+            edited.maximumReps = reps?.upperBound ?? current.maximumReps
+            edited.restSeconds = restSeconds ?? current.restSeconds
+            try Self.checkTargets(
+                sets: edited.targetSets, reps: edited.minimumReps...edited.maximumReps, restSeconds: edited.restSeconds)
+            guard edited != current else {
+                return Decision(
+                    stream: Routine.streamID(routine.id),
+                    expectedVersion: try snapshot.expectedVersion(of: Routine.streamID(routine.id)), events: [],
+                    result: (routine.name, false))
+            }
+            // Added again, an exercise goes to the end: moved back to its place, in the same append.
+            var events: [any TrainingEventPayload] = [edited]
+            if index != routine.exercises.count - 1 {
+                events.append(RoutineExerciseMoved(exerciseId: exerciseId, toIndex: UInt32(index)))
+            }
+            return Decision(
+                stream: Routine.streamID(routine.id),
+                expectedVersion: try snapshot.expectedVersion(of: Routine.streamID(routine.id)), events: events,
+                result: (routine.name, true))
+        }
+    }
+
+    /// Refuses targets a routine does not take: 1 to 20 sets, reps from 1 to 100, 1 to 3600 s of rest.
+    private static func checkTargets(sets: UInt32, reps: ClosedRange<UInt32>, restSeconds: UInt32) throws {
+        guard (1...20).contains(sets), reps.lowerBound >= 1, reps.upperBound <= 100, (1...3_600).contains(restSeconds)
+        else {
+            throw TrainingError(
+                .invalidValue,
+                "targets of \(sets) sets of "
+                    + (reps.count == 1 ? "\(reps.lowerBound)" : "\(reps.lowerBound)-\(reps.upperBound)")
+                    + " reps, \(restSeconds) s rest",
+                remedy: "give 1 to 20 sets, reps from 1 to 100 (such as 8-12) and 1 to 3600 s of rest")
         }
     }
 
@@ -246,18 +289,21 @@ extension TrainingLog {
     }
 
     /// Replaces the schedule. Each day names a routine by a name a routine can have, whether or not it exists yet, or
-    /// by a name the schedule in force has.
-    public func setSchedule(_ schedule: Schedule) async throws {
+    /// by a name the schedule in force has. Returns false, having written nothing, when the schedule in force is this
+    /// one already.
+    @discardableResult
+    public func setSchedule(_ schedule: Schedule) async throws -> Bool {
         try await execute { snapshot, _ in
+            let inForce = try snapshot.schedule()
             // The names the schedule in force has already stand, as an older version took them.
-            let current = Set(try snapshot.schedule().event.days)
+            let current = Set(inForce.event.days)
             for name in schedule.event.days where !name.isEmpty && !current.contains(name) {
                 _ = try Self.routine(named: name, in: snapshot)
             }
+            let isChange = !inForce.isRecorded || inForce.plan != schedule.plan
             return Decision(
                 stream: "schedule", expectedVersion: try snapshot.expectedVersion(of: "schedule"),
-                events: [schedule.event],
-                result: ())
+                events: isChange ? [schedule.event] : [], result: isChange)
         }
     }
 }

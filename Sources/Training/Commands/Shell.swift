@@ -4,9 +4,11 @@ public enum Shell {
     private static let plainCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./+:@%,")
 
     /// `text` as one word of a shell command: as it is when it is plain, else in double quotes (`"Upper A"`), with the
-    /// characters that are special inside them escaped.
+    /// characters that are special inside them escaped; one with a `!` in single quotes (`'Leg Day!!'`), as an
+    /// interactive bash expands `!!` inside double quotes to the command before, and keeps a backslash before a `!`.
     public static func word(_ text: String) -> String {
         guard text.isEmpty || !text.allSatisfy(plainCharacters.contains) else { return text }
+        if text.contains("!") { return "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'" }
         var quoted = "\""
         for character in text {
             if "\"\\$`".contains(character) { quoted.append("\\") }

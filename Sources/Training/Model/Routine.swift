@@ -14,6 +14,13 @@ public struct Routine: Sendable {
         ExerciseCatalog.normalized(name).replacingOccurrences(of: " ", with: "-")
     }
 
+    /// The id versions before fullwidth letters were folded gave a routine of a name with them (`Ｐｕｓｈ` made
+    /// `ｐｕｓｈ`), by which it is still found; nil when it is the id ``id(forName:)`` gives.
+    static func idBeforeWidthFolding(forName name: String) -> String? {
+        let id = ExerciseCatalog.normalized(name, foldingWidth: false).replacingOccurrences(of: " ", with: "-")
+        return id == self.id(forName: name) ? nil : id
+    }
+
     mutating func apply(_ event: TrainingEvent) {
         switch event {
         case .routineExerciseAdded(let added):

@@ -95,12 +95,14 @@ public struct TrainingSnapshot {
     /// past workouts may still name.
     public func routine(named name: String, includingDeleted: Bool = false) throws -> Routine? {
         // A name without a letter or a digit, or too long for a key, is no routine's.
-        let id = Routine.id(forName: name)
-        guard !id.isEmpty, id.utf8.count <= 500 else { return nil }
-        let routine = try table(.routines)?.withValue(forKey: Array(id.utf8)) { raw in
-            try ReadModelRow.decode(raw, table: "routines", StoredRoutine.init(decoding:)).routine
+        for id in [Routine.id(forName: name), Routine.idBeforeWidthFolding(forName: name)].compactMap({ $0 }) {
+            guard !id.isEmpty, id.utf8.count <= 500 else { continue }
+            let routine = try table(.routines)?.withValue(forKey: Array(id.utf8)) { raw in
+                try ReadModelRow.decode(raw, table: "routines", StoredRoutine.init(decoding:)).routine
+            }
+            if let routine, includingDeleted || !routine.exercises.isEmpty { return routine }
         }
-        return includingDeleted || routine?.exercises.isEmpty == false ? routine : nil
+        return nil
     }
 
     /// Every recorded schedule with the instant it was set, oldest first.

@@ -329,8 +329,13 @@ extension TimeZone {
             : ["UTC", "GMT"].contains(identifier) || TimeZone.abbreviationDictionary[identifier] == nil
         // `Factory` is a zone file, for machines whose zone is still to be set, not a place.
         guard isName, identifier != "Factory", let zone = usable(identifier) else {
+            // Names are read as written: `europe/berlin` is pointed to `Europe/Berlin`.
+            let lowered = identifier.lowercased()
+            let meant = TimeZone.knownTimeZoneIdentifiers.first { $0.lowercased() == lowered && $0 != identifier }
             throw TrainingError(
-                .invalidValue, "unknown time zone \"\(identifier)\"", remedy: "give an IANA name such as Europe/Berlin")
+                .invalidValue, "unknown time zone \"\(identifier)\"",
+                remedy: meant.map { "names are read as written: give \($0)" }
+                    ?? "give an IANA name such as Europe/Berlin")
         }
         return zone
     }
