@@ -206,9 +206,10 @@ struct WorkoutCLITests {
             (["history", "--routine", ""], "no routine \"\""),
             (["routine", "remove", "!!!", "squat"], "no routine \"!!!\""),
             (["routine", "move", "", "squat", "1"], "no routine \"\""),
-            // A word that is no subcommand is read as a routine's name: the remedy names the subcommands that change
-            // one.
-            (["routine", "edit"], "no routine \"edit\"; see them all with liftledger routine show; change one with"),
+
+            // A word that is no subcommand is read as a routine's name: one a letter or two from a subcommand is
+            // pointed to it.
+            (["routine", "ediit"], "no routine \"ediit\"; did you mean liftledger routine edit?"),
             (["schedule", "set", "--weekdays", "!!!,B,C,D,E,F,G"], "a routine needs a name with a letter or a digit"),
             (["schedule", "set", "--split", "A,Rest!"], "a routine cannot be named \"Rest!\""),
             (["schedule", "set", "--split", "A,B\u{1B}[2J"], "a routine's name cannot hold a line break or another"),
