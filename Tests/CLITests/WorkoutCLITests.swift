@@ -206,7 +206,6 @@ struct WorkoutCLITests {
             (["history", "--routine", ""], "no routine \"\""),
             (["routine", "remove", "!!!", "squat"], "no routine \"!!!\""),
             (["routine", "move", "", "squat", "1"], "no routine \"\""),
-
             // A word that is no subcommand is read as a routine's name: one a letter or two from a subcommand is
             // pointed to it.
             (["routine", "ediit"], "no routine \"ediit\"; did you mean liftledger routine edit?"),

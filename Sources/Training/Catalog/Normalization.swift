@@ -12,7 +12,8 @@ extension ExerciseCatalog {
         let isASCII = text.utf8.allSatisfy { $0 < 0x80 }
         if isASCII { return normalized(ascii: text) }
         let folded = text.folding(
-            options: foldingWidth ? [.caseInsensitive, .diacriticInsensitive, .widthInsensitive]
+            options: foldingWidth
+                ? [.caseInsensitive, .diacriticInsensitive, .widthInsensitive]
                 : [.caseInsensitive, .diacriticInsensitive], locale: nil)
         var result = String.UnicodeScalarView()
         var spaceDue = false
