@@ -132,7 +132,8 @@ enum Names {
 
     static func validateStreamID(_ stream: String) throws(JournalError) {
         let bytes = stream.utf8
-        guard !bytes.isEmpty, bytes.count <= maximumStreamIDBytes, !bytes.contains(where: { $0 < 0x20 || $0 == 0x7F })
+        guard !bytes.isEmpty, bytes.count <= maximumStreamIDBytes, !bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }),
+            !hasLineBreakingScalars(stream, orSpaces: false)
         else {
             throw .invalid(
                 "invalid stream id \(stream.debugDescription)",
@@ -140,9 +141,23 @@ enum Names {
         }
     }
 
+    /// Whether `text` has a character past ASCII that is a control (C1, `U+0085`) or a line or paragraph separator
+    /// (`U+2028`, `U+2029`), which break a line of `events` on a terminal, or, with `orSpaces`, any other space
+    /// (`U+00A0`, `U+3000`). ASCII's are checked byte by byte.
+    private static func hasLineBreakingScalars(_ text: String, orSpaces: Bool) -> Bool {
+        guard text.utf8.contains(where: { $0 >= 0x80 }) else { return false }
+        return text.unicodeScalars.contains { scalar in
+            switch scalar.properties.generalCategory {
+            case .control, .lineSeparator, .paragraphSeparator: true
+            default: orSpaces && scalar.properties.isWhitespace
+            }
+        }
+    }
+
     static func validate(_ event: ProposedEvent) throws(JournalError) {
         let type = event.type.utf8
-        guard !type.isEmpty, type.count <= maximumTypeBytes, !type.contains(where: { $0 <= 0x20 || $0 == 0x7F })
+        guard !type.isEmpty, type.count <= maximumTypeBytes, !type.contains(where: { $0 <= 0x20 || $0 == 0x7F }),
+            !hasLineBreakingScalars(event.type, orSpaces: true)
         else {
             throw .invalid(
                 "invalid event type \(event.type.debugDescription)",

@@ -69,6 +69,13 @@ public enum JournalExport {
                 throw malformed(line, "a line after the end line (line \(end.line))")
             }
             guard let object = try? JSONSerialization.jsonObject(with: Data(text)) as? [String: Any] else {
+                // An app's export given here: a first line of columns, not an object.
+                if records.isEmpty, text.first != UInt8(ascii: "{"), text.contains(where: { ",;\t".utf8.contains($0) })
+                {
+                    throw ImportError(
+                        .malformed, "\(path) is a table (an app's export?), not a journal export",
+                        remedy: "import a Strong, Hevy or FitNotes export with liftledger import FILE")
+                }
                 // The last line, with no line end after it: a file cut inside it. What is left of it is no record.
                 guard index == lines.count - 1 else { throw malformed(line, "not a JSON object") }
                 if allowingCut { break }

@@ -22,6 +22,9 @@ struct BackupCommand: AsyncParsableCommand {
         let journal = try location.open(checkingPagesFirst: true)
         let total = UInt64(try journal.statistics().usedBytes)
         let staging = Journal.backupStaging(for: destination)
+        // Stopped (Ctrl-C), the backup leaves what it made: no copy half written, no directory it created.
+        let made = FileManager.default.fileExists(atPath: destination) ? [] : [destination]
+        SignalCleanup.removeOnSignal([staging + "/data.mdb", staging + "/lock.mdb", staging] + made)
         let progress = Task.detached {
             // The copy has no progress callback: follow the size of the file it writes, against the pages in use.
             var bar = ProgressBar(label: "backup")

@@ -19,7 +19,10 @@ struct EventsCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Print at most this many records.")
     var limit: Int?
 
-    @Flag(help: "Keep printing new records as they are committed, until interrupted.")
+    @Flag(
+        help: ArgumentHelp(
+            "Keep printing new records as they are committed, until interrupted or --limit records are printed; "
+                + "of the whole journal, not with --stream."))
     var follow = false
 
     @Flag(help: "Print one JSON object per line (fields documented in docs/FORMAT.md).")

@@ -165,6 +165,7 @@ final class OutputSink {
         }
         // Held until the handle closes: another export knows the file is being written.
         flock(opened.fileDescriptor, LOCK_EX)
+        SignalCleanup.removeOnSignal([partial])
         return (opened, .file(partial: partial, final: final))
     }
 }

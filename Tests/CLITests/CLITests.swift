@@ -211,6 +211,56 @@ struct CLITests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).isEmpty)
     }
 
+    /// An export or a backup stopped midway (Ctrl-C, SIGTERM) leaves nothing of its own: no partial file beside the
+    /// target (8 MB of personal data, before), no staging directory, no destination it made. Each is stopped once
+    /// what it writes is there; a backup that finished first is tried again, up to five times.
+    @Test func anInterruptedExportOrBackupLeavesNothingBehind() throws {
+        for (export, unit) in [("hevy-kg-2022-2026.csv", "kg"), ("strong-zh-2020-2023.csv", "lb")] {
+            let imported = try liftledger(
+                ["import", repositoryRoot + "/Fixtures/exports/" + export, "--unit", unit], journal: journal)
+            #expect(imported.status == 0, "\(imported.standardError)")
+        }
+        func stop(_ arguments: [String], once path: @escaping () -> String?, with signal: Int32) throws -> Int32 {
+            let program = try ProgramHandle(BuiltProgram.liftledger, arguments + ["--journal", journal])
+            let deadline = ContinuousClock.now + .seconds(30)
+            while path().map({ !FileManager.default.fileExists(atPath: $0) }) ?? true, ContinuousClock.now < deadline {
+                usleep(1_000)
+            }
+            kill(program.processIdentifier, signal)
+            return program.wait().status
+        }
+        let exports = directory.child("exports")
+        try FileManager.default.createDirectory(atPath: exports, withIntermediateDirectories: false)
+        let target = exports + "/all.jsonl"
+        let exported = try stop(
+            ["export", "--format", "jsonl", "--output", target],
+            once: { (try? FileManager.default.contentsOfDirectory(atPath: exports))?.first.map { exports + "/" + $0 } },
+            with: SIGINT)
+        #expect(exported == 130)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: exports).isEmpty)
+
+        var stopped = 0
+        for attempt in 1...5 where stopped == 0 {
+            let destination = directory.child("backup-\(attempt)")
+            let status = try stop(
+                ["backup", destination],
+                once: {
+                    (try? FileManager.default.contentsOfDirectory(atPath: destination))?.first.map {
+                        destination + "/" + $0
+                    }
+                },
+                with: SIGTERM)
+            if status == 143 {
+                stopped += 1
+                #expect(!FileManager.default.fileExists(atPath: destination), "attempt \(attempt)")
+            } else {
+                let verified = try liftledger(["verify"], journal: destination).status
+                #expect(status == 0 && verified == 0)
+            }
+        }
+        #expect(stopped == 1, "every backup finished before it was stopped")
+    }
+
     /// A demo given a directory without the exports prints its error alone, having made no journal.
     @Test func aDemoWithoutItsExportsIsRefusedBeforeItBegins() throws {
         let empty = directory.child("no-exports")

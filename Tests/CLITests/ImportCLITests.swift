@@ -378,10 +378,13 @@ struct ImportCLITests {
         let cutExport = directory.child("cut.jsonl")
         let exportedLines = try String(contentsOfFile: exported, encoding: .utf8).split(separator: "\n")
         try Data(exportedLines.dropLast(2).map { $0 + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: cutExport))
-        for file in [directory.child("missing.jsonl"), empty, cutExport] {
+        // An app's export given instead is pointed to `import`.
+        let appExport = repositoryRoot + "/Fixtures/exports/strong-2026.csv"
+        for file in [directory.child("missing.jsonl"), empty, cutExport, appExport] {
             let failed = directory.child("failed")
             let refused = try liftledger(["import-journal", file], journal: failed)
             #expect(refused.status == 1 && refused.standardError.split(separator: "\n").count == 1)
+            #expect(file != appExport || refused.standardError.hasSuffix("export with liftledger import FILE\n"))
             #expect(!FileManager.default.fileExists(atPath: failed), "\(file)")
         }
         let salvaged = try liftledger(

@@ -90,15 +90,23 @@ struct AppendTests {
     @Test func invalidArgumentsAreRefusedBeforeAnythingIsQueued() async throws {
         let test = try TestJournal()
         let journal = test.journal
-        for stream in ["", "has\nnewline", String(repeating: "s", count: 501)] {
+        // Past ASCII too: a line separator (U+2028), a C1 control (U+0085) break a line of `events` on a terminal.
+        for stream in ["", "has\nnewline", String(repeating: "s", count: 501), "a\u{2028}b", "a\u{85}b"] {
             let error = await journalError { _ = try await journal.append([event("x")], to: stream) }
             #expect(error?.code == .invalidArgument, "stream id \(stream.debugDescription)")
         }
         let empty = await journalError { _ = try await journal.append([], to: "s") }
         #expect(empty?.code == .invalidArgument)
-        let spaced = await journalError { _ = try await journal.append([event("x", type: "Set Logged")], to: "s") }
-        #expect(spaced?.code == .invalidArgument)
+        // A type has no space of any kind: not a no-break space (U+00A0), an ideographic one (U+3000), nor a line
+        // separator.
+        for type in ["Set Logged", "Set\u{A0}Logged", "Set\u{3000}Logged", "Set\u{2028}Logged"] {
+            let spaced = await journalError { _ = try await journal.append([event("x", type: type)], to: "s") }
+            #expect(spaced?.code == .invalidArgument, "\(type.unicodeScalars.map(\.value))")
+        }
         #expect(try journal.head().position == 0)
+        // Letters of any script are names.
+        _ = try await journal.append([event("x", type: "Tÿpe流")], to: "Ünïcode-流 stream")
+        #expect(try journal.head().position == 1)
     }
 
     @Test func theLongestStreamIDFitsLMDBsKeysAndDisturbsNoOtherAppend() async throws {
