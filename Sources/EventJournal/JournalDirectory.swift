@@ -322,12 +322,18 @@ enum JournalDirectory {
         }
         /// With no journal where LMDB looks: nil for an environment that never held one, whose making was cut short.
         /// A meta page that records databases LMDB does not go by is another process's journal, made since, which a
-        /// new transaction finds, or else a damaged newer meta page, which `init` would write an empty journal over.
+        /// new transaction finds (at once, or once its maker's commit is done), or else a damaged newer meta page,
+        /// which `init` would write an empty journal over.
         func madeSince() throws -> Database? {
             if let made = try openMeta() { return made }
             guard try mappingStorageErrors({ try environment.databaseNames() }).isEmpty else { throw notAJournal }
             guard try metaPagesRecordDatabases() else { return nil }
-            if let made = try openMeta() { return made }
+            // A maker's commit writes its meta page a moment before LMDB goes by it (the lock file's transaction id is
+            // set after the write): looked at again for a tenth of a second, which a damaged page does not outlast.
+            for _ in 0..<20 {
+                if let made = try openMeta() { return made }
+                usleep(5_000)
+            }
             throw JournalError(
                 .corruptRecord,
                 "the journal at \(path) is damaged: the meta page LMDB goes by holds no journal, while the other one "
