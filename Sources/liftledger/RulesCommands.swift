@@ -55,6 +55,9 @@ struct RulesSetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "set",
         abstract: "Change a rule: recorded in the journal, then the read models it affects rebuilt.",
+        // One value: the argument takes every word after the rule only so that a negative value is not read as an
+        // option, and the usage the parser makes of it read as several.
+        usage: "liftledger rules set [--journal <dir>] [--durability <mode>] <key> <value> [--dry-run] [--json]",
         discussion: """
             With --dry-run, the rule is not recorded: the read models are replayed under the new rule in a scratch \
             store and the differences are printed (records that appear, disappear or change value; the streak; weekly \
