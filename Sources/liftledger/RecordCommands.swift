@@ -250,7 +250,7 @@ struct WhyCommand: AsyncParsableCommand {
                         ? "give a later --as-of, or leave it out to see what it has now"
                         : records.isEmpty
                             ? "log a set of it first; liftledger prs lists the exercises with records"
-                            : "see the records it has with liftledger prs \(exercise.name)")
+                            : "see the records it has with liftledger prs \(Shell.word(exercise.name))")
             }
             var entries: [JSON] = []
             let carriesItsUnit = RecordsCommand.carriesItsUnit(chosen)

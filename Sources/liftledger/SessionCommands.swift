@@ -108,7 +108,7 @@ struct LogCommand: AsyncParsableCommand {
         let entry =
             exerciseAlone
             ? SetEntry(exercise: words.joined(separator: " "), weight: nil, reps: 0)
-            : try SetEntry(words: words, defaultUnit: unit)
+            : try Self.entry(words, unit: unit, catalog: catalog)
         let exercise = catalog.reference(entry.exercise)
         let request = SetRequest(
             exercise: exercise, weight: entry.weight, reps: entry.reps, kind: kind.kind,
@@ -122,6 +122,18 @@ struct LogCommand: AsyncParsableCommand {
             durationSeconds: seconds, distanceMeters: metres)
         Terminal.write("set \(number): \(name) \(TrainingFormat.details(details, unit))\n")
         if paused { Terminal.write("the workout was paused: its clock runs again\n") }
+    }
+
+    /// The set `words` give. An exercise named in one word (quoted) that the catalog knows as it is, such as a custom
+    /// `"Kettlebell Swing 24kg"`, is taken whole, and the set read from the words after it: splitting the words would
+    /// cut `24kg` off its name as a weight.
+    static func entry(_ words: [String], unit: MassUnit, catalog: ExerciseCatalog) throws -> SetEntry {
+        if words.count >= 2, catalog.lookup(words[0]) != nil,
+            let set = try? SetEntry(words: ["exercise"] + words.dropFirst(), defaultUnit: unit)
+        {
+            return SetEntry(exercise: words[0], weight: set.weight, reps: set.reps)
+        }
+        return try SetEntry(words: words, defaultUnit: unit)
     }
 
     /// Refuses, saying what is missing, a set typed without a part: after `--time`, `--distance` or `--note`, more

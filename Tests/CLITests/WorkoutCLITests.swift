@@ -1027,6 +1027,38 @@ struct WorkoutCLITests {
         #expect(again.status == 1 && again.standardError.contains(#"no routine "Legs""#), "\(again.standardError)")
     }
 
+    /// A custom exercise whose name holds what reads as a weight or as sets × reps is logged by its name quoted: the
+    /// words were split first, and `24kg` cut off the name as a weight (the hint then made a second exercise). A
+    /// catalog name quoted is read as before.
+    @Test func aCustomExerciseNamedWithAWeightIsLoggedByItsNameQuoted() throws {
+        try ok(["exercise", "add", "Kettlebell Swing 24kg", "--primary", "glutes"])
+        try ok(["exercise", "add", "Squat 5x5", "--primary", "quadriceps"])
+        try ok(["start"])
+        #expect(
+            try ok(["log", "Kettlebell Swing 24kg", "24kg", "x", "15"]).standardOutput
+                == "set 1: Kettlebell Swing 24kg 24 kg × 15\n")
+        #expect(try ok(["log", "Squat 5x5", "100", "x", "5"]).standardOutput == "set 2: Squat 5x5 100 kg × 5\n")
+        #expect(
+            try ok(["log", "bench press", "100kg", "x", "5"]).standardOutput
+                == "set 3: Barbell Bench Press - Medium Grip 100 kg × 5\n")
+        let status = try jsonObject(try ok(["status", "--json"]).lines[0])
+        #expect(
+            (status["exercises"] as? [[String: Any]])?.map { $0["exerciseId"] as? String } == [
+                "custom-kettlebell-swing-24kg", "custom-squat-5x5", try exerciseID("bench press"),
+            ])
+        // The commands suggested for a name are quoted for a shell: pasted, `date` in backquotes ran.
+        let unknown = try liftledger(["log", "Curl `date`", "10kg", "x", "5"], journal: journal)
+        #expect(
+            unknown.standardError.contains(#"exercise add "Curl \`date\`" --primary MUSCLE"#),
+            "\(unknown.standardError)")
+        try ok(["log", "butt lift bridge", "20kg", "x", "10"])
+        try ok(["finish"])
+        let noDistance = try liftledger(["why", "butt lift bridge", "distance"], journal: journal)
+        #expect(
+            noDistance.standardError.hasSuffix(#"liftledger prs "Butt Lift (Bridge)""# + "\n"),
+            "\(noDistance.standardError)")
+    }
+
     /// A date of the form that is no day of the calendar is named so, with the days its month has (by hand: February
     /// 2026 has 28, February 2024, a leap year, 29, April 30), or the months a year has; nothing is written. A
     /// `profile set` with nothing to set is refused as the command line is read (64), as `schedule set` is.

@@ -83,7 +83,7 @@ extension TrainingLog {
             guard !workout.exercises.contains(where: { $0.exerciseId == exercise.id }) else {
                 throw TrainingError(
                     .notAllowed, "\(exercise.name) is already in the workout",
-                    remedy: "log its sets with liftledger log \"\(exercise.name)\" WEIGHT x REPS")
+                    remedy: "log its sets with liftledger log \(Shell.word(exercise.name)) WEIGHT x REPS")
             }
             return Decision(
                 stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id),
