@@ -90,7 +90,9 @@ public final class TrainingLog: Sendable {
     func exercise(_ name: String, in snapshot: TrainingSnapshot) throws -> Exercise {
         try snapshot.catalog().exercise(
             named: name,
-            remedy: "see liftledger exercise list, or add it with liftledger exercise add \(Shell.word(name)) --primary MUSCLE")
+            remedy:
+                "see liftledger exercise list, or add it with liftledger exercise add \(Shell.word(name)) --primary "
+                + "MUSCLE")
     }
 
     /// The workout a reference (`7`, `workout-7`) names.
