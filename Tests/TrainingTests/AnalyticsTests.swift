@@ -417,13 +417,15 @@ struct AnalyticsTests {
         #expect(chest.lines.map(\.weighedSets) == [2, 1, 1] && chest.sets == 4)
         let balance = try log.query { try $0.balance(weeks: 2, today: LocalDate("2026-01-13")!) }
         #expect(balance.muscles.first { $0.name == "chest" }?.weeklySets == [3, 1])
-        // A custom exercise that lists the chest twice: a muscle counts once for a set, so its set counts 1, beside the
-        // bench press's 1 that week.
-        let sled = try await log.addCustomExercise(
-            CustomExerciseAdded(exerciseId: "", name: "Chest Sled", primaryMuscles: ["chest", "chest"]))
+        // A custom exercise that lists the chest twice, as an older version recorded one (`exercise add` now lists each
+        // muscle once): a muscle counts once for a set, so its set counts 1, beside the bench press's 1 that week.
+        let sled = CustomExerciseAdded(
+            exerciseId: "custom-chest-sled", name: "Chest Sled", primaryMuscles: ["chest", "chest"])
+        _ = try await test.journal.append([sled.proposed()], to: "catalog")
         try await workout(at: "2026-01-14T18:00:00Z", [set("chest sled", "50", 10)])
         let twice = try log.query { try $0.setsBehind(muscle: "chest", weeks: 1, today: LocalDate("2026-01-14")!) }
-        #expect(twice.lines.last?.exerciseId == sled.id && twice.lines.last?.weighedSets == 1 && twice.sets == 2)
+        #expect(
+            twice.lines.last?.exerciseId == sled.exerciseId && twice.lines.last?.weighedSets == 1 && twice.sets == 2)
         #expect(
             try log.query { try $0.balance(weeks: 1, today: LocalDate("2026-01-14")!) }.muscles.first {
                 $0.name == "chest"

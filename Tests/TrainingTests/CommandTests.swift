@@ -449,6 +449,20 @@ struct CommandTests {
         #expect(try log.activeSession()?.workout.routineId == oldID)
     }
 
+    /// A custom exercise is recorded as free-exercise-db writes one: each muscle once (the chest, given as primary
+    /// twice and as secondary, is primary once; the triceps once), the force in lower case, and no equipment for an
+    /// empty one.
+    @Test func aCustomExerciseIsRecordedAsTheCatalogWritesOne() async throws {
+        let test = try TestJournal()
+        let log = try TrainingLog(journal: test.journal)
+        let added = try await log.addCustomExercise(
+            CustomExerciseAdded(
+                exerciseId: "", name: "Foo Press", primaryMuscles: ["chest", "chest"],
+                secondaryMuscles: ["chest", "triceps", "triceps"], equipment: " ", force: "PUSH"))
+        #expect(added.primaryMuscles == ["chest"] && added.secondaryMuscles == ["triceps"])
+        #expect(added.equipment == nil && added.force == "push")
+    }
+
     @Test func localDatesRoundTripThroughDayNumbers() {
         for text in ["1970-01-01", "2000-02-29", "2026-11-22", "1969-12-31", "2100-03-01"] {
             let date = LocalDate(text)!

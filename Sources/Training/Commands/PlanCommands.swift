@@ -54,6 +54,15 @@ extension TrainingLog {
     /// Adds a custom exercise to the catalog; returns it.
     @discardableResult
     public func addCustomExercise(_ proposal: CustomExerciseAdded) async throws -> Exercise {
+        var proposal = proposal
+        // As free-exercise-db writes them: each muscle once (a primary one not again as secondary), the force and the
+        // mechanic in lower case, and no equipment rather than an empty one.
+        var seen: Set<String> = []
+        proposal.primaryMuscles = proposal.primaryMuscles.filter { seen.insert($0).inserted }
+        proposal.secondaryMuscles = proposal.secondaryMuscles.filter { seen.insert($0).inserted }
+        proposal.force = proposal.force?.lowercased()
+        proposal.mechanic = proposal.mechanic?.lowercased()
+        if proposal.equipment?.trimmingCharacters(in: .whitespaces).isEmpty == true { proposal.equipment = nil }
         let name = proposal.name.trimmingCharacters(in: .whitespaces)
         guard !ExerciseCatalog.key(name).isEmpty else {
             throw TrainingError(
