@@ -90,6 +90,7 @@ struct BalanceCommand: AsyncParsableCommand {
     func run() async throws {
         try location.query(asOf: asOf) { context in
             let balance = try context.snapshot.balance(weeks: weeks, today: context.today)
+            let withoutMuscles = try context.snapshot.setsWithoutMuscles(weeks: weeks, today: context.today)
             // Sets to three decimals, as the rules weigh them (balance.secondary 0.125), and as `why balance` shows them.
             func number(_ value: Double, _ digits: Int = 3) -> String {
                 let factor = pow(10.0, Double(digits))
@@ -119,6 +120,16 @@ struct BalanceCommand: AsyncParsableCommand {
                         ("upperSets", .verbatim(number(balance.upperSets, 3))),
                         ("lowerSets", .verbatim(number(balance.lowerSets, 3))),
                         ("upperLowerRatio", ratio(balance.upperLowerRatio)),
+                        (
+                            "setsWithoutMuscles",
+                            .array(
+                                withoutMuscles.map {
+                                    .object([
+                                        ("exerciseId", .string($0.exerciseId)), ("name", .string($0.name)),
+                                        ("sets", .integer(Int64($0.sets))),
+                                    ])
+                                })
+                        ),
                     ]).rendered + "\n")
                 return
             }
@@ -148,6 +159,14 @@ struct BalanceCommand: AsyncParsableCommand {
             text += balance.pushPullRatio.map { " = \(number($0, 2))\n" } ?? "\n"
             text += "upper/lower: \(number(balance.upperSets)) / \(number(balance.lowerSets)) sets"
             text += balance.upperLowerRatio.map { " = \(number($0, 2))\n" } ?? "\n"
+            // Left out above, not silently: an imported custom exercise has no muscles until mapped to the catalog's.
+            if !withoutMuscles.isEmpty {
+                text +=
+                    "not counted, as their exercise has no muscles: "
+                    + withoutMuscles.map { "\($0.name) (\($0.sets) set\($0.sets == 1 ? "" : "s"))" }.joined(
+                        separator: ", ")
+                    + "; import again with --map to map them to catalog exercises (docs/IMPORT.md)\n"
+            }
             Terminal.write(text)
         }
     }

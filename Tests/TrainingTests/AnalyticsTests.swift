@@ -61,6 +61,26 @@ struct AnalyticsTests {
         try records(exercise)[kind, default: []].map(\.valueText)
     }
 
+    /// Sets that balance cannot count, their exercise having no muscles, are named, not left out silently. By hand, in
+    /// the two weeks to Tuesday 2026-01-13 (weeks from Monday): "Mystery Lift", a custom exercise with no muscles as an
+    /// import makes one, 2 working sets on the 7th and 1 on the 12th (a warm-up beside it does not count), 3 in all;
+    /// the bench press, which has muscles, is not listed; Mystery Lift's set on 2025-12-30, the week before, is outside
+    /// (the one set of the week of 2025-12-29).
+    @Test func setsOfAnExerciseWithoutMusclesAreNamedByBalance() async throws {
+        let mystery = CustomExerciseAdded(exerciseId: "custom-mystery-lift", name: "Mystery Lift", primaryMuscles: [])
+        _ = try await test.journal.append([mystery.proposed()], to: "catalog")
+        try await workout(at: "2025-12-30T18:00:00Z", [set("mystery lift", "20", 5)])
+        try await workout(
+            at: "2026-01-07T18:00:00Z",
+            [set("mystery lift", "20", 5), set("mystery lift", "20", 5), set("bench press", "100", 5)])
+        try await workout(
+            at: "2026-01-12T18:00:00Z", [set("mystery lift", "10", 5, .warmup), set("mystery lift", "20", 5)])
+        let left = try log.query { try $0.setsWithoutMuscles(weeks: 2, today: LocalDate("2026-01-13")!) }
+        #expect(left == [SetsWithoutMuscles(exerciseId: "custom-mystery-lift", name: "Mystery Lift", sets: 3)])
+        #expect(
+            try log.query { try $0.setsWithoutMuscles(weeks: 1, today: LocalDate("2025-12-31")!) }.map(\.sets) == [1])
+    }
+
     @Test func aTieIsNoRecordWarmUpsAreLeftOutAndRepMaximaAreKeptPerRepCount() async throws {
         // Workout 1: 100×5, a 140×3 warm-up, 100×5. The warm-up is left out, so the heaviest is 100, set by set 1
         // (set 3 ties it). Set volume 500, most reps 5, 5RM 100, session volume 500 + 500 = 1000.

@@ -72,7 +72,34 @@ public struct MuscleBalance: Sendable {
     }
 }
 
+/// An exercise's working sets that no muscle counts, as its exercise has none: a custom exercise an import made (Hevy's
+/// custom exercises, FitNotes' names in its "Body" and "Cardio" categories), or one the catalog does not know.
+public struct SetsWithoutMuscles: Sendable, Equatable {
+    public let exerciseId: String
+    public let name: String
+    /// Working sets that are not excluded, as balance counts a set.
+    public let sets: Int
+}
+
 extension TrainingSnapshot {
+    /// The working sets of the `weeks` weeks up to and including the one `today` is in whose exercise has no muscles,
+    /// by exercise, most first: what ``balance(weeks:today:)`` leaves out.
+    public func setsWithoutMuscles(weeks count: Int, today: LocalDate) throws -> [SetsWithoutMuscles] {
+        let weeks = balanceWeeks(count, today: today)
+        let days = weeks.first!.dayNumber...(weeks.last!.dayNumber + 6)
+        let catalog = try catalog()
+        var found: [SetsWithoutMuscles] = []
+        for id in try exercisesTrained() {
+            let exercise = catalog.exercise(id: id)
+            guard exercise.map({ $0.primaryMuscles.isEmpty && $0.secondaryMuscles.isEmpty }) ?? true else { continue }
+            let sets = try sessions(of: id).filter {
+                days.contains(LocalDate.dayNumber(of: $0.startedAt, in: rules.timeZone))
+            }.reduce(0) { $0 + Int($1.workingSets) }
+            if sets > 0 { found.append(SetsWithoutMuscles(exerciseId: id, name: exercise?.name ?? id, sets: sets)) }
+        }
+        return found.sorted { ($1.sets, $0.name) < ($0.sets, $1.name) }
+    }
+
     /// The balance of the `weeks` weeks up to and including the one `today` is in.
     public func balance(weeks count: Int, today: LocalDate) throws -> MuscleBalance {
         let weeks = balanceWeeks(count, today: today)
