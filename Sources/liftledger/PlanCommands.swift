@@ -258,6 +258,9 @@ struct ExerciseAddCommand: AsyncParsableCommand {
     @Option(help: "compound or isolation.")
     var mechanic: String?
 
+    @Flag(help: "Add it though an exercise is named all but as it is (one letter apart, such as a plural).")
+    var new = false
+
     func run() async throws {
         func list(_ text: String?) -> [String] {
             (text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
@@ -273,6 +276,12 @@ struct ExerciseAddCommand: AsyncParsableCommand {
                 .notAllowed,
                 "\"\(typed)\" is another app's name for \"\(mapped.name)\" (\(mapped.id)), which imports map it to",
                 remedy: "log it by that name, or give the custom exercise another name")
+        }
+        // Its plural, or a letter mistyped: the sets of one exercise would be split between two.
+        if !new, catalog.lookup(typed) == nil, let near = catalog.nearlyNamed(typed) {
+            throw TrainingError(
+                .notAllowed, "\"\(typed)\" is all but the name of \"\(near.name)\" (\(near.id))",
+                remedy: "log it by that name, or add it anyway with --new")
         }
         let exercise = try await log.addCustomExercise(
             CustomExerciseAdded(

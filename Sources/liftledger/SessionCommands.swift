@@ -124,12 +124,14 @@ struct LogCommand: AsyncParsableCommand {
         if paused { Terminal.write("the workout was paused: its clock runs again\n") }
     }
 
-    /// The set `words` give. An exercise named in one word (quoted) that the catalog knows as it is, such as a custom
-    /// `"Kettlebell Swing 24kg"`, is taken whole, and the set read from the words after it: splitting the words would
-    /// cut `24kg` off its name as a weight.
+    /// The set `words` give. An exercise named in one word that holds a blank or a digit (quoted), that the catalog
+    /// knows as it is, such as a custom `"Kettlebell Swing 24kg"`, is taken whole when the words after it are a set
+    /// alone: splitting the words would cut `24kg` off its name as a weight.
     static func entry(_ words: [String], unit: MassUnit, catalog: ExerciseCatalog) throws -> SetEntry {
-        if words.count >= 2, catalog.lookup(words[0]) != nil,
-            let set = try? SetEntry(words: ["exercise"] + words.dropFirst(), defaultUnit: unit)
+        let placeholder = "exercise"
+        if words.count >= 2, words[0].contains(where: { $0 == " " || $0.isNumber }), catalog.lookup(words[0]) != nil,
+            let set = try? SetEntry(words: [placeholder] + words.dropFirst(), defaultUnit: unit),
+            set.exercise == placeholder
         {
             return SetEntry(exercise: words[0], weight: set.weight, reps: set.reps)
         }

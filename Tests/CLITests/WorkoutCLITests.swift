@@ -1059,6 +1059,21 @@ struct WorkoutCLITests {
             "\(noDistance.standardError)")
     }
 
+    /// A custom exercise named all but as a catalog one (its plural) is refused, writing nothing, unless `--new` says it
+    /// is meant: the sets of one exercise would be split between two.
+    @Test func aCustomExerciseNamedAllButAsACatalogOneNeedsNew() throws {
+        let before = try ok(["events", "--json"]).standardOutput
+        let refused = try liftledger(
+            ["exercise", "add", "Romanian Deadlifts", "--primary", "hamstrings"], journal: journal)
+        #expect(
+            refused.status == 1 && refused.standardError.contains(#"all but the name of "Romanian Deadlift""#)
+                && refused.standardError.hasSuffix("add it anyway with --new\n"), "\(refused.standardError)")
+        #expect(try ok(["events", "--json"]).standardOutput == before)
+        #expect(
+            try ok(["exercise", "add", "Romanian Deadlifts", "--primary", "hamstrings", "--new"]).standardOutput
+                == "added Romanian Deadlifts [custom-romanian-deadlifts]\n")
+    }
+
     /// A date of the form that is no day of the calendar is named so, with the days its month has (by hand: February
     /// 2026 has 28, February 2024, a leap year, 29, April 30), or the months a year has; nothing is written. A
     /// `profile set` with nothing to set is refused as the command line is read (64), as `schedule set` is.

@@ -195,6 +195,18 @@ struct CatalogTests {
         #expect(ExerciseCatalog.normalized(text) == expected)
     }
 
+    /// A name one letter from a catalog name, blanks and punctuation aside, is all but that exercise's (the catalog's
+    /// names, checked in free-exercise-db's data: `Romanian Deadlift`, `Zercher Squats`); two letters off, or a name of
+    /// fewer than six letters, is not.
+    @Test func aNameOneLetterFromAnExercisesIsAllButItsName() throws {
+        let catalog = try ExerciseCatalog.bundled()
+        #expect(catalog.nearlyNamed("Romanian Deadlifts")?.id == "Romanian_Deadlift")
+        #expect(catalog.nearlyNamed("zercher-squat")?.id == "Zercher_Squats")
+        #expect(catalog.nearlyNamed("Romanian Deadliftss") == nil)
+        #expect(catalog.nearlyNamed("Plank Hold") == nil)
+        #expect(catalog.nearlyNamed("Dipss") == nil)
+    }
+
     @Test func muscleNamesAreThoseOfTheDataFile() throws {
         let muscles = try Self.dataFile().flatMap {
             ($0["primaryMuscles"] as? [String] ?? []) + ($0["secondaryMuscles"] as? [String] ?? [])

@@ -36,6 +36,19 @@ extension ExerciseCatalog {
     }
 
     private static let minimumSuggestionScore = 0.5
+
+    /// An exercise named all but as `text` is, one letter apart (`Romanian Deadlifts`, `Zercher Squat` beside
+    /// `Zercher Squats`), blanks and punctuation aside: a new exercise of that name would split the sets of one
+    /// between two. Nil for a name of fewer than six letters, where one letter makes another word.
+    public func nearlyNamed(_ text: String) -> Exercise? {
+        let joined = Array(Self.normalized(text).unicodeScalars.filter { $0 != " " })
+        guard joined.count >= 6 else { return nil }
+        for (position, key) in keys.enumerated() {
+            let other = Array(key.name.unicodeScalars.filter { $0 != " " })
+            if abs(other.count - joined.count) <= 1, editDistance(joined, other) <= 1 { return exercises[position] }
+        }
+        return nil
+    }
 }
 
 /// Normalized text split into words, for scoring how alike two names are.
