@@ -293,15 +293,13 @@ struct TrainingFold {
     /// it contributes now: in the order they started, so that records mostly add on rather than count again.
     private mutating func settle() throws {
         parkCurrent()
-        // Each workout looked up once, not at every comparison of the sort, which moves indices, not contributions.
-        let pending = unsettled.map { (stream: $0.key, unsettled: $0.value) }
-        unsettled.removeAll(keepingCapacity: true)
-        let startedAt = pending.map { workouts[$0.stream]!.startedAt }
-        let order = pending.indices.sorted {
-            (startedAt[$0], pending[$0].stream) < (startedAt[$1], pending[$1].stream)
+        // Each workout looked up once, not at every comparison of the sort.
+        var order = unsettled.map { stream, unsettled in
+            (startedAt: workouts[stream]!.startedAt, stream: stream, unsettled: unsettled)
         }
-        for index in order {
-            let (stream, unsettled) = pending[index]
+        unsettled.removeAll(keepingCapacity: true)
+        order.sort { ($0.startedAt, $0.stream) < ($1.startedAt, $1.stream) }
+        for (_, stream, unsettled) in order {
             let workout = workouts[stream]!
             let after =
                 workout.counts
