@@ -283,7 +283,7 @@ struct RoutineDeleteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete",
         abstract: "Delete a routine: every exercise taken out of it (workouts done from it keep its name).",
-        discussion: "A routine added again with 'routine add' starts empty.")
+        discussion: "Added to again with 'routine add', it has only the exercises added since.")
 
     @OptionGroup var location: JournalLocation
 
