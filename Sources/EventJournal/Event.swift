@@ -130,15 +130,46 @@ enum Names {
     static let maximumMetadataBytes = 1_024
     static let maximumPayloadBytes = 16 << 20
 
+    /// Refuses a stream id no record can have: empty, too long for a key, or with a control character of ASCII's.
+    /// Reads and restores take what older versions stored; appends check more (``validateNewStreamID(_:)``).
     static func validateStreamID(_ stream: String) throws(JournalError) {
         let bytes = stream.utf8
-        guard !bytes.isEmpty, bytes.count <= maximumStreamIDBytes, !bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }),
-            !hasLineBreakingScalars(stream, orSpaces: false)
-        else {
-            throw .invalid(
-                "invalid stream id \(stream.debugDescription)",
-                remedy: "use 1 to \(maximumStreamIDBytes) bytes of text without control characters, such as workout-42")
+        guard !bytes.isEmpty, bytes.count <= maximumStreamIDBytes, !bytes.contains(where: { $0 < 0x20 || $0 == 0x7F })
+        else { throw invalidStreamID(stream) }
+    }
+
+    /// Refuses the stream id of an append: as ``validateStreamID(_:)`` does, and with a control character or a line
+    /// or paragraph separator past ASCII too.
+    static func validateNewStreamID(_ stream: String) throws(JournalError) {
+        try validateStreamID(stream)
+        if hasLineBreakingScalars(stream, orSpaces: false) { throw invalidStreamID(stream) }
+    }
+
+    private static func invalidStreamID(_ stream: String) -> JournalError {
+        .invalid(
+            "invalid stream id \(escaped(stream))",
+            remedy: "use 1 to \(maximumStreamIDBytes) bytes of text without control characters or line breaks, such as "
+                + "workout-42")
+    }
+
+    /// `text` quoted, with its control characters, and its spaces and invisible characters past ASCII, escaped
+    /// (`\u{A}`, `\u{2028}`), so that an error naming it stays on one line and shows what is in it.
+    private static func escaped(_ text: String) -> String {
+        var quoted = "\""
+        for scalar in text.unicodeScalars {
+            let isInvisible: Bool
+            switch scalar.properties.generalCategory {
+            case .control, .lineSeparator, .paragraphSeparator, .spaceSeparator, .format: isInvisible = true
+            default: isInvisible = false
+            }
+            if scalar.value < 0x20 || scalar.value == 0x7F || (scalar.value >= 0x80 && isInvisible) {
+                quoted += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            } else {
+                if scalar == "\"" || scalar == "\\" { quoted += "\\" }
+                quoted.unicodeScalars.append(scalar)
+            }
         }
+        return quoted + "\""
     }
 
     /// Whether `text` has a character past ASCII that is a control (C1, `U+0085`) or a line or paragraph separator
@@ -154,15 +185,27 @@ enum Names {
         }
     }
 
+    /// Refuses the event of an append: its type with a space or a control character (past ASCII too), or a line or
+    /// paragraph separator; then as ``validate(_:)`` does.
+    static func validateNew(_ event: ProposedEvent) throws(JournalError) {
+        if hasLineBreakingScalars(event.type, orSpaces: true) { throw invalidType(event.type) }
+        try validate(event)
+    }
+
+    private static func invalidType(_ type: String) -> JournalError {
+        .invalid(
+            "invalid event type \(escaped(type))",
+            remedy: "use 1 to \(maximumTypeBytes) bytes without spaces, control characters or line breaks, such as "
+                + "SetLogged")
+    }
+
+    /// Refuses an event no record can have: a type empty, too long or with a space or a control character of ASCII's,
+    /// metadata too long, a time outside the years the journal holds, a payload too large. Restores take what older
+    /// versions stored; appends check more (``validateNew(_:)``).
     static func validate(_ event: ProposedEvent) throws(JournalError) {
         let type = event.type.utf8
-        guard !type.isEmpty, type.count <= maximumTypeBytes, !type.contains(where: { $0 <= 0x20 || $0 == 0x7F }),
-            !hasLineBreakingScalars(event.type, orSpaces: true)
-        else {
-            throw .invalid(
-                "invalid event type \(event.type.debugDescription)",
-                remedy: "use 1 to \(maximumTypeBytes) bytes without spaces or control characters, such as SetLogged")
-        }
+        guard !type.isEmpty, type.count <= maximumTypeBytes, !type.contains(where: { $0 <= 0x20 || $0 == 0x7F })
+        else { throw invalidType(event.type) }
         let metadata = event.metadata
         for field in [metadata.correlationID, metadata.causationID, metadata.source]
         where field.utf8.count > maximumMetadataBytes {

@@ -168,11 +168,11 @@ public final class Journal: Sendable {
     public func append(
         _ events: [ProposedEvent], to stream: String, expectedVersion: ExpectedVersion = .any
     ) async throws -> AppendResult {
-        try Names.validateStreamID(stream)
+        try Names.validateNewStreamID(stream)
         guard !events.isEmpty else {
             throw JournalError.invalid("an append needs at least one event", remedy: "pass one or more events")
         }
-        for event in events { try Names.validate(event) }
+        for event in events { try Names.validateNew(event) }
         let request = AppendRequest(stream: stream, expectedVersion: expectedVersion, events: events)
         if let result = committer.commitIfIdle(request) { return try result.get() }
         return try await withCheckedThrowingContinuation { continuation in
@@ -187,11 +187,11 @@ public final class Journal: Sendable {
     public func append(_ appends: [StreamAppend]) async throws -> [AppendResult] {
         var requests: [AppendRequest] = []
         for append in appends {
-            try Names.validateStreamID(append.stream)
+            try Names.validateNewStreamID(append.stream)
             guard !append.events.isEmpty else {
                 throw JournalError.invalid("an append needs at least one event", remedy: "pass one or more events")
             }
-            for event in append.events { try Names.validate(event) }
+            for event in append.events { try Names.validateNew(event) }
             requests.append(
                 AppendRequest(stream: append.stream, expectedVersion: append.expectedVersion, events: append.events))
         }

@@ -158,6 +158,8 @@ final class OutputSink {
         }
         removePartials(beside: final)
         let partial = final + ".partial-\(getpid())"
+        // Before the file is made, so that no signal finds it made and not to be removed.
+        SignalCleanup.removeOnSignal([partial])
         guard FileManager.default.createFile(atPath: partial, contents: nil, attributes: [.posixPermissions: 0o600]),
             let opened = FileHandle(forWritingAtPath: partial)
         else {
@@ -165,7 +167,6 @@ final class OutputSink {
         }
         // Held until the handle closes: another export knows the file is being written.
         flock(opened.fileDescriptor, LOCK_EX)
-        SignalCleanup.removeOnSignal([partial])
         return (opened, .file(partial: partial, final: final))
     }
 }

@@ -309,7 +309,7 @@ struct RestStartCommand: AsyncParsableCommand {
     /// begin with), else two minutes.
     private func defaultRest(_ snapshot: TrainingSnapshot) throws -> UInt32 {
         guard let workout = try snapshot.activeWorkout(),
-            let routine = try workout.routineId.flatMap({ try snapshot.routine(named: $0) }),
+            let routine = try workout.routineId.flatMap({ try snapshot.routine(id: $0) }),
             let exerciseId = workout.lastCountedSet?.details.exerciseId ?? workout.exercises.first?.exerciseId,
             let target = routine.exercises.first(where: { $0.exerciseId == exerciseId }), target.restSeconds > 0
         else { return 120 }
@@ -412,7 +412,8 @@ struct FinishCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "When it ended: last (its last set, or, if later, its last pause's end or its running rest's start), now, "
+            "When it ended: last (its last set, or, if later, its last pause's end or its running rest's start or "
+                + "change), now, "
                 + "'YYYY-MM-DD HH:MM' in the "
                 + "profile's time zone, or an RFC 3339 time; from then to now (default: now, unless it is stale).",
             valueName: "time"))

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -8,38 +9,49 @@ import Foundation
 /// journal), removed when a signal ends the process: Ctrl-C, SIGTERM or SIGHUP. Without it, an export stopped with
 /// Ctrl-C left its personal data in a partial file beside the target.
 enum SignalCleanup {
-    /// The paths to remove, as C strings, for the signal handler, which may only make system calls: allocated before
-    /// the handler is installed, and never freed (a handler may be running on them).
-    ///
-    /// `nonisolated(unsafe)`: written by ``removeOnSignal(_:)`` alone, with the signals blocked on its thread; the
-    /// handler only reads it. A command calls it from its main task, once (a demo's journal, an export's file or a
-    /// backup's staging directory).
-    nonisolated(unsafe) private static var paths: UnsafeMutablePointer<UnsafeMutablePointer<CChar>>?
-    nonisolated(unsafe) private static var count = 0
+    /// The paths to remove, as C strings, for the signal handler, which may only make system calls.
+    private struct Table {
+        let count: Int
+        let paths: UnsafeMutablePointer<UnsafeMutablePointer<CChar>>
+    }
+
+    /// The address of the table in force (0 before the first), published whole: a handler on any thread reads one
+    /// table or the one before it, never a mix. A table is never freed, as a handler may be reading it. (An address,
+    /// not the pointer, as an atomic of pointers is not `Sendable`.)
+    private static let table = Atomic<Int>(0)
+
+    private static var current: UnsafeMutablePointer<Table>? {
+        UnsafeMutablePointer(bitPattern: table.load(ordering: .acquiring))
+    }
 
     /// From now on, a signal that would end the process (SIGINT, SIGTERM, SIGHUP, unless it was ignored from the
-    /// start) first removes `paths`, in order,
-    /// with system calls alone (each is unlinked as a file, else removed as an empty directory: a directory's files
-    /// come before it), then ends it with the status a shell gives a death by the signal (128 + the signal). The
-    /// handler is in place as soon as this returns, where a dispatch source is armed later, on another thread. A path
-    /// that is gone by then (an export renamed into place) is passed over.
+    /// start) first removes `paths`, after those of earlier calls, in order, with system calls alone (each is unlinked
+    /// as a file, else removed as an empty directory: a directory's files come before it); then the process dies by
+    /// the signal, as the shell that ran it expects (a script's loop stops at Ctrl-C). The handler is in place as soon
+    /// as this returns, where a dispatch source is armed later, on another thread. A path that is gone by then (an
+    /// export renamed into place) is passed over.
     static func removeOnSignal(_ paths: [String]) {
-        let table = UnsafeMutablePointer<UnsafeMutablePointer<CChar>>.allocate(capacity: paths.count)
-        for (index, path) in paths.enumerated() { (table + index).initialize(to: strdup(path)!) }
-        // Blocked while the table changes, so that the handler never sees half of it.
-        var blocked = sigset_t()
-        var previous = sigset_t()
-        sigemptyset(&blocked)
-        for number in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&blocked, number) }
-        pthread_sigmask(SIG_BLOCK, &blocked, &previous)
-        Self.paths = table
-        count = paths.count
+        let earlier = current
+        let earlierCount = earlier?.pointee.count ?? 0
+        let all = UnsafeMutablePointer<UnsafeMutablePointer<CChar>>.allocate(capacity: earlierCount + paths.count)
+        if let earlier { all.initialize(from: earlier.pointee.paths, count: earlierCount) }
+        for (index, path) in paths.enumerated() { (all + earlierCount + index).initialize(to: strdup(path)!) }
+        let next = UnsafeMutablePointer<Table>.allocate(capacity: 1)
+        next.initialize(to: Table(count: earlierCount + paths.count, paths: all))
+        table.store(Int(bitPattern: next), ordering: .releasing)
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { number in
-            if let paths = SignalCleanup.paths {
-                for index in 0..<SignalCleanup.count where unlink(paths[index]) != 0 { rmdir(paths[index]) }
+            if let table = SignalCleanup.current {
+                var index = 0
+                while index < table.pointee.count {
+                    let path = table.pointee.paths[index]
+                    if unlink(path) != 0 { rmdir(path) }
+                    index += 1
+                }
             }
-            _exit(128 + number)
+            // Delivered again once the handler returns, with the default action: the process ends by it.
+            signal(number, SIG_DFL)
+            raise(number)
         }
         sigemptyset(&action.sa_mask)
         for number in [SIGINT, SIGTERM, SIGHUP] {
@@ -53,6 +65,5 @@ enum SignalCleanup {
             }
             sigaction(number, &action, nil)
         }
-        pthread_sigmask(SIG_SETMASK, &previous, nil)
     }
 }

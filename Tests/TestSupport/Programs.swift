@@ -6,7 +6,10 @@ import Foundation
 
 /// What a finished program printed, and how it ended.
 public struct ProgramResult: Sendable {
+    /// The exit status, or the signal's number when a signal ended the program (see `signal`).
     public let status: Int32
+    /// The signal that ended the program, when one did.
+    public let signal: Int32?
     public let standardOutput: String
     public let standardError: String
 
@@ -73,7 +76,9 @@ public final class ProgramHandle {
         process.waitUntilExit()
         killer.cancel()
         return ProgramResult(
-            status: process.terminationStatus, standardOutput: String(decoding: output, as: UTF8.self),
+            status: process.terminationStatus,
+            signal: process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil,
+            standardOutput: String(decoding: output, as: UTF8.self),
             standardError: String(decoding: error, as: UTF8.self))
     }
 }

@@ -174,8 +174,10 @@ struct SessionTests {
     }
 
     /// A rest timer started after the last set and left running: a finish as of the last set closed it before it
-    /// began. It now finishes as of the rest's start. By hand: started 18:00, a set at 18:01, a rest of 90 s begun
-    /// at 18:01:20, then 3 h idle: finished 18:01:20, 80 s, and the rest skipped then, not before its start.
+    /// began. It now finishes as of the rest's start, or its last extension. By hand: started 18:00, a set at 18:01, a
+    /// rest of 90 s begun at 18:01:20, the set corrected at 19:30 (no activity that keeps the workout going), then 3 h
+    /// idle: finished 18:01:20, 80 s, and the rest skipped then, not before its start. A second workout's rest,
+    /// extended at 18:01:40 after its start at 18:01:20, finishes at 18:01:40, 100 s.
     @Test func aFinishAtTheLastSetDoesNotCloseARestBeforeItBegan() async throws {
         let test = try TestJournal()
         let clock = ManualClock("2026-11-22T18:00:00Z")
@@ -185,6 +187,8 @@ struct SessionTests {
         try await log.logSet(SetRequest(exercise: "squat", weight: nil, reps: 5))
         clock.advance(seconds: 20)
         try await log.startRest(seconds: 90)
+        clock.set("2026-11-22T19:30:00Z")
+        try await log.correctSet(1, SetCorrection(reps: 6))
         clock.advance(seconds: 3 * 3_600)
         try await log.finish(at: .lastSet)
         let summary = try #require(try log.query { try $0.history() }.first)
@@ -193,6 +197,19 @@ struct SessionTests {
         let started = try #require(records.first { $0.type == RestTimerStarted.typeName })
         let closed = try #require(records.first { $0.type == RestTimerSkipped.typeName })
         #expect(closed.occurredAt >= started.occurredAt)
+
+        clock.set("2026-11-23T18:00:00Z")
+        try await log.start()
+        clock.advance(seconds: 60)
+        try await log.logSet(SetRequest(exercise: "squat", weight: nil, reps: 5))
+        clock.advance(seconds: 20)
+        try await log.startRest(seconds: 90)
+        clock.advance(seconds: 20)
+        try await log.extendRest(by: 30)
+        clock.advance(seconds: 3 * 3_600)
+        try await log.finish(at: .lastSet)
+        let extended = try #require(try log.query { try $0.history() }.last)
+        #expect(extended.durationSeconds == 100 && extended.finishedAt == Timestamp(rfc3339: "2026-11-23T18:01:40Z"))
     }
 
     /// With the clock set back before the workout's start, a set and a pause were recorded before it, and the pause,

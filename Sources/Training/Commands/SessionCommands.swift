@@ -300,9 +300,9 @@ extension TrainingLog {
     public enum FinishTime: Sendable, Equatable {
         /// As the command runs.
         case now
-        /// When its last set was logged (its start, with none), or its last pause ended, if later, or, with a rest
-        /// timer running, its last event (the rest's start at the least): for one left running, the idle hours after
-        /// it left out, whatever was corrected since.
+        /// When its last set was logged (its start, with none), or, if later, its last pause ended or its rest timer
+        /// still running was started or last moved: for one left running, the idle hours after it left out, whatever
+        /// was corrected since.
         case lastSet
         /// At an instant from then to now; for a local time the clocks pass twice, going back, its first pass, unless
         /// that is before the last set and the second is not (as an import reads an end before its start).
@@ -335,7 +335,8 @@ extension TrainingLog {
             // A rest timer still running was started (or moved) after the last set: the finish that closes it is not
             // dated before it began.
             case .lastSet:
-                end = min(workout.rest?.isOpen == true ? max(lastSet, workout.lastActivityAt) : lastSet, now)
+                let rest = workout.rest.flatMap { $0.isOpen ? $0.changedAt : nil }
+                end = min(max(lastSet, rest ?? lastSet), now)
             case .at(let given, let secondPass):
                 let instant = given < lastSet ? secondPass.flatMap { lastSet <= $0 ? $0 : nil } ?? given : given
                 guard lastSet <= instant, instant <= now else {

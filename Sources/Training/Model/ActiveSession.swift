@@ -23,7 +23,7 @@ public struct ActiveSession: Sendable {
         self.workout = workout
         self.now = now
         self.staleAfterSeconds = staleAfterSeconds
-        let target = try workout.routineId.flatMap { try snapshot.routine(named: $0) }
+        let target = try workout.routineId.flatMap { try snapshot.routine(id: $0) }
         exercises = try workout.exercises.map { exercise in
             let sets = workout.sets.filter { !$0.isRemoved && $0.details.exerciseId == exercise.exerciseId }
             let lastTime = try snapshot.lastTime(exercise.exerciseId, before: workout)

@@ -183,9 +183,10 @@ public struct Workout: Sendable {
         case .restTimerStarted(let started):
             rest = RestTimer(
                 startedAt: time, durationSeconds: started.durationSeconds, endsAt: started.endsAt,
-                afterSet: started.afterSet)
+                afterSet: started.afterSet, changedAt: time)
         case .restTimerExtended(let extended):
             rest?.endsAt = extended.endsAt
+            if let changed = rest?.changedAt { rest?.changedAt = max(changed, time) }
         case .restTimerSkipped:
             rest?.close(at: time)
         case .restTimerFinished(let finished):
@@ -241,6 +242,8 @@ public struct RestTimer: Sendable, Hashable {
     public let afterSet: UInt32?
     /// When it was skipped or recorded as finished; nil while it runs.
     public internal(set) var closedAt: Timestamp?
+    /// When it was started, or last extended or shortened.
+    public internal(set) var changedAt: Timestamp
 
     /// True until skipped or recorded as finished (a timer past its end but not yet recorded is still running).
     public var isOpen: Bool { closedAt == nil }

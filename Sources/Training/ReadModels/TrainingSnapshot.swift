@@ -94,15 +94,22 @@ public struct TrainingSnapshot {
     /// The routine a name or id refers to; with `includingDeleted`, also one whose exercises were all taken out, which
     /// past workouts may still name.
     public func routine(named name: String, includingDeleted: Bool = false) throws -> Routine? {
-        // A name without a letter or a digit, or too long for a key, is no routine's.
-        for id in [Routine.id(forName: name), Routine.idBeforeWidthFolding(forName: name)].compactMap({ $0 }) {
-            guard !id.isEmpty, id.utf8.count <= 500 else { continue }
-            let routine = try table(.routines)?.withValue(forKey: Array(id.utf8)) { raw in
-                try ReadModelRow.decode(raw, table: "routines", StoredRoutine.init(decoding:)).routine
-            }
-            if let routine, includingDeleted || !routine.exercises.isEmpty { return routine }
+        // The id an older version gave a name with fullwidth letters first: a routine of it is that name's, though
+        // another of the folded id may stand beside it.
+        for id in [Routine.idBeforeWidthFolding(forName: name), Routine.id(forName: name)].compactMap({ $0 }) {
+            if let routine = try routine(id: id), includingDeleted || !routine.exercises.isEmpty { return routine }
         }
         return nil
+    }
+
+    /// The routine of `id`, as a workout names the one it was started from (with its exercises all taken out, it has
+    /// none).
+    public func routine(id: String) throws -> Routine? {
+        // An id without a letter or a digit, or too long for a key, is no routine's.
+        guard !id.isEmpty, id.utf8.count <= 500 else { return nil }
+        return try table(.routines)?.withValue(forKey: Array(id.utf8)) { raw in
+            try ReadModelRow.decode(raw, table: "routines", StoredRoutine.init(decoding:)).routine
+        }
     }
 
     /// Every recorded schedule with the instant it was set, oldest first.
