@@ -22,8 +22,15 @@ struct BackupCommand: AsyncParsableCommand {
         let journal = try location.open(checkingPagesFirst: true)
         let total = UInt64(try journal.statistics().usedBytes)
         let staging = Journal.backupStaging(for: destination)
-        // Stopped (Ctrl-C), the backup leaves what it made: no copy half written, no directory it created.
-        let made = FileManager.default.fileExists(atPath: destination) ? [] : [destination]
+        // Stopped (Ctrl-C), the backup leaves nothing it made: no copy half written, no directory it created (the
+        // destination and those above it that are not there yet, deepest first; each removed only when empty).
+        var made: [String] = []
+        var directory = (destination as NSString).standardizingPath
+        while !directory.isEmpty, directory != "/", directory != ".", !FileManager.default.fileExists(atPath: directory)
+        {
+            made.append(directory)
+            directory = (directory as NSString).deletingLastPathComponent
+        }
         SignalCleanup.removeOnSignal([staging + "/data.mdb", staging + "/lock.mdb", staging] + made)
         let progress = Task.detached {
             // The copy has no progress callback: follow the size of the file it writes, against the pages in use.

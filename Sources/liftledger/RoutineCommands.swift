@@ -62,13 +62,16 @@ struct RoutineShowCommand: AsyncParsableCommand {
 
 extension RoutineShowCommand {
     /// The refusal of words that name no routine. `routine` runs `show` when its first word is no subcommand, so a
-    /// subcommand mistyped (`routine remvoe Push dips`) reaches here too: one a letter or two from a subcommand's name
-    /// is pointed to it.
+    /// subcommand mistyped (`routine remvoe Push dips`) reaches here too, when `show` is not typed: a word a letter from
+    /// a subcommand's name (two, past four letters) is pointed to it.
     static func noRoutine(_ words: [String]) -> TrainingError {
         let names = RoutineCommand.configuration.subcommands.map { $0.configuration.commandName! }
         let first = Array(words[0].lowercased())
-        if let meant = names.min(by: { editDistance(first, Array($0)) < editDistance(first, Array($1)) }),
-            editDistance(first, Array(meant)) <= 2, words[0].count > 2
+        let arguments = CommandLine.arguments
+        let showTyped = zip(arguments, arguments.dropFirst()).contains { $0 == ("routine", "show") }
+        if !showTyped, first.count > 2,
+            let meant = names.min(by: { editDistance(first, Array($0)) < editDistance(first, Array($1)) }),
+            editDistance(first, Array(meant)) <= (first.count > 4 ? 2 : 1)
         {
             let rest = words.dropFirst().map(Shell.word).joined(separator: " ")
             return TrainingError(
@@ -127,9 +130,11 @@ enum RoutineTargets {
     }
 
     /// Refuses an exercise whose last word is targets (`routine add Push bench press 3x5`), with the options that
-    /// give them.
-    static func refuseTargetsAmong(_ exercise: [String], command: String) throws {
-        guard exercise.count > 1, let (sets, reps) = setsTimesReps(exercise.last!) else { return }
+    /// give them; not one whose name ends so (a custom `Squat 5x5`), which `catalog` knows.
+    static func refuseTargetsAmong(_ exercise: [String], command: String, catalog: ExerciseCatalog) throws {
+        guard exercise.count > 1, let (sets, reps) = setsTimesReps(exercise.last!),
+            catalog.lookup(exercise.joined(separator: " ")) == nil
+        else { return }
         let name = exercise.dropLast().joined(separator: " ")
         throw CLIError(
             message: "\(exercise.last!.debugDescription) reads as sets × reps, not as part of the exercise",
@@ -168,10 +173,11 @@ struct RoutineAddCommand: AsyncParsableCommand {
     func validate() throws { try requireValues(["--reps": reps, "--rest": rest]) }
 
     func run() async throws {
-        try RoutineTargets.refuseTargetsAmong(exercise, command: "add \(Shell.word(routine))")
+        let log = try location.trainingLog()
+        try RoutineTargets.refuseTargetsAmong(
+            exercise, command: "add \(Shell.word(routine))", catalog: try log.query { try $0.catalog() })
         let reps = try RoutineTargets.reps(reps)
         let restSeconds = try RoutineTargets.restSeconds(rest)
-        let log = try location.trainingLog()
         let (name, created) = try await log.addToRoutine(
             routine, exercise: try log.exerciseReference(exercise.joined(separator: " ")), sets: sets, reps: reps,
             restSeconds: restSeconds)
@@ -215,10 +221,11 @@ struct RoutineEditCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try RoutineTargets.refuseTargetsAmong(exercise, command: "edit \(Shell.word(routine))")
+        let log = try location.trainingLog()
+        try RoutineTargets.refuseTargetsAmong(
+            exercise, command: "edit \(Shell.word(routine))", catalog: try log.query { try $0.catalog() })
         let reps = try reps.map(RoutineTargets.reps)
         let restSeconds = try rest.map(RoutineTargets.restSeconds)
-        let log = try location.trainingLog()
         let exerciseReference = try log.exerciseReference(exercise.joined(separator: " "))
         let (name, changed) = try await log.editRoutineExercise(
             routine, exercise: exerciseReference, sets: sets, reps: reps, restSeconds: restSeconds)

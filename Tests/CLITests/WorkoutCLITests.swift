@@ -984,6 +984,8 @@ struct WorkoutCLITests {
             (["routine", "add", "Upper A", "deadlift", "--reps", "5x3"], "give them apart: --sets 5 --reps 3"),
             (["routine", "remvoe", "Upper A", "squat"], #"did you mean liftledger routine remove "Upper A" squat?"#),
             (["routine", "shwo"], "did you mean liftledger routine show?"),
+            // With `show` typed, a name is a routine's, however near a subcommand's (`Home`, two letters from `move`).
+            (["routine", "show", "Home"], "change one with liftledger routine add, edit, remove, move or delete"),
         ]
         for (arguments, remedy) in refusals {
             let refused = try liftledger(arguments, journal: journal)
@@ -1041,6 +1043,8 @@ struct WorkoutCLITests {
         #expect(
             try ok(["log", "bench press", "100kg", "x", "5"]).standardOutput
                 == "set 3: Barbell Bench Press - Medium Grip 100 kg × 5\n")
+        // Its name is no targets in a routine either.
+        #expect(try ok(["routine", "add", "Upper", "Squat", "5x5"]).standardOutput == "created routine Upper\n")
         let status = try jsonObject(try ok(["status", "--json"]).lines[0])
         #expect(
             (status["exercises"] as? [[String: Any]])?.map { $0["exerciseId"] as? String } == [
@@ -1087,6 +1091,8 @@ struct WorkoutCLITests {
             (["history", "--to", "2026-04-31"], "2026-04 has 30 days; give a day from 01 to 30"),
             (["history", "--from", "2026-13-01"], "has no month 13; give a month from 01 to 12"),
             (["today", "--date", "26-02-01"], #"cannot read --date "26-02-01"; give YYYY-MM-DD"#),
+            // Digits of another script are no date's, not a day past the month's end.
+            (["today", "--date", "2026-02-１５"], #"cannot read --date "2026-02-１５"; give YYYY-MM-DD"#),
         ]
         let before = try ok(["events", "--json"]).standardOutput
         for (arguments, message) in cases {
