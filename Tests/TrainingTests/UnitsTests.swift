@@ -232,6 +232,11 @@ struct UnitsTests {
         // An exercise whose name has a number, and a set: not sets and reps.
         let named = try SetEntry(words: ["kettlebell", "figure", "8", "16kg", "x", "10"], defaultUnit: .kilograms)
         #expect(parts(named) == parts("kettlebell figure 8", weight("16"), 10))
+        // The exercises the remedies name are the catalog's: "assisted pull up" was named, which is none.
+        let remedy = refusal("dip bw-15 x 5")?.remedy ?? ""
+        let catalog = try ExerciseCatalog.bundled()
+        let suggested = remedy.matches(of: /liftledger log "([^"]+)"/).map { String($0.1) }
+        #expect(suggested.count == 2 && suggested.allSatisfy { catalog.lookup($0) != nil }, "\(suggested)")
     }
 
     @Test func rpeIsOneToTenInHalfSteps() {

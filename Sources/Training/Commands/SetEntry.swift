@@ -255,7 +255,7 @@ public struct SetEntry: Sendable, Equatable {
         TrainingError(
             .invalidValue, "weight \(typed.debugDescription) adds to body weight",
             remedy: "give the weight added alone, such as liftledger log \"pull up\" 20kg x 5 (an assisted exercise's "
-                + "weight is the help: liftledger log \"assisted pull up\" 20kg x 5)")
+                + "weight is the help: liftledger log \"band assisted pull-up\" 20kg x 5)")
     }
 
     /// Whether `word` is body weight's: `bw` or `bodyweight`, in any case.
