@@ -200,10 +200,12 @@ struct ShowCommand: AsyncParsableCommand {
             }
             if let note = workout.note { lines.append("note: \(note)") }
             for exercise in workout.exercises {
+                let sets = workout.countedSets.filter { $0.details.exerciseId == exercise.exerciseId }
+                // A finished workout shows what was done, as `history` does: not a routine's exercise left out, nor
+                // one whose sets were removed or moved (its JSON still lists it, with no sets).
+                if sets.isEmpty && !workout.isActive { continue }
                 lines.append(exercise.name)
-                lines += workout.countedSets.filter { $0.details.exerciseId == exercise.exerciseId }.map {
-                    "  " + TrainingFormat.set($0, context.unit)
-                }
+                lines += sets.map { "  " + TrainingFormat.set($0, context.unit) }
             }
             Terminal.write(lines.joined(separator: "\n") + "\n")
         }

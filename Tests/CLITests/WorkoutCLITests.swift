@@ -29,6 +29,10 @@ struct WorkoutCLITests {
         try jsonObject(try ok(["exercise", "show", name, "--json"]).lines[0])["id"] as! String
     }
 
+    func catalogName(_ name: String) throws -> String {
+        try jsonObject(try ok(["exercise", "show", name, "--json"]).lines[0])["name"] as! String
+    }
+
     @Test func aFullWorkoutWritesTheExpectedEventsInOrder() throws {
         try ok(["start"])
         try ok(["add", "bench", "press"])
@@ -1076,6 +1080,24 @@ struct WorkoutCLITests {
         #expect(
             try ok(["exercise", "add", "Romanian Deadlifts", "--primary", "hamstrings", "--new"]).standardOutput
                 == "added Romanian Deadlifts [custom-romanian-deadlifts]\n")
+    }
+
+    /// `show` of a finished workout lists the exercises done, as `history` does: one whose only set was corrected onto
+    /// another exercise is left out (its JSON keeps it, with no sets). In progress, it is listed, as the plan stands.
+    @Test func showOfAFinishedWorkoutLeavesOutExercisesWithoutSets() throws {
+        try ok(["start"])
+        try ok(["log", "hack", "squat", "100", "x", "8"])
+        try ok(["log", "squat", "100", "x", "5"])
+        try ok(["correct", "1", "--exercise", "leg press"])
+        let hack = try catalogName("hack squat")
+        #expect(try ok(["show", "1"]).lines.contains(hack))
+        try ok(["finish"])
+        let shown = try ok(["show", "1"]).lines
+        let legPress = try catalogName("leg press")
+        #expect(!shown.contains(hack) && shown.contains(legPress), "\(shown)")
+        let json = try jsonObject(try ok(["show", "1", "--json"]).lines[0])
+        let exercises = try #require(json["exercises"] as? [[String: Any]])
+        #expect(exercises.contains { $0["name"] as? String == hack && ($0["sets"] as? [Any])?.isEmpty == true })
     }
 
     /// A date of the form that is no day of the calendar is named so, with the days its month has (by hand: February
