@@ -470,19 +470,28 @@ struct TodayCommand: AsyncParsableCommand {
 
     func run() async throws {
         // The schedule in force that day, as the streak reads it: a past day's may not be today's.
-        let (day, due, known) = try location.trainingLog().query { snapshot in
+        let (day, due, routine, trained) = try location.trainingLog().query { snapshot in
             let day =
                 try date.map { try DateArgument.parse($0, option: "--date") }
                 ?? LocalDate(Date(), in: snapshot.rules.timeZone)
             let due = try snapshot.schedule(on: day).due(on: day)
-            return (day, due, try due.map { try snapshot.routine(named: $0) != nil } ?? false)
+            return (
+                day, due, try due.flatMap { try snapshot.routine(named: $0) },
+                try snapshot.history(HistoryFilter(from: day, to: day))
+            )
         }
+        let known = routine != nil
+        // A routine due and done already: the day's workout of it, not "start it".
+        let done = routine.flatMap { routine in trained.first { $0.routineId == routine.id } }
         if json {
             Terminal.write(
                 JSON.object([
                     ("date", .string(day.description)), ("weekday", .string(day.weekdayName)),
                     ("routine", due.map(JSON.string) ?? .null), ("rest", .bool(due == nil)),
+                    ("workouts", .array(trained.map { .string($0.workoutId) })),
                 ]).rendered + "\n")
+        } else if let due, let done {
+            Terminal.write("\(day.weekdayName) \(day): \(due); done (\(done.workoutId))\n")
         } else if let due {
             // A name an older version took that begins with -, after `--`, so that it is not read as an option.
             let word = (due.hasPrefix("-") ? "-- " : "") + Shell.word(due)

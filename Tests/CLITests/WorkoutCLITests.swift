@@ -1100,6 +1100,20 @@ struct WorkoutCLITests {
         #expect(exercises.contains { $0["name"] as? String == hack && ($0["sets"] as? [Any])?.isEmpty == true })
     }
 
+    /// `today` says a routine due is done once a finished workout of it started that day, where it said to start it
+    /// again; its JSON lists the day's workouts. A split of Push alone makes Push due every day.
+    @Test func todaySaysARoutineDoneIsDone() throws {
+        try ok(["routine", "add", "Push", "bench press"])
+        try ok(["schedule", "set", "--split", "Push"])
+        #expect(try ok(["today"]).standardOutput.hasSuffix(": Push; start it with liftledger start Push\n"))
+        try ok(["start", "push"])
+        try ok(["log", "bench press", "80kg", "x", "5"])
+        try ok(["finish"])
+        #expect(try ok(["today"]).standardOutput.hasSuffix(": Push; done (workout-1)\n"))
+        let json = try jsonObject(try ok(["today", "--json"]).lines[0])
+        #expect(json["workouts"] as? [String] == ["workout-1"] && json["routine"] as? String == "Push")
+    }
+
     /// A date of the form that is no day of the calendar is named so, with the days its month has (by hand: February
     /// 2026 has 28, February 2024, a leap year, 29, April 30), or the months a year has; nothing is written. A
     /// `profile set` with nothing to set is refused as the command line is read (64), as `schedule set` is.
