@@ -62,9 +62,18 @@ struct CorrectCommand: AsyncParsableCommand {
         correction.durationSeconds = try timeAndDistance.seconds()
         correction.distanceMeters = try timeAndDistance.metres()
         correction.clearing = Set(clear.map(\.value))
-        let (id, changed) = try await log.correctSet(set, in: workout, correction)
-        Terminal.write(
-            changed ? "corrected set \(set) of \(id)\n" : "set \(set) of \(id) has that already; nothing was written\n")
+        let (id, changed, was, now) = try await log.correctSet(set, in: workout, correction)
+        guard changed else {
+            Terminal.write("set \(set) of \(id) has that already; nothing was written\n")
+            return
+        }
+        // What it was and is, as `log` shows a set: a slip in the correction is seen at once.
+        let (unit, catalog) = try log.query { (try $0.profileFields().unit ?? .kilograms, try $0.catalog()) }
+        func shown(_ details: SetDetails) -> String {
+            let name = catalog.exercise(id: details.exerciseId)?.name ?? details.exerciseId
+            return "\(name) \(TrainingFormat.details(details, unit))"
+        }
+        Terminal.write("corrected set \(set) of \(id): \(shown(now)) (was \(shown(was)))\n")
     }
 }
 
@@ -233,8 +242,26 @@ struct EditCommand: AsyncParsableCommand {
             }
         }
         let id = Workout.streamID(reference: workout)
+        let was = try log.query { try $0.workout(id) }
         let changed = try await log.editWorkout(workout, startedAt: start, note: note, name: name)
-        Terminal.write(changed ? "edited \(id)\n" : "\(id) has that already; nothing was written\n")
+        guard changed else {
+            Terminal.write("\(id) has that already; nothing was written\n")
+            return
+        }
+        // What changed, from what: a date mistyped (day and month swapped) is seen at once, not when the workout is
+        // missing from the history.
+        let (zone, now) = try log.query { ($0.rules.timeZone, try $0.workout(id)) }
+        var changes: [String] = []
+        if let was, let now {
+            if now.startedAt != was.startedAt {
+                changes.append(
+                    "starts \(TrainingFormat.localTime(now.startedAt, in: zone)) "
+                        + "(was \(TrainingFormat.localTime(was.startedAt, in: zone)))")
+            }
+            if now.name != was.name { changes.append("name \(now.name) (was \(was.name))") }
+            if now.note != was.note { changes.append(now.note.map { "note \($0)" } ?? "no note") }
+        }
+        Terminal.write("edited \(id)" + (changes.isEmpty ? "" : ": " + changes.joined(separator: "; ")) + "\n")
     }
 }
 

@@ -489,7 +489,10 @@ struct WorkoutCLITests {
             try ok(["edit", "2", "--name", "Workout"]).standardOutput
                 == "workout-2 has that already; nothing was written\n")
         #expect(try head() == finished)
-        #expect(try ok(["edit", "2", "--name", "Legs", "--note", "heavy"]).standardOutput == "edited workout-2\n")
+        // What changed is said, from what.
+        #expect(
+            try ok(["edit", "2", "--name", "Legs", "--note", "heavy"]).standardOutput
+                == "edited workout-2: name Legs (was Workout); note heavy\n")
         #expect(try head() == finished + 1)
         #expect(try ok(["edit", "workout-2", "--name", "Legs"]).standardOutput.hasSuffix("nothing was written\n"))
         #expect(try ok(["delete", "2"]).standardOutput == "deleted workout-2\n")
@@ -1357,8 +1360,11 @@ struct WorkoutCLITests {
         try ok(["start"])
         try ok(["log", "zercher carry", "135", "x", "20"])
         try ok(["log", "zercher carry", "155", "x", "20"])
-        // Each change names the workout it went to.
-        #expect(try ok(["correct", "2", "--reps", "15"]).standardOutput == "corrected set 2 of workout-1\n")
+        // Each change names the workout it went to, and the set as it is and was, in the profile's unit.
+        let carry = try catalogName("zercher carry")
+        #expect(
+            try ok(["correct", "2", "--reps", "15"]).standardOutput
+                == "corrected set 2 of workout-1: \(carry) 155 lb × 15 (was \(carry) 155 lb × 20)\n")
         // A note given, then cleared.
         try ok(["correct", "2", "--note", "chalk"])
         try ok(["correct", "2", "--note", ""])
@@ -1374,8 +1380,10 @@ struct WorkoutCLITests {
             try jsonObject(try ok(["show", "1", "--json"]).lines[0])["startedAt"] as! String
         }
         let before = try startedAt()
+        let edited = try ok(["edit", "1", "--date", "2026-11-10", "--note", "moved"]).standardOutput
         #expect(
-            try ok(["edit", "1", "--date", "2026-11-10", "--note", "moved"]).standardOutput == "edited workout-1\n")
+            edited.hasPrefix("edited workout-1: starts 2026-11-10 ") && edited.contains(" (was ")
+                && edited.hasSuffix("; note moved\n"), "\(edited)")
         // The same local time of day in New York, to the microsecond, on the 10th: each instant shifted by the zone's
         // offset from UTC at that instant, then split into days since 1970 and the time into the day.
         func local(_ text: String) throws -> (day: Int64, time: Int64) {

@@ -60,12 +60,13 @@ public enum ClearableSetValue: String, Sendable, Hashable, CaseIterable {
 
 extension TrainingLog {
     /// Corrects set `number` of `workout` (default: the one in progress, else the last finished one); returns the
-    /// workout's id, and whether the set changed: a correction to what it has writes nothing.
+    /// workout's id, whether the set changed (a correction to what it has writes nothing), and the set's values before
+    /// and after.
     @discardableResult
     public func correctSet(
         _ number: UInt32, in reference: String? = nil, _ correction: SetCorrection
     ) async throws
-        -> (workoutId: String, changed: Bool)
+        -> (workoutId: String, changed: Bool, was: SetDetails, now: SetDetails)
     {
         guard !correction.isEmpty else {
             throw TrainingError(
@@ -125,7 +126,7 @@ extension TrainingLog {
             guard details != set.details else {
                 return Decision(
                     stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id), events: [],
-                    result: (workout.id, false))
+                    result: (workout.id, false, set.details, details))
             }
             var events: [any TrainingEventPayload] = []
             if !workout.exercises.contains(where: { $0.exerciseId == details.exerciseId }) {
@@ -135,7 +136,7 @@ extension TrainingLog {
             events.append(SetCorrected(setNumber: number, set: details))
             return Decision(
                 stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id), events: events,
-                result: (workout.id, true))
+                result: (workout.id, true, set.details, details))
         }
     }
 
