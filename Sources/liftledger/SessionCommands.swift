@@ -122,6 +122,22 @@ struct LogCommand: AsyncParsableCommand {
             durationSeconds: seconds, distanceMeters: metres)
         Terminal.write("set \(number): \(name) \(TrainingFormat.details(details, unit))\n")
         if paused { Terminal.write("the workout was paused: its clock runs again\n") }
+        // A number typed in the other unit (185 meant as pounds after 82.5 kg) makes a record no lifter made: said,
+        // with the correction, though the set stands as given.
+        let slip = try log.query { snapshot in
+            try (workout.map { try snapshot.workout(Workout.streamID(reference: $0)) } ?? snapshot.activeWorkout())
+                .flatMap { try snapshot.weightMeantInTheOtherUnit(by: number, of: $0) }
+        }
+        if let (meant, previous) = slip {
+            let relation =
+                meant.unit == .pounds
+                ? "2.2 times the \(previous) before it, as pounds read as kilograms are"
+                : "a 2.2th of the \(previous) before it, as kilograms read as pounds are"
+            Terminal.write(
+                "note: \(entry.weight!) is \(relation); if you meant \(meant), correct it: liftledger correct \(number) "
+                    + "--weight \(meant.value)\(meant.unit.rawValue)" + (workout.map { " --workout \($0)" } ?? "")
+                    + "\n")
+        }
     }
 
     /// The set `words` give. An exercise named in one word that holds a blank or a digit (quoted), that the catalog

@@ -1117,6 +1117,21 @@ struct WorkoutCLITests {
         #expect(json["workouts"] as? [String] == ["workout-1"] && json["routine"] as? String == "Push")
     }
 
+    /// A weight typed in the other unit is logged as given, with a note and the correction: 185 after 82.5 kg is 2.2
+    /// times (see CommandTests' hand-worked figures).
+    @Test func aWeightTypedInTheOtherUnitGetsANote() throws {
+        try ok(["profile", "set", "--unit", "kg"])
+        try ok(["start"])
+        #expect(try ok(["log", "bench press", "82.5", "x", "8"]).lines.count == 1)
+        let logged = try ok(["log", "bench press", "185", "x", "5"]).lines
+        #expect(
+            logged.count == 2
+                && logged[1] == "note: 185 kg is 2.2 times the 82.5 kg before it, as pounds read as kilograms are; if "
+                    + "you meant 185 lb, correct it: liftledger correct 2 --weight 185lb",
+            "\(logged)")
+        try ok(["correct", "2", "--weight", "185lb"])
+    }
+
     /// A date of the form that is no day of the calendar is named so, with the days its month has (by hand: February
     /// 2026 has 28, February 2024, a leap year, 29, April 30), or the months a year has; nothing is written. A
     /// `profile set` with nothing to set is refused as the command line is read (64), as `schedule set` is.

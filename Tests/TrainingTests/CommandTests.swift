@@ -471,6 +471,32 @@ struct CommandTests {
         #expect(added.equipment == nil && added.force == "push")
     }
 
+    /// A weight 2.2 times the exercise's weight before it, within 5%, or a 2.2th, reads as typed in the other unit. By
+    /// hand: 185 kg after 82.5 kg is 2.242 times, and 2.242 × 0.45359237 = 1.017, within 5% of 1: 185 lb meant. 100 kg
+    /// after 185 kg is 0.54 times: none. In pounds, 80 lb after 180 lb is 0.444 times, 0.444 ÷ 0.45359237 = 0.980: 80
+    /// kg meant.
+    @Test func aWeightTypedInTheOtherUnitIsTold() async throws {
+        let test = try TestJournal()
+        let log = try TrainingLog(journal: test.journal)
+        func kilograms(_ text: String) -> Weight { Weight(ExactDecimal(text)!, .kilograms) }
+        func pounds(_ text: String) -> Weight { Weight(ExactDecimal(text)!, .pounds) }
+        func slip(_ number: UInt32) throws -> Weight? {
+            try log.query {
+                try $0.weightMeantInTheOtherUnit(by: number, of: try #require(try $0.activeWorkout()))?.meant
+            }
+        }
+        try await log.start()
+        try await log.logSet(SetRequest(exercise: "bench press", weight: kilograms("82.5"), reps: 8))
+        #expect(try slip(1) == nil)
+        try await log.logSet(SetRequest(exercise: "bench press", weight: kilograms("185"), reps: 5, confirmed: true))
+        #expect(try slip(2) == pounds("185"))
+        try await log.logSet(SetRequest(exercise: "bench press", weight: kilograms("100"), reps: 5))
+        #expect(try slip(3) == nil)
+        try await log.logSet(SetRequest(exercise: "squat", weight: pounds("180"), reps: 5))
+        try await log.logSet(SetRequest(exercise: "squat", weight: pounds("80"), reps: 5))
+        #expect(try slip(5) == kilograms("80"))
+    }
+
     @Test func localDatesRoundTripThroughDayNumbers() {
         for text in ["1970-01-01", "2000-02-29", "2026-11-22", "1969-12-31", "2100-03-01"] {
             let date = LocalDate(text)!

@@ -281,6 +281,28 @@ public struct TrainingSnapshot {
     /// of the working weight): in `workout` (the one being logged into), else in the other counted workouts, latest
     /// first. With `number`, the weight before that set of `workout` (one being corrected): of its sets logged before
     /// it, else of the counted workouts that started before it.
+    /// The weight meant by set `number` of `workout`, when its number looks typed in the other unit: its weight is
+    /// 2.2 times the exercise's weight before it, or a 2.2th, within 5%, as a pound figure taken as kilograms is (185
+    /// after 82.5 kg). Nil otherwise, and for a set of no weight or no weight before it.
+    public func weightMeantInTheOtherUnit(
+        by number: UInt32, of workout: Workout
+    ) throws -> (meant: Weight, previous: Weight)? {
+        guard let set = workout.sets.last(where: { $0.number == number && !$0.isRemoved }),
+            let weight = set.details.weight, weight.milligrams > 0,
+            let previous = try previousWeight(of: set.details.exerciseId, in: workout, before: number),
+            previous.milligrams > 0
+        else { return nil }
+        let ratio = Double(weight.milligrams) / Double(previous.milligrams)
+        let perPound = Weight.kilogramsPerPound.doubleValue
+        let other: MassUnit
+        switch weight.unit {
+        case .kilograms where abs(ratio * perPound - 1) <= 0.05: other = .pounds
+        case .pounds where abs(ratio / perPound - 1) <= 0.05: other = .kilograms
+        default: return nil
+        }
+        return (Weight(weight.value, other), previous)
+    }
+
     func previousWeight(
         of exerciseId: String, in workout: Workout, before number: UInt32? = nil
     ) throws
