@@ -133,8 +133,9 @@ struct LogCommand: AsyncParsableCommand {
                 meant.unit == .pounds
                 ? "2.2 times the \(previous) before it, as pounds read as kilograms are"
                 : "a 2.2th of the \(previous) before it, as kilograms read as pounds are"
+            let given = Weight(meant.value, meant.unit == .pounds ? .kilograms : .pounds)
             Terminal.write(
-                "note: \(entry.weight!) is \(relation); if you meant \(meant), correct it: liftledger correct \(number) "
+                "note: \(given) is \(relation); if you meant \(meant), correct it: liftledger correct \(number) "
                     + "--weight \(meant.value)\(meant.unit.rawValue)" + (workout.map { " --workout \($0)" } ?? "")
                     + "\n")
         }
