@@ -135,9 +135,10 @@ struct QueryContext {
         do {
             return try catalog.exercise(named: text, remedy: "see liftledger exercise list")
         } catch  where error.code == .unknownExercise {
-            // Another app's name for it, as an import maps it: `Bench Press (Barbell)`.
-            guard let exercise = catalog.exercise(appName: text) else { throw error }
-            return exercise
+            // Another app's name for it, as an import maps it (`Bench Press (Barbell)`), or its plural (`deadlifts`).
+            if let exercise = catalog.exercise(appName: text) { return exercise }
+            if let exercise = catalog.exercise(pluralOf: text) { return exercise }
+            throw error
         }
     }
 

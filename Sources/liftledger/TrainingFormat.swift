@@ -207,10 +207,12 @@ extension TrainingLog {
 
 extension ExerciseCatalog {
     /// The exercise `typed` names, for a command to pass on: as typed when an exercise has that name (or id, or alias),
-    /// else the id of the one an import takes another app's name for (`Bench Press (Barbell)`), else as typed, for the
-    /// command to refuse with the closest names.
+    /// else the id of the one an import takes another app's name for (`Bench Press (Barbell)`), or of the one its
+    /// plural names (`deadlifts`), else as typed, for the command to refuse with the closest names.
     func reference(_ typed: String) -> String {
-        guard lookup(typed) == nil, let exercise = exercise(appName: typed) else { return typed }
+        guard lookup(typed) == nil, let exercise = exercise(appName: typed) ?? exercise(pluralOf: typed) else {
+            return typed
+        }
         return exercise.id
     }
 }

@@ -1132,6 +1132,16 @@ struct WorkoutCLITests {
         try ok(["correct", "2", "--weight", "185lb"])
     }
 
+    /// A command takes an exercise's plural for it (`deadlifts`), where it refused it; `prs` too.
+    @Test func aPluralNamesItsExercise() throws {
+        try ok(["start"])
+        let deadlift = try catalogName("deadlift")
+        #expect(
+            try ok(["log", "deadlifts", "100", "x", "5"]).standardOutput.hasPrefix("set 1: \(deadlift) 100 kg × 5"))
+        try ok(["finish"])
+        #expect(try ok(["prs", "deadlifts"]).lines.first == deadlift)
+    }
+
     /// A date of the form that is no day of the calendar is named so, with the days its month has (by hand: February
     /// 2026 has 28, February 2024, a leap year, 29, April 30), or the months a year has; nothing is written. A
     /// `profile set` with nothing to set is refused as the command line is read (64), as `schedule set` is.

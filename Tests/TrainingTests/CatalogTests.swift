@@ -207,6 +207,17 @@ struct CatalogTests {
         #expect(catalog.nearlyNamed("Dipss") == nil)
     }
 
+    /// A plural names what its singular names: its last word's made singular first, then every word's; `ss` is no
+    /// plural (`press`), nor a word of three letters.
+    @Test func aPluralNamesWhatItsSingularNames() throws {
+        let catalog = try ExerciseCatalog.bundled()
+        for (plural, singular) in [("deadlifts", "deadlift"), ("Calf Raises", "calf raise"), ("rdls", "rdl")] {
+            let expected = try #require(catalog.lookup(singular), "\(singular)")
+            #expect(catalog.lookup(plural) == nil && catalog.exercise(pluralOf: plural) == expected, "\(plural)")
+        }
+        #expect(catalog.exercise(pluralOf: "bench press") == nil && catalog.exercise(pluralOf: "abs") == nil)
+    }
+
     @Test func muscleNamesAreThoseOfTheDataFile() throws {
         let muscles = try Self.dataFile().flatMap {
             ($0["primaryMuscles"] as? [String] ?? []) + ($0["secondaryMuscles"] as? [String] ?? [])

@@ -37,6 +37,21 @@ extension ExerciseCatalog {
 
     private static let minimumSuggestionScore = 0.5
 
+    /// The exercise `text` names with a plural made singular (`deadlifts`, `calf raises`, `rdls`): its last word's
+    /// first, then every word's. A word's plural is its trailing `s`, past three letters and not of `ss` (`press`).
+    /// Commands take it for the exercise; imports, which map names as docs/IMPORT.md lists, do not.
+    public func exercise(pluralOf text: String) -> Exercise? {
+        let words = Self.normalized(text).split(separator: " ").map(String.init)
+        let singular = words.map { word in
+            word.count > 3 && word.hasSuffix("s") && !word.hasSuffix("ss") ? String(word.dropLast()) : word
+        }
+        guard let last = singular.last, last != words.last else { return nil }
+        var lastOnly = words
+        lastOnly[lastOnly.count - 1] = last
+        if let exercise = lookup(lastOnly.joined(separator: " ")) { return exercise }
+        return lookup(singular.joined(separator: " "))
+    }
+
     /// An exercise named all but as `text` is, one letter apart (`Romanian Deadlifts`, `Zercher Squat` beside
     /// `Zercher Squats`), blanks and punctuation aside: a new exercise of that name would split the sets of one
     /// between two. Nil for a name of fewer than six letters, where one letter makes another word.
