@@ -87,6 +87,11 @@ extension RoutineShowCommand {
 
 /// A routine's targets as `routine add` and `routine edit` read them.
 enum RoutineTargets {
+    static let repsHelp = ArgumentHelp("Target reps: a number or a range such as 8-12.", valueName: "reps")
+    static let restHelp = ArgumentHelp(
+        "Rest between sets: seconds, or a time as log --time reads one (90, 1:30, 2m), up to an hour.",
+        valueName: "time")
+
     /// `--reps`: a number or a range such as 8-12.
     static func reps(_ text: String) throws -> ClosedRange<UInt32> {
         // Digits alone on each side of at most one hyphen: `5-`, `-5`, `5--8` and `+5` are typing slips, not targets.
@@ -158,16 +163,10 @@ struct RoutineAddCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Target sets.")
     var sets: UInt32 = 3
 
-    @Option(
-        parsing: .unconditional, help: ArgumentHelp("Target reps: a number or a range such as 8-12.", valueName: "reps")
-    )
+    @Option(parsing: .unconditional, help: RoutineTargets.repsHelp)
     var reps = "8-12"
 
-    @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp(
-            "Rest between sets: seconds, or a time as log --time reads one (90, 1:30, 2m), up to an hour.",
-            valueName: "time"))
+    @Option(parsing: .unconditional, help: RoutineTargets.restHelp)
     var rest = "120"
 
     func validate() throws { try requireValues(["--reps": reps, "--rest": rest]) }
@@ -201,16 +200,10 @@ struct RoutineEditCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Target sets.")
     var sets: UInt32?
 
-    @Option(
-        parsing: .unconditional, help: ArgumentHelp("Target reps: a number or a range such as 8-12.", valueName: "reps")
-    )
+    @Option(parsing: .unconditional, help: RoutineTargets.repsHelp)
     var reps: String?
 
-    @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp(
-            "Rest between sets: seconds, or a time as log --time reads one (90, 1:30, 2m), up to an hour.",
-            valueName: "time"))
+    @Option(parsing: .unconditional, help: RoutineTargets.restHelp)
     var rest: String?
 
     func validate() throws {

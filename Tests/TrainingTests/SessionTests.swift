@@ -182,11 +182,15 @@ struct SessionTests {
         let test = try TestJournal()
         let clock = ManualClock("2026-11-22T18:00:00Z")
         let log = try TrainingLog(journal: test.journal, clock: clock.function)
-        try await log.start()
-        clock.advance(seconds: 60)
-        try await log.logSet(SetRequest(exercise: "squat", weight: nil, reps: 5))
-        clock.advance(seconds: 20)
-        try await log.startRest(seconds: 90)
+        // Started now, a set a minute on, and a rest of 90 s 20 s after it.
+        func startResting() async throws {
+            try await log.start()
+            clock.advance(seconds: 60)
+            try await log.logSet(SetRequest(exercise: "squat", weight: nil, reps: 5))
+            clock.advance(seconds: 20)
+            try await log.startRest(seconds: 90)
+        }
+        try await startResting()
         clock.set("2026-11-22T19:30:00Z")
         try await log.correctSet(1, SetCorrection(reps: 6))
         clock.advance(seconds: 3 * 3_600)
@@ -199,11 +203,7 @@ struct SessionTests {
         #expect(closed.occurredAt >= started.occurredAt)
 
         clock.set("2026-11-23T18:00:00Z")
-        try await log.start()
-        clock.advance(seconds: 60)
-        try await log.logSet(SetRequest(exercise: "squat", weight: nil, reps: 5))
-        clock.advance(seconds: 20)
-        try await log.startRest(seconds: 90)
+        try await startResting()
         clock.advance(seconds: 20)
         try await log.extendRest(by: 30)
         clock.advance(seconds: 3 * 3_600)

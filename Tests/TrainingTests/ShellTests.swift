@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Training
@@ -16,19 +17,12 @@ struct ShellTests {
         let word = Shell.word(text)
         #expect(word == expected)
         // Typed in, as a user pastes: history expansion on, and a command before for `!!` to stand for.
-        let shell = Process()
-        shell.executableURL = URL(fileURLWithPath: "/bin/bash")
-        shell.arguments = ["--norc", "--noprofile", "-i"]
-        let input = Pipe()
-        let output = Pipe()
-        shell.standardInput = input
-        shell.standardOutput = output
-        shell.standardError = FileHandle.nullDevice
-        try shell.run()
-        input.fileHandleForWriting.write(Data("set -H\ntrue earlier\nprintf %s \(word)\nexit\n".utf8))
-        try input.fileHandleForWriting.close()
-        let read = output.fileHandleForReading.readDataToEndOfFile()
-        shell.waitUntilExit()
-        #expect(String(decoding: read, as: UTF8.self) == text)
+        let typed = try run(
+            "/bin/sh",
+            [
+                "-c", #"printf '%s\n' "$@" | /bin/bash --norc --noprofile -i 2>/dev/null"#, "sh", "set -H",
+                "true earlier", "printf %s \(word)", "exit",
+            ])
+        #expect(typed.standardOutput == text)
     }
 }
