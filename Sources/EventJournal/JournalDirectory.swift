@@ -326,7 +326,11 @@ enum JournalDirectory {
         /// which `init` would write an empty journal over.
         func madeSince() throws -> Database? {
             if let made = try openMeta() { return made }
-            guard try mappingStorageErrors({ try environment.databaseNames() }).isEmpty else { throw notAJournal }
+            guard try mappingStorageErrors({ try environment.databaseNames() }).isEmpty else {
+                // A maker commits every database of a journal at once: ones seen since the look above are its.
+                if let made = try openMeta() { return made }
+                throw notAJournal
+            }
             guard try metaPagesRecordDatabases() else { return nil }
             // A maker's commit writes its meta page a moment before LMDB goes by it (the lock file's transaction id is
             // set after the write): looked at again for a tenth of a second, which a damaged page does not outlast.
