@@ -142,7 +142,7 @@ struct ExerciseListCommand: AsyncParsableCommand {
     @Option(
         help: ArgumentHelp(
             "Only exercises with a word in their name or an alias starting with each of these words (run: Running, "
-                + "not Crunch)."))
+                + "not Crunch); quote several: --search 'kettlebell swing'."))
     var search: String?
 
     @Flag(help: "Print one JSON object per line.")

@@ -9,15 +9,15 @@ struct StartCommand: AsyncParsableCommand {
 
     @OptionGroup var location: JournalLocation
 
-    @Argument(help: "The routine to follow; its exercises are added in order.")
-    var routine: String?
+    @Argument(help: "The routine to follow, by its name (no quotes needed); its exercises are added in order.")
+    var routine: [String] = []
 
     @Option(help: "The workout's name (default: the routine's name, else Workout).")
     var name: String?
 
     func run() async throws {
         let log = try location.trainingLog()
-        let id = try await log.start(routine: routine, name: name)
+        let id = try await log.start(routine: routine.isEmpty ? nil : routine.joined(separator: " "), name: name)
         Terminal.write("started \(id)\n")
     }
 }

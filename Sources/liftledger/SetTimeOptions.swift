@@ -6,7 +6,7 @@ struct SetTimeOptions: ParsableArguments {
     // Taken whatever they look like, so that a negative time or distance is refused for what it is.
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("How long the set lasted: 90, 1:30, 45s, 30m or 1h 5m.", valueName: "time"))
+        help: ArgumentHelp("How long the set lasted: 90, 1:30, 45s, 30m or '1h 5m' (quoted).", valueName: "time"))
     var time: String?
 
     @Option(

@@ -861,6 +861,23 @@ struct CLITests {
             #expect(output.contains(line + "\n"), "README.md shows a line the demo does not print: \(line)")
         }
     }
+
+    /// README.md's walk through a workout runs as written, line after line, on a new journal: it once finished the
+    /// workout twice, and named a set and an exercise the walk had not logged.
+    @Test func theReadmesWorkoutWalkThroughRunsAsWritten() throws {
+        let readme = try String(contentsOfFile: repositoryRoot + "/README.md", encoding: .utf8)
+        let section = try #require(readme.components(separatedBy: "## Logging a workout\n\n```sh\n").dropFirst().first)
+        let lines = try #require(section.components(separatedBy: "\n```").first).split(separator: "\n")
+        #expect(lines.count > 10 && lines.allSatisfy { $0.hasPrefix("tools/liftledger ") })
+        let fresh = directory.child("walk-through")
+        for line in lines {
+            // The line as a shell reads it, its comment included, with the built program for the script.
+            let command = "exec \"$0\" " + line.dropFirst("tools/liftledger ".count)
+            let result = try run(
+                "/bin/sh", ["-c", command, BuiltProgram.liftledger], environment: ["LIFTLEDGER_JOURNAL": fresh])
+            #expect(result.status == 0, "README.md: \(line)\n\(result.standardError)")
+        }
+    }
 }
 
 func jsonObject(_ line: String) throws -> [String: Any] {

@@ -1117,6 +1117,16 @@ struct WorkoutCLITests {
         #expect(json["workouts"] as? [String] == ["workout-1"] && json["routine"] as? String == "Push")
     }
 
+    /// A routine of several words is started by its name unquoted, as `routine show` takes it: `start push day` was
+    /// refused as an unexpected argument.
+    @Test func aRoutineOfSeveralWordsStartsUnquoted() throws {
+        try ok(["routine", "add", "Push Day", "bench press"])
+        #expect(try ok(["start", "push", "day"]).standardOutput == "started workout-1\n")
+        let status = try jsonObject(try ok(["status", "--json"]).lines[0])
+        #expect(status["name"] as? String == "Push Day")
+        #expect((status["exercises"] as? [[String: Any]])?.count == 1)
+    }
+
     /// A weight typed in the other unit is logged as given, with a note and the correction: 185 after 82.5 kg is 2.2
     /// times (see CommandTests' hand-worked figures).
     @Test func aWeightTypedInTheOtherUnitGetsANote() throws {

@@ -1,4 +1,5 @@
 import EventJournal
+import Foundation
 import Testing
 
 @testable import Training
@@ -6,6 +7,16 @@ import Testing
 /// Rows leave out what their keys or their other fields hold; these check that what is left out comes back.
 struct ReadModelRowTests {
     let start = Timestamp(rfc3339: "2026-11-22T18:00:00Z")!
+
+    /// docs/FORMAT.md describes the rows of the training fold's current code version, and says which version that is:
+    /// a reader of the file would otherwise take every read model for one built by other code.
+    @Test func theFormatDocumentNamesTheFoldsCodeVersion() throws {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let format = try String(contentsOf: repository.appendingPathComponent("docs/FORMAT.md"), encoding: .utf8)
+        let version = TrainingProjection(rules: Rules(), workoutEvents: nil).version
+        #expect(format.contains("These are the rows of code version \(version) of `training`"))
+    }
 
     /// A workout's set names its exercise by index when the exercise is among the workout's, and by id when it was
     /// removed; an exercise's name is stored only when it differs from its id.
