@@ -33,6 +33,19 @@ enum JournalDirectory {
             waitWhileCreated { !FileManager.default.fileExists(atPath: path + "/" + dataFile) }
             return FileManager.default.fileExists(atPath: path + "/" + dataFile) ? .journal : .empty
         }
+        // What a backup into it leaves while it runs, and when it is killed: its staging directory alone.
+        if let staging = contents.first, contents.count == 1, staging.hasPrefix(backupStagingPrefix) {
+            let pid = pid_t(staging.dropFirst(backupStagingPrefix.count))
+            if let pid, kill(pid, 0) == 0 || errno != ESRCH {
+                throw JournalError(
+                    .notAJournal, "\(path) holds a backup still being made (by process \(pid)) and no journal yet",
+                    remedy: "wait for the backup to finish, then try again")
+            }
+            throw JournalError(
+                .notAJournal, "\(path) holds a backup that was cut short (\(staging)) and no journal",
+                remedy: "run the backup into it again, which removes what was cut short, or remove the directory "
+                    + path + "/" + staging)
+        }
         throw JournalError(
             .notAJournal, "\(path) holds other files and no journal",
             remedy: "point --journal at a journal directory, or at a new or empty one for liftledger init")

@@ -334,6 +334,14 @@ final class JournalStore: Sendable {
         try mappingStorageErrors {
             try environment.write { txn in
                 var head = try readHead(txn)
+                // Empty when the restore began, written to by another process since (while the export was read).
+                if records.first?.position == 1, head.position > 0 {
+                    let written = "\(head.position) record" + (head.position == 1 ? "" : "s")
+                    throw JournalError.invalid(
+                        "the journal is not empty: another process wrote \(written) to it while the export was read",
+                        remedy: "import an export into a new journal: liftledger init --journal NEW, then "
+                            + "import-journal there")
+                }
                 var versions: [String: UInt64] = [:]
                 for exported in records {
                     try Names.validateStreamID(exported.streamID)

@@ -214,7 +214,17 @@ struct RebuildCommand: AsyncParsableCommand {
             Terminal.writeError("\(counted(changes.count, "difference")) from a full replay\n")
             return
         }
-        let takenOver = try models.rebuild(projection) { _, done, total in bar.update(done, of: total) }
+        let takenOver: [String]
+        do {
+            takenOver = try models.rebuild(projection) { _, done, total in bar.update(done, of: total) }
+        } catch  where TrainingReadModels.cannotFollow(error) {
+            // The chunks folded before the disk filled are kept in the spare tables: not "nothing was written".
+            bar.finish()
+            throw JournalError(
+                .outOfSpace, "the disk filled during the rebuild, which stopped part of the way",
+                remedy: "free space on the volume that holds the journal, then run liftledger rebuild again: it "
+                    + "resumes where this one stopped (queries answer meanwhile, as they did before it)")
+        }
         bar.finish()
         let status = try models.status()
         for entry in status where projection == nil || entry.name == projection {
@@ -279,7 +289,8 @@ struct ProjectionsCommand: AsyncParsableCommand {
                         + "\(built?.position ?? 0) of \(entry.head) (lag \(entry.lag)), \(rules), \(state)"
                         + (entry.rebuildPosition.map {
                             entry.isRebuilding
-                                ? ", rebuilding (at \($0))" : ", a rebuild cut short at \($0) (resumed next)"
+                                ? ", rebuilding (at \($0))"
+                                : ", a rebuild cut short at \($0) (liftledger rebuild resumes it)"
                         } ?? "") + "\n")
             }
         }

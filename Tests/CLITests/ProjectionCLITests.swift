@@ -314,6 +314,32 @@ struct ProjectionCLITests {
         }
     }
 
+    /// A rebuild that fills the disk says so without "nothing was written": the chunks it folded are kept, and
+    /// `projections` says which command resumes it. Once there is room, `rebuild` finishes it.
+    @Test(.enabled(if: Tmpfs.canMount, "needs root to mount a tmpfs; skipped"))
+    func aRebuildThatFillsTheDiskSaysHowItResumes() async throws {
+        try await Tmpfs.mounted(size: "4m") { volume in
+            let journal = volume.child("journal")
+            _ = try ok(["init"], journal: journal)
+            let export = repositoryRoot + "/Fixtures/exports/strong-zh-2020-2023.csv"
+            _ = try liftledger(["import", export, "--unit", "lb"], journal: journal)
+            let failed = try liftledger(["rebuild"], journal: journal)
+            #expect(failed.status == 1)
+            #expect(
+                failed.standardError.hasPrefix(
+                    "liftledger: error: the disk filled during the rebuild, which stopped part of the way; free space"),
+                "\(failed.standardError)")
+            #expect(!failed.standardError.contains("nothing was written"))
+            let cutShort = try ok(["projections"], journal: journal).standardOutput
+            #expect(cutShort.contains("a rebuild cut short at"), "\(cutShort)")
+            #expect(cutShort.contains("(liftledger rebuild resumes it)"), "\(cutShort)")
+            #expect(try run("/bin/mount", ["-o", "remount,size=64m", volume.path]).status == 0)
+            _ = try ok(["rebuild"], journal: journal)
+            let status = try ok(["projections", "--json"], journal: journal).lines.map(jsonObject)
+            #expect(status.allSatisfy { $0["lag"] as? Int == 0 && $0["rebuildPosition"] is NSNull }, "\(status)")
+        }
+    }
+
     /// `rules set --dry-run` reports exactly the differences a real change then shows, writes nothing, and a query
     /// `--as-of` a position before the change answers under the old rules.
     @Test func aDryRunShowsExactlyWhatTheChangeDoes() throws {

@@ -38,6 +38,55 @@ struct StorageTests {
         }
     }
 
+    /// A restore into a journal that another process wrote to after the restore found it empty (while it read the
+    /// export) names that, and writes nothing: it said the first record did not continue the journal, as of a bad file.
+    @Test func aRestoreIntoAJournalWrittenToMeanwhileSaysSo() async throws {
+        let source = try TestJournal()
+        _ = try await source.journal.append([event("one"), event("two")], to: "s")
+        let records = try source.journal.records(from: 1, limit: 10).map { record in
+            ExportedRecord(
+                position: record.position, streamID: record.streamID, streamVersion: record.streamVersion,
+                recordedAt: record.recordedAt,
+                event: ProposedEvent(
+                    id: record.id, type: record.type, schemaVersion: record.schemaVersion, encoding: record.encoding,
+                    payload: Array(record.payload), occurredAt: record.occurredAt, metadata: record.metadata),
+                hash: record.hash)
+        }
+        let target = try TestJournal()
+        try await target.journal.restore(records)
+        #expect(try target.journal.head() == source.journal.head())
+        let raced = try TestJournal()
+        _ = try await raced.journal.append([event("meanwhile")], to: "other")
+        let head = try raced.journal.head()
+        await #expect {
+            try await raced.journal.restore(records)
+        } throws: { error in
+            (error as? JournalError)?.message
+                == "the journal is not empty: another process wrote 1 record to it while the export was read"
+        }
+        #expect(try raced.journal.head() == head)
+    }
+
+    /// A directory holding nothing but a backup's staging directory is named for what it holds: a backup still being
+    /// made, by a live process, or one cut short, whose process is gone (a pid past Linux's largest). It was said to
+    /// hold "other files".
+    @Test func aDirectoryOfABackupCutShortIsNamedSo() throws {
+        let directory = try TemporaryDirectory()
+        for (pid, expected) in [
+            (Int(getpid()), "holds a backup still being made (by process \(getpid())) and no journal yet"),
+            (2_000_000_000, "holds a backup that was cut short (.partial-2000000000) and no journal"),
+        ] {
+            let destination = directory.child("backup-\(pid)")
+            try FileManager.default.createDirectory(
+                atPath: destination + "/.partial-\(pid)", withIntermediateDirectories: true)
+            #expect {
+                _ = try Journal.open(at: destination)
+            } throws: { error in
+                (error as? JournalError)?.message == "\(destination) \(expected)"
+            }
+        }
+    }
+
     @Test func aFlippedByteFailsVerifyAtItsPositionAndReadingItThrows() async throws {
         let test = try TestJournal()
         var ids: [UUID] = []
