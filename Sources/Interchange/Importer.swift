@@ -152,6 +152,7 @@ public struct Importer: Sendable {
                     file: path, layout: layout.description, digest: digest, rows: rows.count, plan: report,
                     headBefore: headBefore, headAfter: headBefore)
             }
+            let written: [UInt64]
             do {
                 let results = try await log.journal.append(appends)
                 // Another import of the same workouts wrote them all first (the same events, so the append wrote
@@ -160,15 +161,18 @@ public struct Importer: Sendable {
                     conflicts += 1
                     continue
                 }
+                written = results.filter { !$0.wasAlreadyStored }.flatMap(\.positions)
             } catch let error as JournalError
                 where error.code == .wrongExpectedVersion || error.code == .duplicateEventID
             {
                 conflicts += 1
                 continue  // another writer (another import of the same workouts, say) got in between: decide again
             }
+            // The head around this import's own records, which one transaction wrote: not what other processes
+            // appended meanwhile.
             return ImportReport(
                 file: path, layout: layout.description, digest: digest, rows: rows.count, plan: report,
-                headBefore: headBefore, headAfter: try log.journal.head().position)
+                headBefore: written.min().map { $0 - 1 } ?? headBefore, headAfter: written.max() ?? headBefore)
         }
         throw TrainingError(.contention, "other writers kept changing the same data", remedy: "import again")
     }
