@@ -239,10 +239,26 @@ extension AsOfOption {
         let zoneInForce = { (instant: Timestamp) in
             try Rules.load(from: journal, firstZoneBeforeIt: true, including: { $0.occurredAt <= instant }).timeZone
         }
-        guard let point = try self.point(in: timeZone, zoneInForce: zoneInForce),
-            !point.isStillToCome(now: now, head: try journal.head().position)
-        else { return nil }
-        return point
+        guard let point = try self.point(in: timeZone, zoneInForce: zoneInForce) else { return nil }
+        let head = try journal.head().position
+        guard point.isStillToCome(now: now, head: head) else { return point }
+        // An answer as of now reads like one of the past: a mistyped value would go unseen.
+        Terminal.writeError("liftledger: note: " + stillToCome(head: head) + "\n")
+        return nil
+    }
+
+    /// Why `--as-of`, a point still to come, answers as of now: a position past `head`, or a time after now; digits
+    /// that read as a date without its dashes are pointed to the date.
+    private func stillToCome(head: UInt64) -> String {
+        let given = asOf ?? ""
+        guard given.isDigits else { return "--as-of \(given) is still to come; answering as of now" }
+        var note = "--as-of \(given) is past the journal's head (position \(head)); answering as of the head"
+        if given.count == 8 {
+            let digits = Array(given)
+            let date = "\(String(digits[0..<4]))-\(String(digits[4..<6]))-\(String(digits[6..<8]))"
+            if LocalDate(date) != nil { note += "; for the date, write \(date)" }
+        }
+        return note
     }
 }
 

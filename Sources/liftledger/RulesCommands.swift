@@ -166,7 +166,8 @@ struct RebuildCommand: AsyncParsableCommand {
         discussion: """
             The rebuild fills spare tables while queries go on answering from the current ones, and swaps them in \
             one transaction. A rebuild that is killed resumes where it stopped the next time one runs. With \
-            --dry-run, the read models are replayed into a scratch store and compared with the current ones.
+            --dry-run, the read models are replayed into a scratch store and compared with the current ones: their \
+            figures, and every row of every table.
             """)
 
     @OptionGroup var location: JournalLocation
@@ -210,8 +211,23 @@ struct RebuildCommand: AsyncParsableCommand {
             bar.finish()
             let changes = before.changes(to: try replayed.read { try $0.analyticsView(today: today) })
             for change in changes { Terminal.write(RulesSetCommand.json(change).rendered + "\n") }
+            // Every row of every table too: a history, calendar or progress row that differs is no figure above.
+            let tables = try models.tableDifferences(from: replayed)
+            for table in tables {
+                Terminal.write(
+                    JSON.object([
+                        ("table", .string(table.table)), ("rowsOnlyInCurrent", .unsigned(UInt64(table.rowsOnlyHere))),
+                        ("rowsOnlyInReplay", .unsigned(UInt64(table.rowsOnlyThere))),
+                        ("rowsChanged", .unsigned(UInt64(table.rowsChanged))),
+                    ]).rendered + "\n")
+            }
             // For people, on standard error: standard output stays JSON Lines, empty when nothing differs.
-            Terminal.writeError("\(counted(changes.count, "difference")) from a full replay\n")
+            Terminal.writeError(
+                "\(counted(changes.count, "difference")) from a full replay, and "
+                    + (tables.isEmpty
+                        ? "every table's rows the same\n"
+                        : "\(counted(tables.count, "table")) whose rows differ (liftledger rebuild writes them anew)\n")
+            )
             return
         }
         let takenOver: [String]

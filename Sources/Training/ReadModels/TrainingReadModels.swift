@@ -343,6 +343,11 @@ public final class TrainingReadModels: Sendable {
         try Self.replay(journal, under: rules, through: .max, including: { _ in true }, progress: progress)
     }
 
+    /// The tables of these read models whose rows differ from those `replayed` holds, with how many rows differ.
+    public func tableDifferences(from replayed: ReplayedReadModels) throws -> [TableDifference] {
+        try projector.store.tableDifferences(from: replayed.store)
+    }
+
     private static func replay(
         _ journal: Journal, under rules: Rules, through last: UInt64,
         including include: @escaping @Sendable (RecordView) -> Bool,
