@@ -154,6 +154,12 @@ extension JournalLocation {
         let journal = try open()
         let models = try TrainingReadModels(journal: journal)
         if try models.answersByReplay { return try queryReplaying(journal, asOf: asOf, body) }
+        if try models.isBuiltInAnotherSystemTimeZone() {
+            Terminal.writeError(
+                "liftledger: note: rebuilding the read models, which another process built in its time zone, in this "
+                    + "one's (\(TimeZone.system.identifier)); set one for every process with liftledger profile set "
+                    + "--time-zone\n")
+        }
         var bar = ProgressBar(label: "catching up")
         let rules: Rules
         do {

@@ -748,6 +748,32 @@ struct ProjectionCLITests {
             "\(replay.standardError)")
     }
 
+    /// With no time zone in the profile, each process counts days in its system's: a query under another `TZ`
+    /// rebuilds the read models, and says why, with the fix. Under the same `TZ` again, or with the profile's zone set,
+    /// it says nothing.
+    @Test func aQueryInAnotherSystemTimeZoneSaysWhyItRebuilds() throws {
+        let journal = directory.child("journal")
+        _ = try ok(["init"], journal: journal)
+        _ = try ok(["start"], journal: journal)
+        _ = try ok(["log", "squat", "100kg", "x", "5"], journal: journal)
+        _ = try ok(["finish"], journal: journal)
+        func history(_ zone: String) throws -> String {
+            let result = try run(
+                BuiltProgram.liftledger, ["history", "--journal", journal], environment: ["TZ": zone])
+            #expect(result.status == 0, "\(result.standardError)")
+            return result.standardError
+        }
+        #expect(try history("UTC").isEmpty)
+        #expect(
+            try history("Asia/Tokyo")
+                == "liftledger: note: rebuilding the read models, which another process built in its time zone, in "
+                + "this one's (Asia/Tokyo); set one for every process with liftledger profile set --time-zone\n")
+        #expect(try history("Asia/Tokyo").isEmpty)
+        _ = try ok(["profile", "set", "--time-zone", "Europe/Berlin"], journal: journal)
+        #expect(try history("UTC").isEmpty)
+        #expect(try history("Asia/Tokyo").isEmpty)
+    }
+
     /// `rebuild --dry-run` compares every row of every table with a replay, not only the figures of records, streaks
     /// and weeks: a `history` row lost from the live read model (taken out here through LMDB) went unreported, while
     /// `history` listed one workout fewer.

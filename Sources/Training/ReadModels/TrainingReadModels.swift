@@ -122,9 +122,13 @@ public final class TrainingReadModels: Sendable {
     /// The `rules` stream's rules, with the time zone of the profile as the plan read model holds it.
     private func storedRules() throws -> Rules {
         var rules = try Rules.recorded(in: journal)
-        let zone = try read(rules: rules) { try $0.profileFields().timeZone }
-        if let zone, TimeZone.usable(zone) != nil { rules.timeZoneIdentifier = zone }
+        if let zone = try storedProfileZone(), TimeZone.usable(zone) != nil { rules.timeZoneIdentifier = zone }
         return rules
+    }
+
+    /// The profile's time zone as the plan read model holds it, if it sets one.
+    private func storedProfileZone() throws -> String? {
+        try read(rules: try Rules.recorded(in: journal)) { try $0.profileFields().timeZone }
     }
 
     /// The time zone the last `ProfileUpdated` after `position` that sets a known one sets, if any: the `profile`
@@ -298,6 +302,18 @@ public final class TrainingReadModels: Sendable {
                     rebuildPosition: try snapshot.rebuildPosition(projection.name))
             }
         }
+    }
+
+    /// Whether the training read model is out of date because another process built it in its own time zone: with
+    /// none in the profile, each process counts days in the system's (`TZ`), so a query in this one rebuilds it.
+    public func isBuiltInAnotherSystemTimeZone() throws -> Bool {
+        guard !keepsNone, let training = try status().first(where: { $0.name == TrainingProjection.name }),
+            let checkpoint = training.checkpoint, !training.isCurrent, checkpoint.version == training.codeVersion
+        else { return false }
+        let planPosition = try projector.store.read { try $0.model(PlanProjection.name)?.checkpoint.position } ?? 0
+        let profileZone = try timeZone(setAfter: planPosition) ?? (try storedProfileZone())
+        // No rules of the journal's past, each with this process's zone, built it.
+        return try profileZone == nil && rules(thatBuilt: checkpoint) == nil
     }
 
     // MARK: The past, and previews
