@@ -314,8 +314,6 @@ struct WorkoutCLITests {
             // A name of blanks is none, in a query as in `log`.
             (["progress", " "], "no exercise named; give the exercise's name, such as \"bench press\"", 1),
             (["why", "squat", "--as-of", "2020-01-01"], "had no records as of 2020-01-01; give a later --as-of", 1),
-            // A time still to come answers as of now: no later point would help.
-            (["why", "squat", "--as-of", "2999-01-01"], "has no records; log a set of it first", 1),
             (["prs", "--as-of", "+5"], "cannot read --as-of \"+5\"", 1),
             (["status", "--now", "yesterday"], "cannot read --now \"yesterday\"; give an RFC 3339 time", 1),
             // The range of the rule it stands in for (0 and 9223372036854775807 were taken).
@@ -441,6 +439,14 @@ struct WorkoutCLITests {
             #expect(result.standardError.contains(hint), "\(arguments): \(result.standardError)")
             #expect(result.standardOutput.isEmpty)
         }
+        // A time still to come answers as of now, and says so first: no later point would help.
+        let future = try liftledger(["why", "squat", "--as-of", "2999-01-01"], journal: journal)
+        #expect(future.status == 1)
+        let lines = future.standardError.split(separator: "\n")
+        #expect(
+            lines.count == 2 && lines[0] == "liftledger: note: --as-of 2999-01-01 is still to come; answering as of now"
+        )
+        #expect(lines.last?.hasPrefix("liftledger: error: Barbell Squat has no records; log a set of it first") == true)
         // After `--`, as a shell user may write a negative value: the rule's refusal too.
         let dashed = try run(
             BuiltProgram.liftledger, ["rules", "set", "--journal", journal, "balance.secondary", "--", "-0.1"])
