@@ -9,9 +9,9 @@ struct RecordsCommand: AsyncParsableCommand {
         commandName: "prs", abstract: "Show personal records, with the set that made each and the previous record.",
         discussion: """
             From working sets (not warm-ups) of finished workouts, with at least one rep except for duration and \
-            distance records; a record is strictly better than the one before it. For assisted exercises less weight (assistance) is better. The estimated \
-            1RM follows the rules e1rm.formula and e1rm.max-reps; liftledger why EXERCISE KIND shows the events \
-            behind a record.
+            distance records; a record is strictly better than the one before it. For assisted exercises less \
+            weight (assistance) is better. The estimated 1RM follows the rules e1rm.formula and e1rm.max-reps; \
+            liftledger why EXERCISE KIND shows the events behind a record.
             """)
 
     @OptionGroup var location: JournalLocation

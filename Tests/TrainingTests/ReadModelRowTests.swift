@@ -1,5 +1,6 @@
 import EventJournal
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Training
@@ -11,9 +12,7 @@ struct ReadModelRowTests {
     /// docs/FORMAT.md describes the rows of the training fold's current code version, and says which version that is:
     /// a reader of the file would otherwise take every read model for one built by other code.
     @Test func theFormatDocumentNamesTheFoldsCodeVersion() throws {
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let format = try String(contentsOf: repository.appendingPathComponent("docs/FORMAT.md"), encoding: .utf8)
+        let format = try String(contentsOfFile: repositoryRoot + "/docs/FORMAT.md", encoding: .utf8)
         let version = TrainingProjection(rules: Rules(), workoutEvents: nil).version
         #expect(format.contains("These are the rows of code version \(version) of `training`"))
     }

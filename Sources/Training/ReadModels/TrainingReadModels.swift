@@ -122,13 +122,14 @@ public final class TrainingReadModels: Sendable {
     /// The `rules` stream's rules, with the time zone of the profile as the plan read model holds it.
     private func storedRules() throws -> Rules {
         var rules = try Rules.recorded(in: journal)
-        if let zone = try storedProfileZone(), TimeZone.usable(zone) != nil { rules.timeZoneIdentifier = zone }
+        if let zone = try storedProfileZone(rules), TimeZone.usable(zone) != nil { rules.timeZoneIdentifier = zone }
         return rules
     }
 
-    /// The profile's time zone as the plan read model holds it, if it sets one.
-    private func storedProfileZone() throws -> String? {
-        try read(rules: try Rules.recorded(in: journal)) { try $0.profileFields().timeZone }
+    /// The profile's time zone as the plan read model holds it, if it sets one, read under `rules`, the `rules`
+    /// stream's.
+    private func storedProfileZone(_ rules: Rules) throws -> String? {
+        try read(rules: rules) { try $0.profileFields().timeZone }
     }
 
     /// The time zone the last `ProfileUpdated` after `position` that sets a known one sets, if any: the `profile`
@@ -311,7 +312,7 @@ public final class TrainingReadModels: Sendable {
             let checkpoint = training.checkpoint, !training.isCurrent, checkpoint.version == training.codeVersion
         else { return false }
         let planPosition = try projector.store.read { try $0.model(PlanProjection.name)?.checkpoint.position } ?? 0
-        let profileZone = try timeZone(setAfter: planPosition) ?? (try storedProfileZone())
+        let profileZone = try timeZone(setAfter: planPosition) ?? (try storedProfileZone(Rules.recorded(in: journal)))
         // No rules of the journal's past, each with this process's zone, built it.
         return try profileZone == nil && rules(thatBuilt: checkpoint) == nil
     }
