@@ -75,6 +75,52 @@ public enum JSON: Sendable {
     }
 }
 
+extension JSON {
+    /// A value `JSONSerialization` parsed, with every object's members sorted by key: two values give the same
+    /// `rendered` text when they hold the same data, whatever the order and spacing of the text they were parsed from.
+    /// A whole number stays one, written with a fraction or not (`5.0` is `5`); `true` stays apart from `1`. Nil for
+    /// a value no parse gives.
+    init?(canonicalizing value: Any) {
+        // Objects and arrays first: casting one of them to a string or a number first bridges it to Foundation's
+        // class, a copy of the whole value.
+        if let object = value as? [String: Any] {
+            var members: [(String, JSON)] = []
+            members.reserveCapacity(object.count)
+            for (key, member) in object {
+                guard let canonical = JSON(canonicalizing: member) else { return nil }
+                members.append((key, canonical))
+            }
+            self = .object(members.sorted { $0.0 < $1.0 })
+        } else if let array = value as? [Any] {
+            var elements: [JSON] = []
+            elements.reserveCapacity(array.count)
+            for element in array {
+                guard let canonical = JSON(canonicalizing: element) else { return nil }
+                elements.append(canonical)
+            }
+            self = .array(elements)
+        } else if let text = value as? String {
+            self = .string(text)
+        } else if let number = value as? NSNumber {
+            switch String(cString: number.objCType) {
+            case "c": self = .bool(number.boolValue)  // Foundation's parse gives its booleans this type alone
+            case "d", "f":
+                let double = number.doubleValue
+                guard double.isFinite else { return nil }
+                self =
+                    double == double.rounded() && abs(double) < 9e15
+                    ? .integer(Int64(double)) : .verbatim(String(double))
+            case "Q": self = .unsigned(number.uint64Value)
+            default: self = .integer(number.int64Value)
+            }
+        } else if value is NSNull {
+            self = .null
+        } else {
+            return nil
+        }
+    }
+}
+
 extension [UInt8] {
     /// The bytes as lowercase hexadecimal digits.
     public var hexString: String {

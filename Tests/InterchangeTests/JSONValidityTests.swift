@@ -1,5 +1,7 @@
-import Interchange
+import Foundation
 import Testing
+
+@testable import Interchange
 
 /// RFC 8259's grammar, case by case: each text's validity read from the RFC's grammar by hand (Python's `json.loads`
 /// agrees on each, but for the last three of the invalid list, which it reads as JSON and Foundation does not).
@@ -51,5 +53,31 @@ struct JSONValidityTests {
         #expect(
             !JSONValidity.isValid(
                 (String(repeating: "[", count: depth) + String(repeating: "]", count: depth - 1)).utf8))
+    }
+}
+
+/// The canonical form a restore compares an export's readable fields by: the same data gives the same text whatever
+/// the order of keys and the spacing; other data, another text. Each pair is told equal or not by hand.
+struct CanonicalJSONTests {
+    @Test(arguments: [
+        (#"{"b":1,"a":[2,{"d":null,"c":"x"}]}"#, #"{ "a" : [ 2 , { "c" : "x" , "d" : null } ] , "b" : 1 }"#, true),
+        (#"{"reps":5}"#, #"{"reps":5.0}"#, true),
+        (#"{"weight":"102.5"}"#, #"{"weight":"102.50"}"#, false),
+        (#"{"flag":true}"#, #"{"flag":1}"#, false),
+        (#"{"flag":false}"#, #"{"flag":0}"#, false),
+        (#"{"reps":5}"#, #"{"reps":6}"#, false),
+        (#"{"rpe":8.5}"#, #"{"rpe":8.5}"#, true),
+        (#"{"big":18446744073709551615}"#, #"{"big":18446744073709551615}"#, true),
+        (#"{"note":"a\"b"}"#, #"{"note":"a\u0022b"}"#, true),
+        (#"[1,2]"#, #"[2,1]"#, false),
+    ])
+    func sameDataGivesTheSameText(_ first: String, _ second: String, _ same: Bool) throws {
+        func canonical(_ text: String) throws -> String? {
+            let value = try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
+            return JSON(canonicalizing: value)?.rendered
+        }
+        let left = try #require(try canonical(first))
+        let right = try #require(try canonical(second))
+        #expect((left == right) == same, "\(left) against \(right)")
     }
 }
