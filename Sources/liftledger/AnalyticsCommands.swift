@@ -184,11 +184,21 @@ struct ProgressCommand: AsyncParsableCommand {
     @Argument(help: "The exercise.")
     var exercise: [String]
 
+    @Option(
+        parsing: .unconditional,
+        help: "Only the last N sessions (1 or more); the estimate's change and a plateau are worked out from all.")
+    var last: Int?
+
+    func validate() throws {
+        if let last, last < 1 { throw ValidationError("--last takes 1 or more sessions") }
+    }
+
     func run() async throws {
         try location.query(asOf: asOf) { context in
             let exercise = try context.exercise(exercise.joined(separator: " "))
             let progress = try context.snapshot.progress(of: exercise.id)
             let plateau = progress.plateau(window: Int(context.snapshot.rules.plateauSessions))
+            let sessions = last.map { Array(progress.sessions.suffix($0)) } ?? progress.sessions
             func estimate(_ session: SessionFact) -> String? {
                 session.bestEstimate?.text(per: 1_000_000, digits: 2)
             }
@@ -203,7 +213,7 @@ struct ProgressCommand: AsyncParsableCommand {
                         (
                             "sessions",
                             .array(
-                                progress.sessions.map { session in
+                                sessions.map { session in
                                     .object([
                                         ("workoutId", .string(session.workoutId)),
                                         ("date", .string(context.date(session.startedAt).description)),
@@ -235,7 +245,7 @@ struct ProgressCommand: AsyncParsableCommand {
                         "date", "workout", "e1rm_kg", "top_weight_kg", "volume_kg", "working_sets", "reps", "seconds",
                         "distance_m",
                     ]))
-                for session in progress.sessions {
+                for session in sessions {
                     Terminal.write(
                         CSV.line([
                             context.date(session.startedAt).description, session.workoutId, estimate(session) ?? "",
@@ -247,23 +257,24 @@ struct ProgressCommand: AsyncParsableCommand {
                 return
             }
             var text =
-                "\(exercise.name): \(counted(progress.sessions.count, "session"))\n"
+                "\(exercise.name): \(counted(progress.sessions.count, "session"))"
+                + (sessions.count < progress.sessions.count ? ", the last \(sessions.count) shown\n" : "\n")
             let unit = context.unit.rawValue
             // Estimates and top weights to two decimals, as `prs` gives them; volumes to one, as `history` gives them.
             func estimateText(_ session: SessionFact) -> String? {
                 session.bestEstimate.map { context.unit.text(milligrams: $0, digits: 2) }
             }
             // As wide as the longest id, as in `history`.
-            let idWidth = columnWidth(progress.sessions.map(\.workoutId), least: 12)
+            let idWidth = columnWidth(sessions.map(\.workoutId), least: 12)
             text +=
                 padded("date", 12) + padded("workout", idWidth) + padded("e1RM \(unit)", 10)
                 + padded("top \(unit)", 10)
             // Time and distance only for an exercise that has them: a run's or a plank's.
-            let timed = progress.sessions.contains { $0.seconds > 0 }
-            let distance = progress.sessions.contains { $0.distanceMillimetres > 0 }
+            let timed = sessions.contains { $0.seconds > 0 }
+            let distance = sessions.contains { $0.distanceMillimetres > 0 }
             text += padded("volume \(unit)", 11) + (timed ? padded("time", 12) : "")
             text += (distance ? padded("distance", 12) : "") + "sets\n"
-            for session in progress.sessions {
+            for session in sessions {
                 text +=
                     padded(context.date(session.startedAt).description, 12) + padded(session.workoutId, idWidth)
                     + padded(estimateText(session) ?? "-", 10)

@@ -1123,6 +1123,25 @@ struct WorkoutCLITests {
         #expect(json["workouts"] as? [String] == ["workout-1"] && json["routine"] as? String == "Push")
     }
 
+    /// `progress --last N` lists the last N sessions; the estimate's change is still the first session's to the last's.
+    /// By hand (Epley, 1RM = w × (1 + r / 30)): 100 × 5 is 116.67 kg, 110 × 5 is 128.33, 120 × 5 is 140: a change of
+    /// 23.33 kg.
+    @Test func progressListsTheLastSessionsAndKeepsTheWholeChange() throws {
+        for weight in ["100kg", "110kg", "120kg"] {
+            try ok(["start"])
+            try ok(["log", "squat", weight, "x", "5"])
+            try ok(["finish"])
+        }
+        let json = try jsonObject(try ok(["progress", "squat", "--last", "2", "--json"]).lines[0])
+        let sessions = try #require(json["sessions"] as? [[String: Any]])
+        #expect(sessions.map { $0["e1rmKilograms"] as? String } == ["128.33", "140"])
+        #expect(json["e1rmChangeKilograms"] as? String == "23.33")
+        let text = try ok(["progress", "squat", "--last", "2"]).lines
+        #expect(text.first == "Barbell Squat: 3 sessions, the last 2 shown")
+        #expect(text.count == 1 + 1 + 2 + 1, "\(text)")  // the title, the header, two sessions, the change
+        #expect(try liftledger(["progress", "squat", "--last", "0"], journal: journal).status == 64)
+    }
+
     /// A routine of several words is started by its name unquoted, as `routine show` takes it: `start push day` was
     /// refused as an unexpected argument.
     @Test func aRoutineOfSeveralWordsStartsUnquoted() throws {
