@@ -124,22 +124,34 @@ struct RulesSetCommand: AsyncParsableCommand {
             after = try models.read(rules: proposed) { try $0.analyticsView(today: today) }
         }
         let changes = before.changes(to: after)
+        if json {
+            for change in changes { Terminal.write(Self.json(change).rendered + "\n") }
+            return
+        }
+        // For people, the first of each read model's differences: a change of the week's start moves every week of
+        // years of training (tens of thousands of lines); the JSON lists them all.
+        var shown: [String: Int] = [:]
+        var readModels: [String] = []
         for change in changes {
-            if json {
-                Terminal.write(Self.json(change).rendered + "\n")
-            } else {
-                Terminal.write(
-                    "\(change.readModel) \(change.subject.filter { !$0.isEmpty }.joined(separator: " ")) "
-                        + "\(change.figure): \(Self.text(change.before, change)) -> "
-                        + "\(Self.text(change.after, change))\n")
-            }
-        }
-        if !json {
+            if shown[change.readModel] == nil { readModels.append(change.readModel) }
+            shown[change.readModel, default: 0] += 1
+            guard shown[change.readModel]! <= Self.linesPerReadModel else { continue }
             Terminal.write(
-                "\(counted(changes.count, "difference")) in records, streaks and weekly counters "
-                    + "if \(key) were \(canonical); the rule was not recorded\n")
+                "\(change.readModel) \(change.subject.filter { !$0.isEmpty }.joined(separator: " ")) "
+                    + "\(change.figure): \(Self.text(change.before, change)) -> "
+                    + "\(Self.text(change.after, change))\n")
         }
+        for readModel in readModels where shown[readModel]! > Self.linesPerReadModel {
+            Terminal.write(
+                "\(readModel): \(shown[readModel]! - Self.linesPerReadModel) more (--json lists every difference)\n")
+        }
+        Terminal.write(
+            "\(counted(changes.count, "difference")) in records, streaks and weekly counters "
+                + "if \(key) were \(canonical); the rule was not recorded\n")
     }
+
+    /// The differences of each read model a dry run lists for people; the rest are counted.
+    static let linesPerReadModel = 50
 
     /// A figure of `change` for people: a mass in kilograms, labelled, whatever the profile's unit: the figures are
     /// compared exactly, as JSON gives them (an estimate to two decimals), and pounds worked out from them would round

@@ -1123,6 +1123,24 @@ struct WorkoutCLITests {
         #expect(json["workouts"] as? [String] == ["workout-1"] && json["routine"] as? String == "Push")
     }
 
+    /// A dry run lists, for people, the first 50 differences of each read model and counts the rest; `--json` lists
+    /// every one. A new start of the week moves nearly every weekly counter of a year of imported training.
+    @Test func aDryRunListsTheFirstDifferencesOfEachReadModelForPeople() throws {
+        try ok(["import", repositoryRoot + "/Fixtures/exports/strong-2026.csv", "--unit", "kg"])
+        let every = try ok(["rules", "set", "week.start", "sunday", "--dry-run", "--json"]).lines.map(jsonObject)
+        var byReadModel: [String: Int] = [:]
+        for change in every { byReadModel[change["readModel"] as! String, default: 0] += 1 }
+        let weeks = try #require(byReadModel["weeks"])
+        #expect(weeks > 50)
+        let text = try ok(["rules", "set", "week.start", "sunday", "--dry-run"]).lines
+        #expect(text.filter { $0.hasPrefix("weeks ") }.count == 50)
+        #expect(text.contains("weeks: \(weeks - 50) more (--json lists every difference)"))
+        #expect(
+            text.last
+                == "\(every.count) differences in records, streaks and weekly counters if week.start were sunday; the "
+                + "rule was not recorded")
+    }
+
     /// `progress --last N` lists the last N sessions; the estimate's change is still the first session's to the last's.
     /// By hand (Epley, 1RM = w × (1 + r / 30)): 100 × 5 is 116.67 kg, 110 × 5 is 128.33, 120 × 5 is 140: a change of
     /// 23.33 kg.
