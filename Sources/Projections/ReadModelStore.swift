@@ -270,8 +270,9 @@ public struct ReadModelSnapshot {
         try store.rebuildMarker(projection, transaction)?.builder.isAlive ?? false
     }
 
-    /// The position a rebuild of `projection` has folded to, while one is under way or cut short; nil otherwise.
-    public func rebuildPosition(_ projection: String) throws -> UInt64? {
-        try store.rebuildMarker(projection, transaction)?.checkpoint.position
+    /// Where a rebuild of `projection` has got to, and by which code under which rules, while one is under way or cut
+    /// short; nil otherwise.
+    public func rebuildCheckpoint(_ projection: String) throws -> Checkpoint? {
+        try store.rebuildMarker(projection, transaction)?.checkpoint
     }
 }

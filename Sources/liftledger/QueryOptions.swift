@@ -154,7 +154,11 @@ extension JournalLocation {
         let journal = try open()
         let models = try TrainingReadModels(journal: journal)
         if try models.answersByReplay { return try queryReplaying(journal, asOf: asOf, body) }
-        if try models.isBuiltInAnotherSystemTimeZone() {
+        if try models.isBuiltByOtherCode(), try !models.status().contains(where: \.isRebuilding) {
+            Terminal.writeError(
+                "liftledger: note: rebuilding the read models, which another version of liftledger built, for this "
+                    + "one: once after an upgrade, and each time two versions take turns on one journal\n")
+        } else if try models.isBuiltInAnotherSystemTimeZone() {
             Terminal.writeError(
                 "liftledger: note: rebuilding the read models, which another process built in its time zone, in this "
                     + "one's (\(TimeZone.system.identifier)); set one for every process with liftledger profile set "
@@ -172,6 +176,11 @@ extension JournalLocation {
             return try queryReplaying(journal, asOf: asOf, body)
         }
         bar.finish()
+        if try models.isBuiltByOtherCode() {
+            Terminal.writeError(
+                "liftledger: note: another process is rebuilding the read models, which another version of liftledger "
+                    + "built; this answer is replayed from the journal\n")
+        }
         let now = Timestamp.now()
         guard let point = try asOf.pointInThePast(of: journal, timeZone: rules.timeZone, now: now) else {
             return try models.readAnswering(inForce: rules) { snapshot in

@@ -318,7 +318,10 @@ struct ProjectionsCommand: AsyncParsableCommand {
                         + (entry.rebuildPosition.map {
                             entry.isRebuilding
                                 ? ", rebuilding (at \($0))"
-                                : ", a rebuild cut short at \($0) (liftledger rebuild resumes it)"
+                                : entry.rebuildIsCurrent
+                                    ? ", a rebuild cut short at \($0) (liftledger rebuild resumes it)"
+                                    : ", a rebuild by other code or rules cut short at \($0) (liftledger rebuild "
+                                        + "starts anew)"
                         } ?? "") + "\n")
             }
         }

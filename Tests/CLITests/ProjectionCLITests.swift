@@ -199,6 +199,90 @@ struct ProjectionCLITests {
         return builder
     }
 
+    /// A read model built by another version of liftledger is not read while another process rebuilds it for its
+    /// own (catching up leaves it to that process): a query answers from a replay, and says so. Here the live training
+    /// read model is labelled with code version 12, one `history` row taken out of it, and a sleeping child is named as
+    /// the builder: `history` listed one workout fewer, as of the other code's rows.
+    @Test func aReadModelByOtherCodeIsNotReadWhileAnotherProcessRebuildsIt() throws {
+        let journal = directory.child("other-code")
+        _ = try ok(["init"], journal: journal)
+        for weight in ["100kg", "105kg"] {
+            for arguments in [["start"], ["log", "squat", weight, "x", "5"], ["finish"]] {
+                _ = try ok(arguments, journal: journal)
+            }
+        }
+        let history = try ok(["history", "--json"], journal: journal).standardOutput
+        let builder = try ProgramHandle("/bin/sleep", ["60"])
+        defer { end(builder) }
+        let models = try TrainingReadModels(journal: try Journal.open(at: journal, create: false))
+        let store = models.projector.store
+        try store.environment.write { transaction in
+            var live = try #require(try store.checkpoint(TrainingProjection.name, transaction))
+            let projection = TrainingProjection(rules: try models.query { $0.rules }, workoutEvents: nil)
+            let marker = RebuildMarker(
+                checkpoint: Checkpoint(
+                    position: 0, version: projection.version, rulesDigest: projection.rulesDigest, slot: 1 - live.slot),
+                builder: BuilderProcess(
+                    processID: builder.processIdentifier,
+                    start: BuilderProcess.startOfProcess(builder.processIdentifier)))
+            try store.putRebuildMarker(marker, for: TrainingProjection.name, transaction)
+            live.version = projection.version - 1
+            try store.putCheckpoint(live, for: TrainingProjection.name, transaction)
+            let model = store.model(TrainingProjection.name, slot: live.slot, checkpoint: live, transaction)
+            var first: [UInt8]?
+            try model.table(TrainingTable.history.rawValue).scan { key, _ in
+                first = Array(key)
+                return false
+            }
+            #expect(try model.table(TrainingTable.history.rawValue).delete(try #require(first)))
+        }
+        let answer = try ok(["history", "--json"], journal: journal)
+        #expect(answer.standardOutput == history)
+        #expect(
+            answer.standardError
+                == "liftledger: note: another process is rebuilding the read models, which another version of "
+                + "liftledger built; this answer is replayed from the journal\n")
+    }
+
+    /// A query that rebuilds a read model another version of liftledger built says why it takes longer, once: after
+    /// an upgrade, and each time two versions take turns on one journal; `projections` says that version's rebuild,
+    /// cut short, starts anew. Here the live training read model, and a rebuild's marker, are labelled with code
+    /// version 12.
+    @Test func aQueryThatRebuildsAReadModelByOtherCodeSaysWhy() throws {
+        let journal = directory.child("upgraded")
+        for arguments in [["init"], ["start"], ["log", "squat", "100kg", "x", "5"], ["finish"]] {
+            _ = try ok(arguments, journal: journal)
+        }
+        let history = try ok(["history", "--json"], journal: journal).standardOutput
+        let models = try TrainingReadModels(journal: try Journal.open(at: journal, create: false))
+        let store = models.projector.store
+        try store.environment.write { transaction in
+            var live = try #require(try store.checkpoint(TrainingProjection.name, transaction))
+            live.version -= 1
+            try store.putCheckpoint(live, for: TrainingProjection.name, transaction)
+        }
+        // A rebuild by that code cut short (its process gone) is not resumed by this code, but started anew.
+        try store.environment.write { transaction in
+            let live = try #require(try store.checkpoint(TrainingProjection.name, transaction))
+            var other = live
+            other.position = 2
+            other.slot = 1 - live.slot
+            let gone = BuilderProcess(processID: 2_000_000_000, start: nil)
+            try store.putRebuildMarker(
+                RebuildMarker(checkpoint: other, builder: gone), for: TrainingProjection.name, transaction)
+        }
+        #expect(
+            try ok(["projections"], journal: journal).standardOutput.contains(
+                ", a rebuild by other code or rules cut short at 2 (liftledger rebuild starts anew)\n"))
+        let rebuilt = try ok(["history", "--json"], journal: journal)
+        #expect(rebuilt.standardOutput == history)
+        #expect(
+            rebuilt.standardError
+                == "liftledger: note: rebuilding the read models, which another version of liftledger built, for "
+                + "this one: once after an upgrade, and each time two versions take turns on one journal\n")
+        #expect(try ok(["history", "--json"], journal: journal).standardError.isEmpty)
+    }
+
     /// Ends the builder ``markedRebuilding(_:)`` started.
     func end(_ builder: ProgramHandle) {
         kill(builder.processIdentifier, SIGKILL)

@@ -429,6 +429,7 @@ struct CommandTests {
     /// A routine an older version made of a fullwidth name has the id it gave then (`ｐｕｓｈ`, where names now fold to
     /// `push`), and is still found by its name: shown, added to (not made again under the new id) and started, though a
     /// routine `Push` of the folded id stands beside it; a workout started from it gets its targets, not `Push`'s.
+    /// Alone, it is found by its name in ASCII too: `Push` made a second routine beside it.
     @Test func aRoutineOfAFullwidthNameMadeBeforeWidthFoldingIsStillFound() async throws {
         let test = try TestJournal()
         let oldID = "ｐｕｓｈ"
@@ -440,21 +441,32 @@ struct CommandTests {
             [RoutineCreated(routineId: oldID, name: "Ｐｕｓｈ").proposed(), bench.proposed()],
             to: Routine.streamID(oldID))
         let log = try TrainingLog(journal: test.journal)
-        try await log.addToRoutine("Push", exercise: "squat", sets: 5, reps: 5...5, restSeconds: 240)
+        #expect(try log.query { try $0.routine(named: "push") }?.id == oldID)
+        #expect(
+            try await log.addToRoutine("Push", exercise: "dips", sets: 3, reps: 8...12, restSeconds: 90) == (
+                "Ｐｕｓｈ", false
+            ))
+        // A routine of the folded id, as this version's `routine add Push` made one beside it before.
+        let squat = RoutineExerciseAdded(
+            exerciseId: "Barbell_Squat", exerciseName: "Barbell Squat", targetSets: 5, minimumReps: 5, maximumReps: 5,
+            restSeconds: 240)
+        _ = try await test.journal.append(
+            [RoutineCreated(routineId: "push", name: "Push").proposed(), squat.proposed()],
+            to: Routine.streamID("push"))
         #expect(try log.query { try $0.routine(named: "Ｐｕｓｈ") }?.id == oldID)
         #expect(try log.query { try $0.routine(named: "Push") }?.id == "push")
         #expect(
-            try await log.addToRoutine("Ｐｕｓｈ", exercise: "dips", sets: 3, reps: 8...12, restSeconds: 90) == (
+            try await log.addToRoutine("Ｐｕｓｈ", exercise: "squat", sets: 3, reps: 8...12, restSeconds: 90) == (
                 "Ｐｕｓｈ", false
             ))
         #expect(
             try log.query { try $0.routines() }.map { [$0.id, String($0.exercises.count)] } == [
-                [oldID, "2"], ["push", "1"],
+                [oldID, "3"], ["push", "1"],
             ])
         try await log.start(routine: "Ｐｕｓｈ")
         let session = try #require(try log.activeSession())
         #expect(session.workout.routineId == oldID)
-        #expect(session.exercises.map { $0.target?.targetSets } == [3, 3])
+        #expect(session.exercises.map { $0.target?.targetSets } == [3, 3, 3])
     }
 
     /// A custom exercise is recorded as free-exercise-db writes one: each muscle once (the chest, given as primary

@@ -196,6 +196,8 @@ public final class TrainingReadModels: Sendable {
     /// ``rules(thatBuilt:)``), so that its figures are not labelled with rules that did not make them. Those rules
     /// are read between transactions (a transaction inside another could not adopt a map another process grew), and
     /// the checkpoint is checked again in the transaction that answers: a rebuild swapped in meanwhile is read again.
+    /// A read model that other code built (another process rebuilds it for its own) is not read: the answer is
+    /// replayed from the journal.
     public func readAnswering<T>(inForce rules: Rules, _ body: (TrainingSnapshot) throws -> T) throws -> T {
         var answering = rules
         // The checkpoint whose rules `answering` are: one built under other rules still (none should be) answers
@@ -204,16 +206,20 @@ public final class TrainingReadModels: Sendable {
         while true {
             let digest = TrainingProjection(rules: answering, workoutEvents: nil).rulesDigest
             let answer = try projector.store.read { snapshot -> Answer<T> in
+                let training = try trainingSnapshot(snapshot, rules: answering)
+                if training.isBuiltByOtherCode { return .builtByOtherCode }
                 if let built = try snapshot.model(TrainingProjection.name)?.checkpoint, built.rulesDigest != digest,
                     built != loadedFor
                 {
                     return .builtUnderOtherRules(built)
                 }
-                return .answered(try body(trainingSnapshot(snapshot, rules: answering)))
+                return .answered(try body(training))
             }
             switch answer {
             case .answered(let value):
                 return value
+            case .builtByOtherCode:
+                return try Self.replayed(journal, asOf: .position(.max)).read(body)
             case .builtUnderOtherRules(let checkpoint):
                 answering =
                     try self.rules(thatBuilt: checkpoint) ?? Rules.load(from: journal, through: checkpoint.position)
@@ -222,10 +228,20 @@ public final class TrainingReadModels: Sendable {
         }
     }
 
-    /// What a read under given rules gives: the answer, or the training read model's checkpoint, built under others.
+    /// What a read under given rules gives: the answer, or the training read model's checkpoint, built under others,
+    /// or that a read model was built by other code.
     private enum Answer<T> {
         case answered(T)
         case builtUnderOtherRules(Checkpoint)
+        case builtByOtherCode
+    }
+
+    /// Whether a read model is one that other code built, which another process is rebuilding for its own: queries
+    /// then answer from a replay of the journal (see ``readAnswering(inForce:_:)``).
+    public func isBuiltByOtherCode() throws -> Bool {
+        try projector.store.read { snapshot in
+            try trainingSnapshot(snapshot, rules: Rules()).isBuiltByOtherCode
+        }
     }
 
     /// Runs `body` on a snapshot of read models that have folded every record the journal holds in it, under the
@@ -284,7 +300,7 @@ public final class TrainingReadModels: Sendable {
             return projections(try Rules.load(from: journal)).map { projection in
                 ProjectionStatus(
                     name: projection.name, codeVersion: projection.version, rulesDigest: projection.rulesDigest,
-                    checkpoint: nil, head: head, isRebuilding: false, rebuildPosition: nil)
+                    checkpoint: nil, head: head, isRebuilding: false, rebuildPosition: nil, rebuildIsCurrent: false)
             }
         }
         // The plan read model's time zone, as it stands, unless the profile set another since the model's checkpoint:
@@ -297,10 +313,14 @@ public final class TrainingReadModels: Sendable {
             let head = try journal.headPosition(in: snapshot.transaction)
             return try projections(rules).map { projection in
                 let model = try snapshot.model(projection.name)
+                let rebuild = try snapshot.rebuildCheckpoint(projection.name)
                 return ProjectionStatus(
                     name: projection.name, codeVersion: projection.version, rulesDigest: projection.rulesDigest,
                     checkpoint: model?.checkpoint, head: head, isRebuilding: try snapshot.isRebuilding(projection.name),
-                    rebuildPosition: try snapshot.rebuildPosition(projection.name))
+                    rebuildPosition: rebuild?.position,
+                    rebuildIsCurrent: rebuild.map {
+                        $0.version == projection.version && $0.rulesDigest == projection.rulesDigest
+                    } ?? false)
             }
         }
     }
@@ -414,6 +434,9 @@ public struct ProjectionStatus: Sendable {
     public let isRebuilding: Bool
     /// Where a rebuild under way, or cut short, has got to; nil when there is none.
     public let rebuildPosition: UInt64?
+    /// Whether that rebuild is by this code under the rules in force: one by other code or rules is started anew, not
+    /// resumed.
+    public let rebuildIsCurrent: Bool
 
     /// Events committed that it has not folded.
     public var lag: UInt64 { head - min(head, checkpoint?.position ?? 0) }

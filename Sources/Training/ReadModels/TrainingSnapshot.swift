@@ -32,8 +32,17 @@ public struct TrainingSnapshot {
     /// Whether the training read model was built under `rules`, not under those before a change that another
     /// process's rebuild is to replace it for. A journal with nothing folded yet has none, under no other rules.
     func isBuilt(under rules: Rules) -> Bool {
+        guard !isBuiltByOtherCode else { return false }
         guard let training else { return true }
         return training.checkpoint.rulesDigest == TrainingProjection(rules: rules, workoutEvents: nil).rulesDigest
+    }
+
+    /// Whether a read model was built by other code (another version of liftledger), whose rows this code does not
+    /// read: another process is rebuilding it for its own code, and catching up left it to that process.
+    var isBuiltByOtherCode: Bool {
+        plan.map { $0.checkpoint.version != PlanProjection().version } == true
+            || training.map { $0.checkpoint.version != TrainingProjection(rules: rules, workoutEvents: nil).version }
+                == true
     }
 
     /// Whether the read models have folded every record the journal holds in this snapshot: commands decide only
@@ -83,12 +92,17 @@ public struct TrainingSnapshot {
     /// The routines, in the order they were created. A routine whose exercises were all taken out (`routine delete`)
     /// is none.
     public func routines() throws -> [Routine] {
+        try everyRoutine().filter { !$0.exercises.isEmpty }
+    }
+
+    /// Every routine, those with no exercises left too, in the order they were made.
+    private func everyRoutine() throws -> [Routine] {
         var stored: [StoredRoutine] = []
         try table(.routines)?.scan { _, value in
             stored.append(try ReadModelRow.decode(value, table: "routines", StoredRoutine.init(decoding:)))
             return true
         }
-        return stored.sorted { $0.position < $1.position }.map(\.routine).filter { !$0.exercises.isEmpty }
+        return stored.sorted { $0.position < $1.position }.map(\.routine)
     }
 
     /// The routine a name or id refers to; with `includingDeleted`, also one whose exercises were all taken out, which
@@ -99,7 +113,13 @@ public struct TrainingSnapshot {
         for id in [Routine.idBeforeWidthFolding(forName: name), Routine.id(forName: name)].compactMap({ $0 }) {
             if let routine = try routine(id: id), includingDeleted || !routine.exercises.isEmpty { return routine }
         }
-        return nil
+        // One an older version made of the name in fullwidth letters, asked for in ASCII (`Legs` for `Ｌｅｇｓ`): its
+        // id kept them, and its name folds to this one's id.
+        let folded = Routine.id(forName: name)
+        return try everyRoutine().first { routine in
+            routine.id != folded && Routine.id(forName: routine.name) == folded
+                && (includingDeleted || !routine.exercises.isEmpty)
+        }
     }
 
     /// The routine of `id`, as a workout names the one it was started from (with its exercises all taken out, it has
