@@ -154,16 +154,7 @@ extension JournalLocation {
         let journal = try open()
         let models = try TrainingReadModels(journal: journal)
         if try models.answersByReplay { return try queryReplaying(journal, asOf: asOf, body) }
-        if try models.isBuiltByOtherCode(), try !models.status().contains(where: \.isRebuilding) {
-            Terminal.writeError(
-                "liftledger: note: rebuilding the read models, which another version of liftledger built, for this "
-                    + "one: once after an upgrade, and each time two versions take turns on one journal\n")
-        } else if try models.isBuiltInAnotherSystemTimeZone() {
-            Terminal.writeError(
-                "liftledger: note: rebuilding the read models, which another process built in its time zone, in this "
-                    + "one's (\(TimeZone.system.identifier)); set one for every process with liftledger profile set "
-                    + "--time-zone\n")
-        }
+        let built = try models.trainingCheckpoint()
         var bar = ProgressBar(label: "catching up")
         let rules: Rules
         do {
@@ -176,6 +167,21 @@ extension JournalLocation {
             return try queryReplaying(journal, asOf: asOf, body)
         }
         bar.finish()
+        // A rebuild that no change of the journal's rules explains took the time it took for a reason worth naming.
+        if let built, let now = try models.trainingCheckpoint(), now.slot != built.slot {
+            switch try models.cause(ofRebuildFrom: built) {
+            case .otherCode:
+                Terminal.writeError(
+                    "liftledger: note: rebuilt the read models, which another version of liftledger built, for this "
+                        + "one: once after an upgrade, and each time two versions take turns on one journal\n")
+            case .otherSystemTimeZone:
+                Terminal.writeError(
+                    "liftledger: note: rebuilt the read models, which another process built in its time zone, in this "
+                        + "one's (\(TimeZone.system.identifier)); set one for every process with liftledger profile "
+                        + "set --time-zone\n")
+            case nil: break
+            }
+        }
         if try models.isBuiltByOtherCode() {
             Terminal.writeError(
                 "liftledger: note: another process is rebuilding the read models, which another version of liftledger "

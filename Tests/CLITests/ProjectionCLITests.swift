@@ -278,7 +278,7 @@ struct ProjectionCLITests {
         #expect(rebuilt.standardOutput == history)
         #expect(
             rebuilt.standardError
-                == "liftledger: note: rebuilding the read models, which another version of liftledger built, for "
+                == "liftledger: note: rebuilt the read models, which another version of liftledger built, for "
                 + "this one: once after an upgrade, and each time two versions take turns on one journal\n")
         #expect(try ok(["history", "--json"], journal: journal).standardError.isEmpty)
     }
@@ -850,7 +850,7 @@ struct ProjectionCLITests {
         #expect(try history("UTC").isEmpty)
         #expect(
             try history("Asia/Tokyo")
-                == "liftledger: note: rebuilding the read models, which another process built in its time zone, in "
+                == "liftledger: note: rebuilt the read models, which another process built in its time zone, in "
                 + "this one's (Asia/Tokyo); set one for every process with liftledger profile set --time-zone\n")
         #expect(try history("Asia/Tokyo").isEmpty)
         _ = try ok(["profile", "set", "--time-zone", "Europe/Berlin"], journal: journal)

@@ -325,16 +325,27 @@ public final class TrainingReadModels: Sendable {
         }
     }
 
-    /// Whether the training read model is out of date because another process built it in its own time zone: with
-    /// none in the profile, each process counts days in the system's (`TZ`), so a query in this one rebuilds it.
-    public func isBuiltInAnotherSystemTimeZone() throws -> Bool {
-        guard !keepsNone, let training = try status().first(where: { $0.name == TrainingProjection.name }),
-            let checkpoint = training.checkpoint, !training.isCurrent, checkpoint.version == training.codeVersion
-        else { return false }
+    /// The training read model's checkpoint, read without catching up; nil when it was never built.
+    public func trainingCheckpoint() throws -> Checkpoint? {
+        try projector.store.read { try $0.model(TrainingProjection.name)?.checkpoint }
+    }
+
+    /// Why a catch-up rebuilt the training read model that `checkpoint` stood for, when the cause is not a change of
+    /// the journal's rules: another version of liftledger built it, or (with no time zone in the profile, so that each
+    /// process counts days in its system's) a process in another time zone; nil for any other cause.
+    public func cause(ofRebuildFrom checkpoint: Checkpoint) throws -> RebuildCause? {
+        if checkpoint.version != TrainingProjection(rules: Rules(), workoutEvents: nil).version { return .otherCode }
         let planPosition = try projector.store.read { try $0.model(PlanProjection.name)?.checkpoint.position } ?? 0
         let profileZone = try timeZone(setAfter: planPosition) ?? (try storedProfileZone(Rules.recorded(in: journal)))
         // No rules of the journal's past, each with this process's zone, built it.
-        return try profileZone == nil && rules(thatBuilt: checkpoint) == nil
+        return try profileZone == nil && rules(thatBuilt: checkpoint) == nil ? .otherSystemTimeZone : nil
+    }
+
+    /// What made a catch-up rebuild a read model, besides a change of the journal's rules (see
+    /// ``cause(ofRebuildFrom:)``).
+    public enum RebuildCause: Sendable {
+        case otherCode
+        case otherSystemTimeZone
     }
 
     // MARK: The past, and previews
