@@ -77,9 +77,11 @@ public enum JSON: Sendable {
 
 extension JSON {
     /// A value `JSONSerialization` parsed, with every object's members sorted by key: two values give the same
-    /// `rendered` text when they hold the same data, whatever the order and spacing of the text they were parsed from.
-    /// A whole number stays one, written with a fraction or not (`5.0` is `5`); `true` stays apart from `1`. Nil for
-    /// a value no parse gives.
+    /// `rendered` bytes when they hold the same data, whatever the order and spacing of the text they were parsed from.
+    /// A whole number below 9e15 is one, written with a fraction or not (`5.0` is `5`); `-0` stays apart from `0`, a
+    /// number with more digits than a binary64 holds keeps them all, and `true` stays apart from `1`. Compare the bytes
+    /// (`rendered.utf8`): strings that differ only in how their accents are composed are equal as Swift strings. Nil
+    /// for a value no parse gives.
     init?(canonicalizing value: Any) {
         // Objects and arrays first: casting one of them to a string or a number first bridges it to Foundation's
         // class, a copy of the whole value.
@@ -101,6 +103,8 @@ extension JSON {
             self = .array(elements)
         } else if let text = value as? String {
             self = .string(text)
+        } else if let decimal = value as? NSDecimalNumber {
+            self = .verbatim(decimal.stringValue)  // the parse's form of a number a binary64 would round
         } else if let number = value as? NSNumber {
             switch String(cString: number.objCType) {
             case "c": self = .bool(number.boolValue)  // Foundation's parse gives its booleans this type alone
@@ -108,7 +112,7 @@ extension JSON {
                 let double = number.doubleValue
                 guard double.isFinite else { return nil }
                 self =
-                    double == double.rounded() && abs(double) < 9e15
+                    double == double.rounded() && abs(double) < 9e15 && !(double == 0 && double.sign == .minus)
                     ? .integer(Int64(double)) : .verbatim(String(double))
             case "Q": self = .unsigned(number.uint64Value)
             default: self = .integer(number.int64Value)

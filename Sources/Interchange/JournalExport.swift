@@ -180,8 +180,8 @@ public enum JournalExport {
         guard let schemaVersion = UInt32(exactly: schema) else { throw bad("schemaVersion is out of range") }
         // The readable forms beside the bytes must say what the bytes say, or an edit of them would be restored as the
         // bytes say, unnoticed. JSON values are compared as the text they give with sorted keys, after the same parse.
-        func canonical(_ value: Any) -> String? { JSON(canonicalizing: value)?.rendered }
-        func canonical(json: Data) -> String? {
+        func canonical(_ value: Any) -> [UInt8]? { JSON(canonicalizing: value).map { Array($0.rendered.utf8) } }
+        func canonical(json: Data) -> [UInt8]? {
             (try? JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed])).flatMap(canonical)
         }
         if let shown = object["payload"] {

@@ -866,6 +866,8 @@ struct CLITests {
     /// workout twice, and named a set and an exercise the walk had not logged.
     @Test func theReadmesWorkoutWalkThroughRunsAsWritten() throws {
         let readme = try String(contentsOfFile: repositoryRoot + "/README.md", encoding: .utf8)
+        // Every block closed: a stray fence after this one turned the rest of the file inside out.
+        #expect(readme.split(separator: "\n").filter { $0.hasPrefix("```") }.count % 2 == 0)
         let section = try #require(readme.components(separatedBy: "## Logging a workout\n\n```sh\n").dropFirst().first)
         let lines = try #require(section.components(separatedBy: "\n```").first).split(separator: "\n")
         #expect(lines.count > 10 && lines.allSatisfy { $0.hasPrefix("tools/liftledger ") })

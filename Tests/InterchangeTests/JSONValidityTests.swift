@@ -70,14 +70,18 @@ struct CanonicalJSONTests {
         (#"{"big":18446744073709551615}"#, #"{"big":18446744073709551615}"#, true),
         (#"{"note":"a\"b"}"#, #"{"note":"a\u0022b"}"#, true),
         (#"[1,2]"#, #"[2,1]"#, false),
+        // What a comparison of Swift strings or of binary64 values would let through.
+        (#"{"note":"caf\u00e9"}"#, #"{"note":"cafe\u0301"}"#, false),
+        (#"{"reps":5.0000000000000001}"#, #"{"reps":5}"#, false),
+        (#"{"reps":-0.0}"#, #"{"reps":0}"#, false),
     ])
     func sameDataGivesTheSameText(_ first: String, _ second: String, _ same: Bool) throws {
-        func canonical(_ text: String) throws -> String? {
+        func canonical(_ text: String) throws -> [UInt8]? {
             let value = try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
-            return JSON(canonicalizing: value)?.rendered
+            return JSON(canonicalizing: value).map { Array($0.rendered.utf8) }
         }
         let left = try #require(try canonical(first))
         let right = try #require(try canonical(second))
-        #expect((left == right) == same, "\(left) against \(right)")
+        #expect((left == right) == same, "\(first) against \(second)")
     }
 }
