@@ -334,11 +334,12 @@ final class JournalStore: Sendable {
         try mappingStorageErrors {
             try environment.write { txn in
                 var head = try readHead(txn)
-                // Empty when the restore began, written to by another process since (while the export was read).
+                // A restore checks first that the journal is empty; another process may have written to it since,
+                // while the export was read.
                 if records.first?.position == 1, head.position > 0 {
-                    let written = "\(head.position) record" + (head.position == 1 ? "" : "s")
+                    let held = "\(head.position) record" + (head.position == 1 ? "" : "s")
                     throw JournalError.invalid(
-                        "the journal is not empty: another process wrote \(written) to it while the export was read",
+                        "the journal is no longer empty: it holds \(held), written after the restore began",
                         remedy: "import an export into a new journal: liftledger init --journal NEW, then "
                             + "import-journal there")
                 }

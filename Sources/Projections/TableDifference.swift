@@ -28,21 +28,19 @@ extension ReadModelStore {
                     let there = try theirs.model(descriptor.name)
                     for index in descriptor.tables.indices {
                         var difference = TableDifference(table: "\(descriptor.name).\(descriptor.tables[index])")
-                        // The other table's rows, each crossed off as this table's row under its key is met.
-                        var rowsThere: [[UInt8]: [UInt8]] = [:]
-                        try there?.table(index).scan { key, value in
-                            rowsThere[Array(key)] = Array(value)
-                            return true
-                        }
+                        // Each row of this table looked up in the other, where it lies: nothing is copied but keys.
+                        var rowsInBoth = 0
                         try here?.table(index).scan { key, value in
-                            if let valueThere = rowsThere.removeValue(forKey: Array(key)) {
-                                if !valueThere.elementsEqual(value) { difference.rowsChanged += 1 }
-                            } else {
-                                difference.rowsOnlyHere += 1
+                            let same = try there?.table(index).withValue(forKey: Array(key)) { $0.elementsEqual(value) }
+                            switch same {
+                            case nil: difference.rowsOnlyHere += 1
+                            case false?: difference.rowsChanged += 1
+                            case true?: break
                             }
+                            if same != nil { rowsInBoth += 1 }
                             return true
                         }
-                        difference.rowsOnlyThere = rowsThere.count
+                        difference.rowsOnlyThere = try (there?.table(index).statistics().entries ?? 0) - rowsInBoth
                         if !difference.isEmpty { differences.append(difference) }
                     }
                 }

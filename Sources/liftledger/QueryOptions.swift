@@ -182,14 +182,14 @@ extension JournalLocation {
             case nil: break
             }
         }
-        if try models.isBuiltByOtherCode() {
-            Terminal.writeError(
-                "liftledger: note: another process is rebuilding the read models, which another version of liftledger "
-                    + "built; this answer is replayed from the journal\n")
-        }
         let now = Timestamp.now()
         guard let point = try asOf.pointInThePast(of: journal, timeZone: rules.timeZone, now: now) else {
-            return try models.readAnswering(inForce: rules) { snapshot in
+            let replaying = {
+                Terminal.writeError(
+                    "liftledger: note: another process is rebuilding the read models, which another version of "
+                        + "liftledger built; this answer is replayed from the journal\n")
+            }
+            return try models.readAnswering(inForce: rules, onReplay: replaying) { snapshot in
                 try body(
                     QueryContext(
                         snapshot, today: LocalDate(now.date, in: snapshot.rules.timeZone), unit: nil,
@@ -263,7 +263,9 @@ extension AsOfOption {
         guard let point = try self.point(in: timeZone, zoneInForce: zoneInForce) else { return nil }
         let head = try journal.head().position
         guard point.isStillToCome(now: now, head: head) else { return point }
-        // An answer as of now reads like one of the past: a mistyped value would go unseen.
+        // An answer as of now reads like one of the past: a mistyped value would go unseen. Today, whose end is still
+        // to come, is no mistake.
+        if let date, date.dayNumber <= LocalDate(now.date, in: timeZone).dayNumber { return nil }
         Terminal.writeError("liftledger: note: " + stillToCome(head: head) + "\n")
         return nil
     }

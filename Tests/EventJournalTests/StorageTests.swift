@@ -62,7 +62,7 @@ struct StorageTests {
             try await raced.journal.restore(records)
         } throws: { error in
             (error as? JournalError)?.message
-                == "the journal is not empty: another process wrote 1 record to it while the export was read"
+                == "the journal is no longer empty: it holds 1 record, written after the restore began"
         }
         #expect(try raced.journal.head() == head)
     }

@@ -64,7 +64,8 @@ public struct TrainingProjection: Projection {
     /// when the last pause ended. 12: an assisted exercise's session has a top weight, its least help, and a set of
     /// it at body weight is one of no help, for records too. 13: a workout's duration is rounded to the nearest second,
     /// not cut down.
-    public let version: UInt32 = 13
+    public var version: UInt32 { Self.codeVersion }
+    static let codeVersion: UInt32 = 13
     public let rules: Rules
     public var rulesDigest: [UInt8] { rules.foldDigest }
     public let tables = TrainingTable.allCases.map(\.name)

@@ -75,7 +75,7 @@ public final class TrainingReadModels: Sendable {
         chunkSize: Int, progress: Projector<RecordedTrainingEvent>.Progress?
     ) throws {
         guard let built = try projector.store.read({ try $0.model(TrainingProjection.name)?.checkpoint }),
-            built.version == TrainingProjection(rules: Rules(), workoutEvents: nil).version,
+            built.version == TrainingProjection.codeVersion,
             let rules = try rules(thatBuilt: built)
         else { return }
         let projection = TrainingProjection(
@@ -196,9 +196,12 @@ public final class TrainingReadModels: Sendable {
     /// ``rules(thatBuilt:)``), so that its figures are not labelled with rules that did not make them. Those rules
     /// are read between transactions (a transaction inside another could not adopt a map another process grew), and
     /// the checkpoint is checked again in the transaction that answers: a rebuild swapped in meanwhile is read again.
-    /// A read model that other code built (another process rebuilds it for its own) is not read: the answer is
-    /// replayed from the journal.
-    public func readAnswering<T>(inForce rules: Rules, _ body: (TrainingSnapshot) throws -> T) throws -> T {
+    /// Given `onReplay`, a read model that other code built (another process rebuilds it for its own) is not read:
+    /// `onReplay` is called, and the answer replayed from the journal. Without it, such a snapshot is not caught up
+    /// (``TrainingSnapshot/isCaughtUp``), for a command to wait on.
+    public func readAnswering<T>(
+        inForce rules: Rules, onReplay: (() -> Void)? = nil, _ body: (TrainingSnapshot) throws -> T
+    ) throws -> T {
         var answering = rules
         // The checkpoint whose rules `answering` are: one built under other rules still (none should be) answers
         // under them, rather than being asked again for ever.
@@ -207,7 +210,7 @@ public final class TrainingReadModels: Sendable {
             let digest = TrainingProjection(rules: answering, workoutEvents: nil).rulesDigest
             let answer = try projector.store.read { snapshot -> Answer<T> in
                 let training = try trainingSnapshot(snapshot, rules: answering)
-                if training.isBuiltByOtherCode { return .builtByOtherCode }
+                if onReplay != nil, training.isBuiltByOtherCode { return .builtByOtherCode }
                 if let built = try snapshot.model(TrainingProjection.name)?.checkpoint, built.rulesDigest != digest,
                     built != loadedFor
                 {
@@ -219,6 +222,7 @@ public final class TrainingReadModels: Sendable {
             case .answered(let value):
                 return value
             case .builtByOtherCode:
+                onReplay?()
                 return try Self.replayed(journal, asOf: .position(.max)).read(body)
             case .builtUnderOtherRules(let checkpoint):
                 answering =
@@ -234,14 +238,6 @@ public final class TrainingReadModels: Sendable {
         case answered(T)
         case builtUnderOtherRules(Checkpoint)
         case builtByOtherCode
-    }
-
-    /// Whether a read model is one that other code built, which another process is rebuilding for its own: queries
-    /// then answer from a replay of the journal (see ``readAnswering(inForce:_:)``).
-    public func isBuiltByOtherCode() throws -> Bool {
-        try projector.store.read { snapshot in
-            try trainingSnapshot(snapshot, rules: Rules()).isBuiltByOtherCode
-        }
     }
 
     /// Runs `body` on a snapshot of read models that have folded every record the journal holds in it, under the
@@ -334,11 +330,13 @@ public final class TrainingReadModels: Sendable {
     /// the journal's rules: another version of liftledger built it, or (with no time zone in the profile, so that each
     /// process counts days in its system's) a process in another time zone; nil for any other cause.
     public func cause(ofRebuildFrom checkpoint: Checkpoint) throws -> RebuildCause? {
-        if checkpoint.version != TrainingProjection(rules: Rules(), workoutEvents: nil).version { return .otherCode }
+        if checkpoint.version != TrainingProjection.codeVersion { return .otherCode }
         let planPosition = try projector.store.read { try $0.model(PlanProjection.name)?.checkpoint.position } ?? 0
         let profileZone = try timeZone(setAfter: planPosition) ?? (try storedProfileZone(Rules.recorded(in: journal)))
-        // No rules of the journal's past, each with this process's zone, built it.
-        return try profileZone == nil && rules(thatBuilt: checkpoint) == nil ? .otherSystemTimeZone : nil
+        // A zone this system does not know counts days in the system's too. No rules of the journal's past, each with
+        // this process's zone, built it.
+        let countsInSystemZone = profileZone.map { TimeZone.usable($0) == nil } ?? true
+        return try countsInSystemZone && rules(thatBuilt: checkpoint) == nil ? .otherSystemTimeZone : nil
     }
 
     /// What made a catch-up rebuild a read model, besides a change of the journal's rules (see

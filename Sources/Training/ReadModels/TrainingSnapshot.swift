@@ -30,7 +30,8 @@ public struct TrainingSnapshot {
     public var position: UInt64 { min(plan?.checkpoint.position ?? 0, training?.checkpoint.position ?? 0) }
 
     /// Whether the training read model was built under `rules`, not under those before a change that another
-    /// process's rebuild is to replace it for. A journal with nothing folded yet has none, under no other rules.
+    /// process's rebuild is to replace it for, and the read models by this code. A journal with nothing folded yet has
+    /// none, under no other rules.
     func isBuilt(under rules: Rules) -> Bool {
         guard !isBuiltByOtherCode else { return false }
         guard let training else { return true }
@@ -41,8 +42,7 @@ public struct TrainingSnapshot {
     /// read: another process is rebuilding it for its own code, and catching up left it to that process.
     var isBuiltByOtherCode: Bool {
         plan.map { $0.checkpoint.version != PlanProjection().version } == true
-            || training.map { $0.checkpoint.version != TrainingProjection(rules: rules, workoutEvents: nil).version }
-                == true
+            || training.map { $0.checkpoint.version != TrainingProjection.codeVersion } == true
     }
 
     /// Whether the read models have folded every record the journal holds in this snapshot: commands decide only
@@ -50,7 +50,8 @@ public struct TrainingSnapshot {
     public var isCaughtUp: Bool {
         get throws {
             guard let journal else { return true }
-            return try journal.headPosition(in: snapshot.transaction) == position
+            // Rows of other code are no state to decide on: another process is rebuilding them for its own.
+            return try !isBuiltByOtherCode && journal.headPosition(in: snapshot.transaction) == position
         }
     }
 
@@ -114,7 +115,8 @@ public struct TrainingSnapshot {
             if let routine = try routine(id: id), includingDeleted || !routine.exercises.isEmpty { return routine }
         }
         // One an older version made of the name in fullwidth letters, asked for in ASCII (`Legs` for `Ｌｅｇｓ`): its
-        // id kept them, and its name folds to this one's id.
+        // id kept them, and its name folds to this one's id. Every routine is read for it, only when no id matches;
+        // of several such, the first made.
         let folded = Routine.id(forName: name)
         return try everyRoutine().first { routine in
             routine.id != folded && Routine.id(forName: routine.name) == folded
