@@ -168,7 +168,7 @@ extension JournalLocation {
         }
         bar.finish()
         // A rebuild that no change of the journal's rules explains took the time it took for a reason worth naming.
-        if let built, let now = try models.trainingCheckpoint(), now.slot != built.slot {
+        if let built, let current = try models.trainingCheckpoint(), current.slot != built.slot {
             switch try models.cause(ofRebuildFrom: built) {
             case .otherCode:
                 Terminal.writeError(
