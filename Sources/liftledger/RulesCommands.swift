@@ -310,6 +310,7 @@ struct ProjectionsCommand: AsyncParsableCommand {
                         ("slot", entry.checkpoint.map { .unsigned(UInt64($0.slot)) } ?? .null),
                         ("current", .bool(entry.isCurrent)), ("rebuilding", .bool(entry.isRebuilding)),
                         ("rebuildPosition", entry.rebuildPosition.map(JSON.unsigned) ?? .null),
+                        ("rebuildCurrent", entry.rebuildPosition == nil ? .null : .bool(entry.rebuildIsCurrent)),
                     ]).rendered + "\n")
             } else {
                 func short(_ digest: String) -> String { digest.isEmpty ? "none" : String(digest.prefix(12)) }

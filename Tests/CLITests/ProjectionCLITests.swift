@@ -88,6 +88,7 @@ struct ProjectionCLITests {
         // The builder is dead, and its marker holds the end of the last chunk it committed: the one seen, or a later
         // one committed before the kill landed.
         #expect(stopped?["rebuilding"] as? Bool == false, "\(after)")
+        #expect(stopped?["rebuildCurrent"] as? Bool == true, "this code's rebuild, resumed: \(after)")
         #expect(stoppedAt.map { chunkEnds.contains($0) && $0 >= Int(cutAt ?? 0) } == true, "\(after)")
         _ = try ok(["prs", "squat"], journal: copies[2])
 
@@ -274,6 +275,9 @@ struct ProjectionCLITests {
         #expect(
             try ok(["projections"], journal: journal).standardOutput.contains(
                 ", a rebuild by other code or rules cut short at 2 (liftledger rebuild starts anew)\n"))
+        let marked = try ok(["projections", "--json"], journal: journal).lines.map(jsonObject)
+        #expect(marked.first { $0["name"] as? String == "training" }?["rebuildCurrent"] as? Bool == false)
+        #expect(marked.first { $0["name"] as? String == "plan" }?["rebuildCurrent"] is NSNull)
         let rebuilt = try ok(["history", "--json"], journal: journal)
         #expect(rebuilt.standardOutput == history)
         #expect(
@@ -425,6 +429,7 @@ struct ProjectionCLITests {
             _ = try ok(["rebuild"], journal: journal)
             let status = try ok(["projections", "--json"], journal: journal).lines.map(jsonObject)
             #expect(status.allSatisfy { $0["lag"] as? Int == 0 && $0["rebuildPosition"] is NSNull }, "\(status)")
+            #expect(status.allSatisfy { $0["rebuildCurrent"] is NSNull }, "\(status)")
         }
     }
 
