@@ -160,11 +160,15 @@ final class OutputSink {
         let partial = final + ".partial-\(getpid())"
         // Before the file is made, so that no signal finds it made and not to be removed.
         SignalCleanup.removeOnSignal([partial])
-        guard FileManager.default.createFile(atPath: partial, contents: nil, attributes: [.posixPermissions: 0o600]),
-            let opened = FileHandle(forWritingAtPath: partial)
-        else {
-            throw CLIError(message: "cannot create \(partial)", remedy: "check the path and that you may write there")
+        // Made in place with one system call: Foundation's `createFile` writes a file of another name first and renames
+        // it, which a signal in between left behind.
+        let descriptor = open(partial, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw CLIError(
+                message: "cannot create \(partial): \(String(cString: strerror(errno)))",
+                remedy: "check the path and that you may write there")
         }
+        let opened = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         // Held until the handle closes: another export knows the file is being written.
         flock(opened.fileDescriptor, LOCK_EX)
         return (opened, .file(partial: partial, final: final))
