@@ -144,7 +144,9 @@ public struct Importer: Sendable {
                 }
             }
             guard let (appends, report) = planned else {
-                guard try await wait.next() else { throw CatchUpWait.expired }
+                guard try await wait.next(rebuilder: log.readModels.trainingRebuilder) else {
+                    throw CatchUpWait.expired
+                }
                 continue
             }
             if options.isDryRun {

@@ -270,6 +270,11 @@ public struct ReadModelSnapshot {
         try store.rebuildMarker(projection, transaction)?.builder.isAlive ?? false
     }
 
+    /// The id of the live process that is rebuilding `projection`; nil when no rebuild is under way.
+    public func rebuilder(_ projection: String) throws -> Int32? {
+        try store.rebuildMarker(projection, transaction).map(\.builder).flatMap { $0.isAlive ? $0.processID : nil }
+    }
+
     /// Where a rebuild of `projection` has got to, and by which code under which rules, while one is under way or cut
     /// short; nil otherwise.
     public func rebuildCheckpoint(_ projection: String) throws -> Checkpoint? {

@@ -177,14 +177,31 @@ struct ProjectionCLITests {
         #expect(why.dropFirst().first?.hasPrefix("#1 116.67") == true, "\(why)")
     }
 
+    /// A command that records waits for another process's rebuild under the rules in force, and after two seconds
+    /// says which process it waits for: it waited up to half a minute with nothing said. Here the builder is a sleeping
+    /// child that ends after six seconds, its rebuild cut short, which the waiting command then resumes.
+    @Test func aCommandWaitingForAnotherProcesssRebuildSaysWhichProcess() throws {
+        let journal = directory.child("waited")
+        let sleeper = try markedRebuilding(journal, seconds: 6)
+        defer { end(sleeper) }
+        let started = try liftledger(["start"], journal: journal)
+        #expect(started.status == 0, "\(started.standardError)")
+        #expect(
+            started.standardError.hasPrefix(
+                "liftledger: waiting for process \(sleeper.processIdentifier) (sleep 6) to rebuild the read models"),
+            "\(started.standardError)")
+        let status = try ok(["projections", "--json"], journal: journal).lines.map(jsonObject)
+        #expect(status.allSatisfy { $0["current"] as? Bool == true }, "the cut-short rebuild resumed: \(status)")
+    }
+
     /// A new journal of one workout (bench press, 100 kg × 5) whose training read model another process is rebuilding
     /// after `rules set e1rm.formula brzycki`: a sleeping child, named as the builder in the rebuild's marker, which
-    /// never finishes. Returns the child, for ``end(_:)``.
-    func markedRebuilding(_ journal: String) throws -> ProgramHandle {
+    /// never finishes (it ends after `seconds`, 60 unless said). Returns the child, for ``end(_:)``.
+    func markedRebuilding(_ journal: String, seconds: Int = 60) throws -> ProgramHandle {
         for arguments in [["init"], ["start"], ["log", "bench", "press", "100kg", "x", "5"], ["finish"]] {
             _ = try ok(arguments, journal: journal)
         }
-        let builder = try ProgramHandle("/bin/sleep", ["60"])
+        let builder = try ProgramHandle("/bin/sleep", ["\(seconds)"])
         let models = try TrainingReadModels(journal: try Journal.open(at: journal, create: false))
         var rules = try models.query { $0.rules }
         rules.estimateFormula = .brzycki

@@ -251,8 +251,13 @@ public final class TrainingReadModels: Sendable {
                 try snapshot.isCaughtUp && snapshot.isBuilt(under: rules) ? try body(snapshot) : nil
             }
             if let result { return result }
-            guard try await wait.next() else { throw CatchUpWait.expired }
+            guard try await wait.next(rebuilder: trainingRebuilder) else { throw CatchUpWait.expired }
         }
+    }
+
+    /// The id of the live process rebuilding the training read model, if one is.
+    public func trainingRebuilder() throws -> Int32? {
+        try projector.store.read { try $0.rebuilder(TrainingProjection.name) }
     }
 
     /// The figures a rule change can move, once the read models have folded every record, and today in the rules'
