@@ -202,12 +202,19 @@ public final class Journal: Sendable {
         return results
     }
 
+    /// Gives the records of a restore one at a time, and nil after the last.
+    public typealias NextRecord = () throws -> ExportedRecord?
+
     /// Writes records exported from another journal, with their positions, stream versions, ids, times and
     /// metadata, so that the chain hashes come out as exported: all or nothing. The records must continue this
-    /// journal, and each must reproduce its exported hash.
-    public func restore(_ records: [ExportedRecord]) async throws {
-        try store.restore(records)
+    /// journal, and each must reproduce its exported hash. `records` starts them from the first, each time it is
+    /// called (a write runs again after the map grows); what it returns gives them one at a time, so that a large
+    /// export is never held whole, and an error that throws writes nothing. Returns the number written.
+    @discardableResult
+    public func restore(_ records: () -> NextRecord) async throws -> Int {
+        let count = try store.restore(records)
         if case .relaxed = durability { try mappingStorageErrors { try store.environment.sync() } }
+        return count
     }
 
     // MARK: Reading

@@ -329,14 +329,19 @@ final class JournalStore: Sendable {
 
     /// Writes records exactly as another journal held them, continuing this one, in one write transaction: each must
     /// take the next position and its stream's next version, must not repeat a stored event id, and must come out
-    /// with the chain hash the export gives.
-    func restore(_ records: [ExportedRecord]) throws {
-        try mappingStorageErrors {
+    /// with the chain hash the export gives. `records` starts the records from the first (again, when the map
+    /// grows and the transaction runs again); what it returns gives them one at a time, inside the transaction, and
+    /// nil after the last, and an error it throws writes nothing. Returns the number of records written.
+    func restore(_ records: () -> Journal.NextRecord) throws -> Int {
+        let count = try mappingStorageErrors {
             try environment.write { txn in
+                let next = records()
                 var head = try readHead(txn)
+                var count = 0
                 // A restore checks first that the journal is empty; another process may have written to it since,
                 // while the export was read.
-                if records.first?.position == 1, head.position > 0 {
+                var given = try next()
+                if given?.position == 1, head.position > 0 {
                     let held = "\(head.position) record" + (head.position == 1 ? "" : "s")
                     throw JournalError.invalid(
                         "the journal is no longer empty: it holds \(held), written after the restore began",
@@ -344,7 +349,7 @@ final class JournalStore: Sendable {
                             + "import-journal there")
                 }
                 var versions: [String: UInt64] = [:]
-                for exported in records {
+                while let exported = given {
                     try Names.validateStreamID(exported.streamID)
                     try Names.validate(exported.event)
                     let version = try versions[exported.streamID] ?? streamHead(exported.streamID, txn).version
@@ -386,11 +391,15 @@ final class JournalStore: Sendable {
                         forKey: Array(exported.streamID.utf8), in: streamHeads)
                     versions[exported.streamID] = exported.streamVersion
                     head = (exported.position, hash)
+                    count += 1
+                    given = try next()
                 }
                 try finishAppending(at: head, txn)
+                return count
             }
         }
-        if !records.isEmpty { Self.hasAppended.store(true, ordering: .relaxed) }
+        if count > 0 { Self.hasAppended.store(true, ordering: .relaxed) }
+        return count
     }
 
     /// Ends a transaction that appended records: stores the new head, and keeps space past the last page.

@@ -44,6 +44,8 @@ public enum JournalExport {
     /// Restores the export at `path` into `journal`, which must be empty: all of it, or, on any error, nothing.
     /// Returns the number of records. An export without its end line (cut short, for all a reader can tell) is
     /// refused, unless `allowingCut`: its whole records are then restored, and a last line cut inside is left out.
+    /// Each record is checked and written as its line is read, in one write transaction: the records are never held
+    /// all at once.
     @discardableResult
     public static func restore(
         from path: String, into journal: Journal, allowingCut: Bool = false
@@ -59,80 +61,116 @@ public enum JournalExport {
             throw ImportError(.file, "cannot read \(path)", remedy: "check the path and that you may read the file")
         }
         try Importer.refuseArchiveOrWideText(Array(data.prefix(Importer.maximumHeaderBytes))[...], path)
-        var records: [ExportedRecord] = []
-        var end: (line: Int, records: UInt64, headPosition: UInt64, headHash: [UInt8])?
-        var lastLine = 0
-        let lines = lineRanges(data)
-        for (index, range) in lines.enumerated() {
-            let text = data[range]
-            let line = index + 1
-            // Blank: empty, or white space alone (a CRLF file's "\r").
-            guard text.contains(where: { !" \t\r".utf8.contains($0) }) else { continue }
-            lastLine = line
-            if let end {
-                throw malformed(line, "a line after the end line (line \(end.line))")
-            }
-            guard let object = try? JSONSerialization.jsonObject(with: Data(text)) as? [String: Any] else {
-                // An app's export given here: a first line of columns, not an object.
-                if records.isEmpty, text.first != UInt8(ascii: "{"), text.contains(where: { ",;\t".utf8.contains($0) })
-                {
-                    throw ImportError(
-                        .malformed, "\(path) is a table (an app's export?), not a journal export",
-                        remedy: "import a Strong, Hevy or FitNotes export with liftledger import FILE")
-                }
-                // The last line, with no line end after it: a file cut inside it. What is left of it is no record.
-                guard index == lines.count - 1 else { throw malformed(line, "not a JSON object") }
-                if allowingCut { break }
-                throw cutShort(path, "inside line \(line)", records: records.count)
-            }
-            if let closing = object[endKey] {
-                guard object.count == 1, let closing = closing as? [String: Any],
-                    let count = wholeNumber(closing["records"]), let position = wholeNumber(closing["headPosition"]),
-                    let hash = (closing["headHash"] as? String).flatMap(bytes(hexadecimal:)), hash.count == 32
-                else { throw malformed(line, "the end line is not records, headPosition and headHash") }
-                end = (line, count, position, hash)
-                continue
-            }
-            records.append(try record(object, line: line))
+        return try await journal.restore {
+            var lines = ExportLines(data, path: path, allowingCut: allowingCut)
+            return { try lines.next() }
         }
-        // The export of an empty journal restores as one: nothing to write.
-        if records.isEmpty, let end, end.records == 0, end.headPosition == 0, end.headHash.allSatisfy({ $0 == 0 }) {
-            return 0
-        }
-        guard let last = records.last else {
-            throw ImportError(.empty, "\(path) holds no records", remedy: "export a journal with liftledger export")
-        }
-        if let end {
-            guard end.records == records.count, end.headPosition == last.position else {
-                throw malformed(
-                    end.line,
-                    "the end line counts \(end.records) records up to position \(end.headPosition), and the file "
-                        + "holds \(records.count) up to position \(last.position)")
-            }
-            guard end.headHash == last.hash else {
-                throw malformed(end.line, "the end line's headHash is not the hash of the last record")
-            }
-        } else if !allowingCut {
-            throw cutShort(path, "after line \(lastLine)", records: records.count)
-        }
-        try await journal.restore(records)
-        return records.count
     }
 
-    /// The ranges of `data`'s lines, without their line feeds; the last runs to the end (empty after a final line
-    /// feed). Found with `memchr`: Foundation's generic `split` took a tenth of a restore.
-    private static func lineRanges(_ data: Data) -> [Range<Int>] {
-        data.withUnsafeBytes { bytes -> [Range<Int>] in
-            guard let base = bytes.baseAddress else { return [0..<0] }
-            var ranges: [Range<Int>] = []
-            var start = 0
-            while let found = memchr(base + start, 0x0A, bytes.count - start) {
-                let end = base.distance(to: UnsafeRawPointer(found))
-                ranges.append(start..<end)
-                start = end + 1
+    /// The records of an export's lines, read one line at a time, and the checks of its end.
+    private struct ExportLines {
+        let data: Data
+        let path: String
+        let allowingCut: Bool
+        /// Where the next line begins, from the start of `data`; nil once the last line is read.
+        private var offset: Int? = 0
+        private var lineNumber = 0
+        /// The number of the last line that is not blank.
+        private var lastLine = 0
+        private var end: (line: Int, records: UInt64, headPosition: UInt64, headHash: [UInt8])?
+        private var count = 0
+        private var last: (position: UInt64, hash: [UInt8])?
+
+        init(_ data: Data, path: String, allowingCut: Bool) {
+            self.data = data
+            self.path = path
+            self.allowingCut = allowingCut
+        }
+
+        /// The next record; nil after the last, once the end line is found to count the records read.
+        mutating func next() throws -> ExportedRecord? {
+            while let (range, isLast) = nextLine() {
+                let text = data[range]
+                let line = lineNumber
+                // Blank: empty, or white space alone (a CRLF file's "\r").
+                guard text.contains(where: { !" \t\r".utf8.contains($0) }) else { continue }
+                lastLine = line
+                if let end {
+                    throw JournalExport.malformed(line, "a line after the end line (line \(end.line))")
+                }
+                guard let object = try? JSONSerialization.jsonObject(with: Data(text)) as? [String: Any] else {
+                    // An app's export given here: a first line of columns, not an object.
+                    if count == 0, text.first != UInt8(ascii: "{"), text.contains(where: { ",;\t".utf8.contains($0) }) {
+                        throw ImportError(
+                            .malformed, "\(path) is a table (an app's export?), not a journal export",
+                            remedy: "import a Strong, Hevy or FitNotes export with liftledger import FILE")
+                    }
+                    // The last line, with no line end after it: a file cut inside it. What is left of it is no record.
+                    guard isLast else { throw JournalExport.malformed(line, "not a JSON object") }
+                    if allowingCut { break }
+                    throw JournalExport.cutShort(path, "inside line \(line)", records: count)
+                }
+                if let closing = object[endKey] {
+                    guard object.count == 1, let closing = closing as? [String: Any],
+                        let records = wholeNumber(closing["records"]),
+                        let position = wholeNumber(closing["headPosition"]),
+                        let hash = (closing["headHash"] as? String).flatMap(bytes(hexadecimal:)), hash.count == 32
+                    else {
+                        throw JournalExport.malformed(line, "the end line is not records, headPosition and headHash")
+                    }
+                    end = (line, records, position, hash)
+                    continue
+                }
+                let record = try JournalExport.record(object, line: line)
+                count += 1
+                last = (record.position, record.hash)
+                return record
             }
-            ranges.append(start..<bytes.count)
-            return ranges.map { ($0.lowerBound + data.startIndex)..<($0.upperBound + data.startIndex) }
+            try checkEnd()
+            return nil
+        }
+
+        /// The range of the next line in `data`, without its line feed, and whether it is the last (which runs to the
+        /// end: empty after a final line feed); nil after the last. Found with `memchr`: Foundation's generic `split`
+        /// took a tenth of a restore.
+        private mutating func nextLine() -> (Range<Int>, isLast: Bool)? {
+            guard let start = offset else { return nil }
+            lineNumber += 1
+            let lineEnd = data.withUnsafeBytes { bytes -> Int? in
+                guard let base = bytes.baseAddress, start < bytes.count,
+                    let found = memchr(base + start, 0x0A, bytes.count - start)
+                else { return nil }
+                return base.distance(to: UnsafeRawPointer(found))
+            }
+            offset = lineEnd.map { $0 + 1 }
+            let range = (start + data.startIndex)..<((lineEnd ?? data.count) + data.startIndex)
+            return (range, lineEnd == nil)
+        }
+
+        /// Checks, after the last record, that the end line counts the records read and gives the last one's hash, or
+        /// that the export is allowed to be cut short without it.
+        private func checkEnd() throws(ImportError) {
+            // The export of an empty journal restores as one: nothing to write.
+            if count == 0, let end, end.records == 0, end.headPosition == 0, end.headHash.allSatisfy({ $0 == 0 }) {
+                return
+            }
+            guard let last else {
+                throw ImportError(.empty, "\(path) holds no records", remedy: "export a journal with liftledger export")
+            }
+            if let end {
+                guard end.records == count, end.headPosition == last.position else {
+                    throw JournalExport.malformed(
+                        end.line,
+                        "the end line counts \(end.records) records up to position \(end.headPosition), and the file "
+                            + "holds \(count) up to position \(last.position)")
+                }
+                guard end.headHash == last.hash else {
+                    throw JournalExport.malformed(
+                        end.line, "the end line's headHash is not the hash of the last record")
+                }
+            } else if !allowingCut {
+                throw JournalExport.cutShort(path, "after line \(lastLine)", records: count)
+            }
         }
     }
 

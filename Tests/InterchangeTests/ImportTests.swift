@@ -1019,12 +1019,20 @@ struct ImportTests {
         _ = try await importing("strong-2023.csv", unit: .kilograms)
         _ = try await journal.append(
             [ProposedEvent(type: "Note", encoding: .json, payload: Array(#"{ "a" : [1, 2] }"#.utf8))], to: "notes")
+        // Notes enough to outgrow a map of 1 MiB (below).
+        let notes = (0..<3_000).map { _ in
+            ProposedEvent(type: "Note", encoding: .opaque, payload: [UInt8](repeating: 7, count: 500))
+        }
+        _ = try await journal.append(notes, to: "more-notes")
         let export = directory.child("export.jsonl")
         var text = ""
         try JournalExport.write(journal) { text += $0 }
         try Data(text.utf8).write(to: URL(fileURLWithPath: export))
-        let copy = try Journal.open(at: directory.child("copy"), create: true)
+        // A map of 1 MiB, which the restore outgrows: its transaction runs again, reading the export from its start.
+        let copy = try Journal.open(
+            at: directory.child("copy"), options: JournalOptions(initialMapSize: 1 << 20), create: true)
         let count = try await JournalExport.restore(from: export, into: copy)
+        #expect(copy.environment.info().mapSize > 1 << 20, "the map grew during the restore")
         #expect(count == Int(try journal.head().position))
         #expect(try copy.head() == journal.head())
         #expect(try copy.verify().isValid)
