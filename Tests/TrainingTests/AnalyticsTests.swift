@@ -569,6 +569,23 @@ struct AnalyticsTests {
         #expect(june.first?.message == "0 of the last 8 weeks had at least 1 workout (0 in all)")
     }
 
+    /// The weeks before the first workout's are not counted as missed. Weeks start on Monday; today is Wednesday
+    /// 2026-03-18. Workouts on Tuesday 2026-03-03 and Tuesday 2026-03-10: the complete weeks since the first workout's
+    /// are those of 2026-03-02 and 2026-03-09, one workout each, so with a target of 1 both count, 2 of 2. It said
+    /// `2 of the last 8 weeks`, as if six were missed.
+    @Test func consistencyLeavesOutTheWeeksBeforeTheFirstWorkout() async throws {
+        try await log.updateProfile(ProfileUpdated(timeZone: "UTC"))
+        try await workout(at: "2026-03-03T18:00:00Z", [set("squat", "100", 5)])
+        try await workout(at: "2026-03-10T18:00:00Z", [set("squat", "100", 5)])
+        let consistency = try log.query {
+            try $0.insights(today: LocalDate("2026-03-18")!, names: { $0 }, unit: .kilograms)
+        }.first { $0.kind == .consistency }
+        #expect(
+            consistency?.message
+                == "2 of the 2 complete weeks since the first workout had at least 1 workout (2 in all)")
+        #expect(consistency?.evidence.map { $0.date?.description } == ["2026-03-02", "2026-03-09"])
+    }
+
     /// Weekly volumes of 500 kg (100 kg × 5) for 4 weeks from 2026-02-09, then 1,500 kg (three such sets) in the week
     /// of 2026-03-09: 1,500 > 1.5 × 500, 300% of the 4 weeks before.
     @Test func aVolumeSpikeOverTheFourWeeksBefore() async throws {

@@ -121,19 +121,26 @@ extension TrainingSnapshot {
         let weeks = (1...8).reversed().map { LocalDate(dayNumber: thisWeek.dayNumber - 7 * $0) }
         let counters = try weekCounters(from: weeks.first?.dayNumber)
         func total(_ week: LocalDate) -> WeekCounter { counters[week.dayNumber]?[""] ?? WeekCounter() }
-        let met = weeks.filter { total($0).workouts >= Int64(rules.weeklyTarget) }.count
-        let workouts = weeks.reduce(0) { $0 + total($1).workouts }
         // The first day trained, if any: one who trained before these weeks and not in them has stopped, and is told
         // so, where one who never trained has nothing to be told.
         let firstDay = try trainingDays().keys.min()
         if let firstDay, firstDay < thisWeek.dayNumber {
+            // The weeks before the first workout's were not missed: they are left out.
+            let firstWeek = LocalDate(dayNumber: firstDay).weekStart(rules.weekStart).dayNumber
+            let counted = weeks.filter { $0.dayNumber >= firstWeek }
+            let met = counted.filter { total($0).workouts >= Int64(rules.weeklyTarget) }.count
+            let workouts = counted.reduce(0) { $0 + total($1).workouts }
+            let span =
+                counted.count == weeks.count
+                ? "the last \(weeks.count) weeks"
+                : "the \(counted.count) complete week\(counted.count == 1 ? "" : "s") since the first workout"
             insights.append(
                 Insight(
                     kind: .consistency, exerciseId: nil,
                     message:
-                        "\(met) of the last 8 weeks had at least \(rules.weeklyTarget) workout"
+                        "\(met) of \(span) had at least \(rules.weeklyTarget) workout"
                         + "\(rules.weeklyTarget == 1 ? "" : "s") (\(workouts) in all)",
-                    evidence: weeks.map {
+                    evidence: counted.map {
                         Insight.Evidence(
                             label: "workouts", value: String(total($0).workouts), milligrams: nil, workoutId: nil,
                             date: $0)
