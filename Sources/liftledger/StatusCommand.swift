@@ -168,6 +168,11 @@ struct StatusCommand: AsyncParsableCommand {
             }
             if let next = exercise.suggestion {
                 lines.append("   next: \(TrainingFormat.weight(next.weight)) × \(next.reps) (\(next.reason))")
+            } else if let target = exercise.target, target.targetSets > 0,
+                exercise.sets.filter({ $0.details.kind != .warmup && $0.details.reps > 0 }).count
+                    >= Int(target.targetSets)
+            {
+                lines.append("   done: the routine's \(target.targetSets) \(target.targetSets == 1 ? "set" : "sets")")
             }
         }
         return lines.joined(separator: "\n") + "\n"

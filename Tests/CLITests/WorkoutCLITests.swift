@@ -102,6 +102,21 @@ struct WorkoutCLITests {
     }
 
     /// 225 × 0.45359237 = 102.05828325, worked by hand.
+    /// `status` says that an exercise's routine sets are done, and suggests none past them (by hand: 2 sets of the
+    /// routine, a warm-up and two working sets logged). It suggested a third.
+    @Test func statusSaysWhenTheRoutinesSetsAreDone() throws {
+        try ok(["routine", "add", "Push", "bench", "press", "--sets", "2", "--reps", "5-8"])
+        try ok(["start", "Push"])
+        try ok(["log", "bench press", "60kg", "x", "10", "--type", "warmup"])
+        try ok(["log", "bench press", "100kg", "x", "8"])
+        #expect(try ok(["status"]).lines.contains("   next: 100 kg × 8 (repeat set 2)"))
+        try ok(["log", "bench press", "100kg", "x", "8"])
+        let lines = try ok(["status"]).lines
+        #expect(lines.contains("   done: the routine's 2 sets") && !lines.contains { $0.hasPrefix("   next:") })
+        let exercise = (try jsonObject(try ok(["status", "--json"]).lines[0])["exercises"] as? [[String: Any]])?.first
+        #expect(exercise.map { $0["suggestedNext"] is NSNull } == true)
+    }
+
     @Test func poundsReadBackExactly() throws {
         try ok(["start"])
         try ok(["log", "squat", "225lb", "x", "5"])

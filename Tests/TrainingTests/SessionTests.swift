@@ -484,6 +484,23 @@ struct SessionTests {
                     weight: weight("102.5"), reps: 5, reason: "every set reached 8 reps last time: add 2.5 kg"))
     }
 
+    /// No set is suggested once the session has the routine's sets: after 2 of 3 sets of 100 kg × 8 the next is the
+    /// second again; after the third, none. A missed lift (no reps) is not one of them.
+    @Test func noSetIsSuggestedPastTheRoutinesSets() async throws {
+        let test = try TestJournal()
+        let clock = ManualClock()
+        let log = try TrainingLog(journal: test.journal, clock: clock.function)
+        try await log.addToRoutine("Push", exercise: "bench press", sets: 3, reps: 5...8, restSeconds: 180)
+        try await log.start(routine: "Push")
+        func bench() throws -> ActiveSession.Exercise? { try log.activeSession()?.exercises.first }
+        for _ in 0..<2 { try await log.logSet(SetRequest(exercise: "bench press", weight: weight("100"), reps: 8)) }
+        #expect(try bench()?.suggestion == SetSuggestion(weight: weight("100"), reps: 8, reason: "repeat set 2"))
+        try await log.logSet(SetRequest(exercise: "bench press", weight: weight("105"), reps: 0))
+        #expect(try bench()?.suggestion == SetSuggestion(weight: weight("100"), reps: 8, reason: "repeat set 2"))
+        try await log.logSet(SetRequest(exercise: "bench press", weight: weight("100"), reps: 8))
+        #expect(try bench()?.suggestion == nil)
+    }
+
     /// No weight is suggested that a set may not have: 998 kg × 8 reaching the top of 5-8 gives 1000.5 kg, past the
     /// 1,000 kg limit (by hand), so the same again; 997.5 kg gives 1000, at the limit.
     @Test func noSuggestionIsHeavierThanASetMayBe() async throws {

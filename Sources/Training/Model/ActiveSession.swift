@@ -68,12 +68,16 @@ public struct SetSuggestion: Sendable, Equatable {
     /// rep range (for an assisted exercise, whose weight is help, taking as much off, down to none), or one rep when
     /// the first did not; without a routine, repeat it; when that first set reached the top already and no weight
     /// changes, the same again. A set of no reps (a missed lift) is no set to repeat or start from, and it did not
-    /// reach the top of the range. No weight past the heaviest a set may be logged with is suggested.
+    /// reach the top of the range. No weight past the heaviest a set may be logged with is suggested, and no set once
+    /// this session has the routine's number of working sets lifted.
     static func next(
         current: [LoggedSet], lastTime: LastTime?, targets: RoutineExerciseAdded?, isAssisted: Bool = false
     ) -> SetSuggestion? {
         func isWorking(_ set: LoggedSet) -> Bool { set.details.kind != .warmup }
         func wasLifted(_ set: LoggedSet) -> Bool { isWorking(set) && set.details.reps > 0 }
+        if let targets, targets.targetSets > 0, current.filter(wasLifted).count >= Int(targets.targetSets) {
+            return nil
+        }
         if let last = current.last(where: wasLifted) {
             return SetSuggestion(
                 weight: last.details.weight, reps: last.details.reps, reason: "repeat set \(last.number)")
