@@ -209,9 +209,12 @@ public final class Journal: Sendable {
     /// metadata, so that the chain hashes come out as exported: all or nothing. The records must continue this
     /// journal, and each must reproduce its exported hash. `records` starts them from the first, each time it is
     /// called (a write runs again after the map grows); what it returns gives them one at a time, so that a large
-    /// export is never held whole, and an error that throws writes nothing. Returns the number written.
+    /// export is never held whole, and an error that throws writes nothing. Returns the number written. The map is
+    /// grown first to hold `expectedBytes` (when it can be), so that the records are not read again after a growth.
     @discardableResult
-    public func restore(_ records: () -> NextRecord) async throws -> Int {
+    public func restore(expectedBytes: Int = 0, _ records: () -> NextRecord) async throws -> Int {
+        // A hint: a map that cannot grow so far now grows as the records need, and fails only if they need it.
+        try? store.environment.growMap(toHold: expectedBytes)
         let count = try store.restore(records)
         if case .relaxed = durability { try mappingStorageErrors { try store.environment.sync() } }
         return count

@@ -61,7 +61,9 @@ public enum JournalExport {
             throw ImportError(.file, "cannot read \(path)", remedy: "check the path and that you may read the file")
         }
         try Importer.refuseArchiveOrWideText(Array(data.prefix(Importer.maximumHeaderBytes))[...], path)
-        return try await journal.restore {
+        // A journal takes less room than its export (whose payloads are in base64, beside readable forms): the map
+        // grown to the file's size holds the restore in one pass.
+        return try await journal.restore(expectedBytes: data.count) {
             var lines = ExportLines(data, path: path, allowingCut: allowingCut)
             return { try lines.next() }
         }

@@ -551,6 +551,12 @@ public final class Environment: @unchecked Sendable {
                 + "end the outer transaction and retry")
     }
 
+    /// Grows the map, doubling it as a full map does, until it holds at least `bytes`: a write known to need that much
+    /// then runs once, where it would run again after each growth. Not inside a transaction.
+    public func growMap(toHold bytes: Int) throws(LMDBError) {
+        while info().mapSize < bytes { try growMap(from: info().mapSize) }
+    }
+
     /// Doubles the map, unless another thread already grew it past `observed`.
     private func growMap(from observed: Int) throws(LMDBError) {
         try requireNoTransactionForResize()

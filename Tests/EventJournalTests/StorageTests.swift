@@ -38,20 +38,33 @@ struct StorageTests {
         }
     }
 
+    /// A restore that outgrows the map runs its transaction again once the map has grown, reading the records from the
+    /// first again: 3,000 records of 500 bytes each outgrow a map of 1 MiB.
+    @Test func aRestoreThatOutgrowsTheMapReadsItsRecordsAgain() async throws {
+        let source = try TestJournal()
+        _ = try await source.journal.append(
+            (0..<3_000).map { _ in ProposedEvent(type: "T", encoding: .opaque, payload: Array(repeating: 7, count: 500))
+            },
+            to: "s")
+        let records = try source.journal.records(from: 1, limit: 3_000).map(ExportedRecord.init)
+        let target = try TestJournal(options: JournalOptions(initialMapSize: 1 << 20))
+        var starts = 0
+        let count = try await target.journal.restore {
+            starts += 1
+            var iterator = records.makeIterator()
+            return { iterator.next() }
+        }
+        #expect(count == 3_000 && starts > 1, "\(starts) starts")
+        #expect(try target.journal.head() == source.journal.head())
+        #expect(try target.journal.verify().isValid)
+    }
+
     /// A restore into a journal that another process wrote to after the restore found it empty (while it read the
     /// export) names that, and writes nothing: it said the first record did not continue the journal, as of a bad file.
     @Test func aRestoreIntoAJournalWrittenToMeanwhileSaysSo() async throws {
         let source = try TestJournal()
         _ = try await source.journal.append([event("one"), event("two")], to: "s")
-        let records = try source.journal.records(from: 1, limit: 10).map { record in
-            ExportedRecord(
-                position: record.position, streamID: record.streamID, streamVersion: record.streamVersion,
-                recordedAt: record.recordedAt,
-                event: ProposedEvent(
-                    id: record.id, type: record.type, schemaVersion: record.schemaVersion, encoding: record.encoding,
-                    payload: Array(record.payload), occurredAt: record.occurredAt, metadata: record.metadata),
-                hash: record.hash)
-        }
+        let records = try source.journal.records(from: 1, limit: 10).map(ExportedRecord.init)
         let target = try TestJournal()
         // Given again from the first each time they are asked for, as an export is read again.
         func given() -> Journal.NextRecord {
@@ -298,5 +311,18 @@ struct OpenTests {
         } catch {
             return error as? JournalError
         }
+    }
+}
+
+extension ExportedRecord {
+    /// The record as an export gives it back.
+    init(_ record: EventRecord) {
+        self.init(
+            position: record.position, streamID: record.streamID, streamVersion: record.streamVersion,
+            recordedAt: record.recordedAt,
+            event: ProposedEvent(
+                id: record.id, type: record.type, schemaVersion: record.schemaVersion, encoding: record.encoding,
+                payload: Array(record.payload), occurredAt: record.occurredAt, metadata: record.metadata),
+            hash: record.hash)
     }
 }
