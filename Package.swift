@@ -21,7 +21,9 @@ let package = Package(
             pkgConfig: "lmdb",
             providers: [.apt(["liblmdb-dev"])]
         ),
-        .target(name: "LMDB", dependencies: ["CLMDB"]),
+        // A crash inside LMDB (whose reads trust the file's pages) reported as one line: signal handling is C's.
+        .target(name: "CFaultReport"),
+        .target(name: "LMDB", dependencies: ["CLMDB", "CFaultReport"]),
         // SQLite, only for the benchmarks' peer: the same events kept as JSON rows.
         .systemLibrary(
             name: "CSQLite",

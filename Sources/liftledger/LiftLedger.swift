@@ -41,6 +41,10 @@ struct LiftLedger: AsyncParsableCommand {
         Terminal.occupyClosedStandardDescriptors()
         refuseArgumentsNotInUTF8()
         LongWaitNotice.install()
+        LMDBFaultReport.install(
+            message: "liftledger: error: LMDB crashed reading the journal's file, a page of which is damaged; run "
+                + "liftledger verify with the same --journal to find the damage and what to do\n",
+            status: 1)
         let arguments = journalOptionAfterCommand(Array(CommandLine.arguments.dropFirst()))
         // `help NAME` of no command printed the whole help, with status 0.
         if arguments.first == "help", let unknown = unknownCommand(in: Array(arguments.dropFirst())) {

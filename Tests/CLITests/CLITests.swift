@@ -631,6 +631,41 @@ struct CLITests {
         #expect(try liftledger(["history", "--json"], journal: copy).standardOutput == history)
     }
 
+    /// A query that LMDB's read of a damaged page crashes ends with one line naming `verify`, and status 1: it died of
+    /// SIGSEGV with a crash report of seventy lines (a QA helper's case: a thousand bytes of 0xFF from byte 300 of a
+    /// read model's page). The pages from the third on are damaged so in turn, each in a fresh copy, until a query
+    /// crashes in LMDB; no query ends with a signal meanwhile.
+    @Test func aQueryThatLMDBCrashesOnADamagedPageEndsWithOneLine() throws {
+        let original = directory.child("imported")
+        #expect(try liftledger(["init"], journal: original).status == 0)
+        let export = repositoryRoot + "/Fixtures/exports/strong-2026.csv"
+        #expect(try liftledger(["import", export, "--unit", "kg"], journal: original).status == 0)
+        let data = try Data(contentsOf: URL(fileURLWithPath: original + "/data.mdb"))
+        let damaged = directory.child("damaged")
+        try FileManager.default.createDirectory(atPath: damaged, withIntermediateDirectories: false)
+        var crashed: ProgramResult?
+        pages: for page in 2..<min(data.count / 4_096, 64) {
+            var copy = data
+            copy.replaceSubrange(
+                (page * 4_096 + 300)..<(page * 4_096 + 1_300), with: [UInt8](repeating: 0xFF, count: 1_000))
+            try copy.write(to: URL(fileURLWithPath: damaged + "/data.mdb"))
+            for query in [["prs", "--json"], ["why", "squat"], ["history"]] {
+                let result = try liftledger(query, journal: damaged)
+                #expect([0, 1].contains(result.status), "page \(page): \(query[0]) ended with \(result.status)")
+                if result.standardError.contains("LMDB crashed") {
+                    crashed = result
+                    break pages
+                }
+            }
+        }
+        let found = try #require(crashed, "no damaged page of the first 64 crashed a query in LMDB")
+        #expect(found.status == 1)
+        #expect(
+            found.standardError
+                == "liftledger: error: LMDB crashed reading the journal's file, a page of which is damaged; run "
+                + "liftledger verify with the same --journal to find the damage and what to do\n")
+    }
+
     /// LMDB trusts its pages: one bit flipped in a page's header or a node's flags sent `verify`, `backup`, `events`
     /// and the queries through pointers to anywhere, about one flip in eight dying of SIGSEGV or SIGABRT (a reviewer's
     /// fuzz; 240 flips, 29 of them crashing). Forty flips at seeded places, each in a fresh copy of an imported journal:
