@@ -9,9 +9,10 @@ public enum LMDBFaultReport {
     /// false when that could not be arranged.
     @discardableResult
     public static func install(message: String, status: Int32) -> Bool {
-        typealias Version = @convention(c) (
-            UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?
-        ) -> UnsafeMutablePointer<CChar>?
+        typealias Version =
+            @convention(c) (
+                UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?
+            ) -> UnsafeMutablePointer<CChar>?
         // Any of LMDB's functions tells where its code lies.
         let inside = unsafeBitCast(mdb_version as Version, to: UnsafeRawPointer.self)
         return message.withCString { liftledger_report_faults_in(inside, $0, status) == 0 }
