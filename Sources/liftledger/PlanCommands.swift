@@ -249,7 +249,10 @@ struct ExerciseAddCommand: AsyncParsableCommand {
     @Option(help: "Secondary muscles, comma-separated.")
     var secondary: String?
 
-    @Option(help: "Equipment, such as barbell, dumbbell, machine, body only.")
+    @Option(
+        help: ArgumentHelp(
+            "Equipment: \(ExerciseCatalog.equipmentNames.dropLast().joined(separator: ", ")) or "
+                + "\(ExerciseCatalog.equipmentNames.last!)."))
     var equipment: String?
 
     @Option(help: "push, pull or static.")

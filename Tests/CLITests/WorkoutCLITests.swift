@@ -166,6 +166,11 @@ struct WorkoutCLITests {
                 ["exercise", "add", "Zercher Thing", "--primary", "quadriceps", "--mechanic", "wobbly"],
                 "unknown mechanic \"wobbly\"; give compound or isolation"
             ),
+            (
+                ["exercise", "add", "Zercher Thing", "--primary", "quadriceps", "--equipment", "barbel"],
+                "unknown equipment \"barbel\"; give bands, barbell, body only, cable, dumbbell, e-z curl bar, exercise "
+                    + "ball, foam roll, kettlebells, machine, medicine ball or other"
+            ),
             (["routine", "add", "REST", "squat"], "a routine cannot be named \"REST\"; a schedule reads rest as a"),
             (["log", "squat", "100kg"], "no reps after the weight"),
             (

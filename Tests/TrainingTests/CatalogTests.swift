@@ -226,6 +226,12 @@ struct CatalogTests {
         #expect(ExerciseCatalog.muscleNames.count == 17)
     }
 
+    @Test func equipmentNamesAreThoseOfTheDataFile() throws {
+        let equipment = try Self.dataFile().compactMap { $0["equipment"] as? String }
+        #expect(ExerciseCatalog.equipmentNames == Set(equipment).sorted())
+        #expect(ExerciseCatalog.equipmentNames.count == 12)
+    }
+
     @Test func missingOrMalformedFileIsACatalogError() throws {
         let directory = try TemporaryDirectory()
         let aliases = Self.resources.appendingPathComponent("exercise-aliases.json")

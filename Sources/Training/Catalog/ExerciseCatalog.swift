@@ -18,6 +18,12 @@ public struct ExerciseCatalog: Sendable {
         "lower back", "middle back", "neck", "quadriceps", "shoulders", "traps", "triceps",
     ]
 
+    /// The equipment exercises use (free-exercise-db's 12), in alphabetical order.
+    public static let equipmentNames = [
+        "bands", "barbell", "body only", "cable", "dumbbell", "e-z curl bar", "exercise ball", "foam roll", "kettlebells",
+        "machine", "medicine ball", "other",
+    ]
+
     /// A catalog of `exercises`, where `aliases` maps text people type to exercise ids (compared normalized).
     ///
     /// Of exercises sharing an id, the later replaces the earlier in place. An alias whose id is not in the catalog

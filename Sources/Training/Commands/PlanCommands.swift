@@ -55,14 +55,15 @@ extension TrainingLog {
     @discardableResult
     public func addCustomExercise(_ proposal: CustomExerciseAdded) async throws -> Exercise {
         var proposal = proposal
-        // As free-exercise-db writes them: each muscle once (a primary one not again as secondary), the force and the
-        // mechanic in lower case, and no equipment rather than an empty one.
+        // As free-exercise-db writes them: each muscle once (a primary one not again as secondary), the force, the
+        // mechanic and the equipment in lower case, and no equipment rather than an empty one.
         var seen: Set<String> = []
         proposal.primaryMuscles = proposal.primaryMuscles.filter { seen.insert($0).inserted }
         proposal.secondaryMuscles = proposal.secondaryMuscles.filter { seen.insert($0).inserted }
         proposal.force = proposal.force?.lowercased()
         proposal.mechanic = proposal.mechanic?.lowercased()
-        if proposal.equipment?.trimmingCharacters(in: .whitespaces).isEmpty == true { proposal.equipment = nil }
+        proposal.equipment = proposal.equipment?.trimmingCharacters(in: .whitespaces).lowercased()
+        if proposal.equipment?.isEmpty == true { proposal.equipment = nil }
         let name = proposal.name.trimmingCharacters(in: .whitespaces)
         guard !ExerciseCatalog.key(name).isEmpty else {
             throw TrainingError(
@@ -88,10 +89,12 @@ extension TrainingLog {
                     "use \(option) with one or more of: \(ExerciseCatalog.muscleNames.sorted().joined(separator: ", "))"
             )
         }
-        // The values free-exercise-db gives: balance reads the force for its push/pull split.
+        // The values free-exercise-db gives: balance reads the force for its push/pull split, and a misspelt equipment
+        // (`barbel`) would stand apart from the catalog's.
         for (field, value, values) in [
             ("force", proposal.force, ["push", "pull", "static"]),
             ("mechanic", proposal.mechanic, ["compound", "isolation"]),
+            ("equipment", proposal.equipment, ExerciseCatalog.equipmentNames),
         ] {
             guard let value, !values.contains(value) else { continue }
             throw TrainingError(
