@@ -20,7 +20,8 @@ public struct ExerciseCatalog: Sendable {
 
     /// The equipment exercises use (free-exercise-db's 12), in alphabetical order.
     public static let equipmentNames = [
-        "bands", "barbell", "body only", "cable", "dumbbell", "e-z curl bar", "exercise ball", "foam roll", "kettlebells",
+        "bands", "barbell", "body only", "cable", "dumbbell", "e-z curl bar", "exercise ball", "foam roll",
+        "kettlebells",
         "machine", "medicine ball", "other",
     ]
 
