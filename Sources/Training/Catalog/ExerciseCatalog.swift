@@ -21,8 +21,7 @@ public struct ExerciseCatalog: Sendable {
     /// The equipment exercises use (free-exercise-db's 12), in alphabetical order.
     public static let equipmentNames = [
         "bands", "barbell", "body only", "cable", "dumbbell", "e-z curl bar", "exercise ball", "foam roll",
-        "kettlebells",
-        "machine", "medicine ball", "other",
+        "kettlebells", "machine", "medicine ball", "other",
     ]
 
     /// A catalog of `exercises`, where `aliases` maps text people type to exercise ids (compared normalized).
