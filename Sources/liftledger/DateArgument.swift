@@ -9,6 +9,9 @@ enum DateArgument {
         guard let parts = text.wholeMatch(of: /([0-9]{4})-([0-9]{2})-([0-9]{2})/), let month = Int(parts.2) else {
             throw CLIError(message: "cannot read \(option) \(text.debugDescription)", remedy: "give YYYY-MM-DD")
         }
+        guard parts.1 != "0000" else {
+            throw CLIError(message: "\(option) \(text) has no year 0", remedy: "give a year from 0001 to 9999")
+        }
         guard (1...12).contains(month) else {
             throw CLIError(message: "\(option) \(text) has no month \(month)", remedy: "give a month from 01 to 12")
         }

@@ -1217,7 +1217,8 @@ struct WorkoutCLITests {
 
     /// A date of the form that is no day of the calendar is named so, with the days its month has (by hand: February
     /// 2026 has 28, February 2024, a leap year, 29, April 30), or the months a year has; nothing is written. A
-    /// `profile set` with nothing to set is refused as the command line is read (64), as `schedule set` is.
+    /// `profile set` with nothing to set is refused as the command line is read (64), as `schedule set` is. Year 0
+    /// is no year.
     @Test func aDateThatIsNoDayIsNamedSo() throws {
         let cases: [([String], String)] = [
             (["today", "--date", "2026-02-30"], "2026-02 has 28 days; give a day from 01 to 28"),
@@ -1230,6 +1231,13 @@ struct WorkoutCLITests {
             (["today", "--date", "26-02-01"], #"cannot read --date "26-02-01"; give YYYY-MM-DD"#),
             // Digits of another script are no date's, not a day past the month's end.
             (["today", "--date", "2026-02-１５"], #"cannot read --date "2026-02-１５"; give YYYY-MM-DD"#),
+            // Year 0, which no calendar shown has: a schedule from it was written, and weeks printed as `00-1-12-06`.
+            (
+                ["schedule", "set", "--split", "Legs", "--start", "0000-01-01"],
+                "--start 0000-01-01 has no year 0; give a year from 0001 to 9999"
+            ),
+            (["calendar", "0000-01"], #"cannot read the month "0000-01"; give YYYY-MM"#),
+            (["balance", "--as-of", "0000-01-01"], "a date such as 2026-06-30, or an RFC 3339 instant"),
         ]
         let before = try ok(["events", "--json"]).standardOutput
         for (arguments, message) in cases {

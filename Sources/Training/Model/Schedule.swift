@@ -83,11 +83,12 @@ public struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertible
     public let month: Int
     public let day: Int
 
-    /// Parses `YYYY-MM-DD`, checking that the day exists.
+    /// Parses `YYYY-MM-DD`, of ASCII digits, checking that the day exists; the years run from 0001.
     public init?(_ text: some StringProtocol) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+            parts.allSatisfy({ $0.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } }),
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]), year >= 1,
             (1...12).contains(month), (1...LocalDate.days(inMonth: month, year: year)).contains(day)
         else { return nil }
         self.year = year
