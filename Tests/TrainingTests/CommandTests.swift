@@ -517,5 +517,10 @@ struct CommandTests {
         }
         #expect(LocalDate("1970-01-02")!.dayNumber == 1)
         #expect(LocalDate("2026-02-29") == nil)
+        // No year 0, and only ASCII digits: `+999` read as the year 999.
+        #expect(
+            ["0000-01-01", "+999-01-01", "2026-+1-01", "0001-01-01"].map { LocalDate($0)?.description } == [
+                nil, nil, nil, "0001-01-01",
+            ])
     }
 }
