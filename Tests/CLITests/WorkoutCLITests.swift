@@ -237,6 +237,9 @@ struct WorkoutCLITests {
             (["schedule", "set", "--split", "A,Rest!"], "a routine cannot be named \"Rest!\""),
             (["schedule", "set", "--split", "A,B\u{1B}[2J"], "a routine's name cannot hold a line break or another"),
             (["routine", "add", String(repeating: "a", count: 101), "squat"], "a routine's name is at most 100 char"),
+            // As a routine's: a name of 100,000 letters was taken.
+            (["start", "--name", String(repeating: "a", count: 101)], "a workout's name is at most 100 characters"),
+            (["profile", "set", "--name", String(repeating: "a", count: 101)], "a profile's name is at most 100 char"),
             // A schedule reads commas as its separators; `start -Legs` is read as an option.
             (["routine", "add", "Push, Pull", "squat"], "a routine's name cannot hold a comma or begin with -"),
             (["routine", "add", " -Legs", "squat"], "a routine's name cannot hold a comma or begin with -"),

@@ -36,13 +36,20 @@ public final class TrainingLog: Sendable {
         var occurredAt: Timestamp?
     }
 
-    /// Refuses a name given as nothing but blanks (it would print as nothing), or on more than one line.
+    /// Refuses a name given as nothing but blanks (it would print as nothing), on more than one line, or longer than
+    /// ``Exercise/maximumNameLength``.
     static func requireText(_ text: String?, _ what: String) throws(TrainingError) {
         guard let text else { return }
         if text.allSatisfy(\.isWhitespace) {
             throw TrainingError(.invalidValue, "\(what) cannot be empty", remedy: "give one, or leave the option out")
         }
         try requireOneLine(text, what)
+        // As long as an exercise's or a routine's may be: tables print it whole.
+        guard Exercise.fitsName(text) else {
+            throw TrainingError(
+                .invalidValue, "\(what) is at most \(Exercise.maximumNameLength) characters",
+                remedy: "give a shorter one")
+        }
     }
 
     /// Refuses a name with a line break or another control character: tables, CSV exports and messages print a name
