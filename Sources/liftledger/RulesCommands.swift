@@ -133,14 +133,15 @@ struct RulesSetCommand: AsyncParsableCommand {
         // years of training (tens of thousands of lines); the JSON lists them all.
         var shown: [String: Int] = [:]
         var readModels: [String] = []
+        let unit = try log.query { try $0.profileFields().unit ?? .kilograms }
         for change in changes {
             if shown[change.readModel] == nil { readModels.append(change.readModel) }
             shown[change.readModel, default: 0] += 1
             guard shown[change.readModel]! <= Self.linesPerReadModel else { continue }
             Terminal.write(
                 "\(change.readModel) \(change.subject.filter { !$0.isEmpty }.joined(separator: " ")) "
-                    + "\(change.figure): \(Self.text(change.before, change)) -> "
-                    + "\(Self.text(change.after, change))\n")
+                    + "\(change.figure): \(Self.text(change.before, change, unit)) -> "
+                    + "\(Self.text(change.after, change, unit))\n")
         }
         for readModel in readModels where shown[readModel]! > Self.linesPerReadModel {
             Terminal.write(
@@ -154,12 +155,13 @@ struct RulesSetCommand: AsyncParsableCommand {
     /// The differences of each read model a dry run lists for people; the rest are counted.
     static let linesPerReadModel = 50
 
-    /// A figure of `change` for people: a mass in kilograms, labelled, whatever the profile's unit: the figures are
-    /// compared exactly, as JSON gives them (an estimate to two decimals), and pounds worked out from them would round
-    /// twice.
-    static func text(_ value: String?, _ change: AnalyticsView.Change) -> String {
+    /// A figure of `change` for people: a mass in kilograms, labelled, as the figures are compared (exactly, as JSON
+    /// gives them); in a profile in pounds, in pounds to two decimals first, the kilograms after it.
+    static func text(_ value: String?, _ change: AnalyticsView.Change, _ unit: MassUnit) -> String {
         guard let value else { return "none" }
-        return change.isMass ? "\(value) kg" : value
+        guard change.isMass else { return value }
+        guard unit == .pounds, let kilograms = Double(value) else { return "\(value) kg" }
+        return "\(unit.text(milligrams: kilograms * 1_000_000, digits: 2)) lb (\(value) kg)"
     }
 
     static func json(_ change: AnalyticsView.Change) -> JSON {

@@ -1323,12 +1323,14 @@ struct WorkoutCLITests {
         #expect(try text(["why", "bench press", "e1rm"])[0].hasSuffix("e1rm (lb, by epley): 2 records, oldest first"))
         // Every text output so far gives masses in pounds: no kilograms anywhere (every set was logged in pounds).
         #expect(!outputs.contains { $0.contains(" kg") }, "\(outputs)")
-        // A rule's dry run compares exact figures, in kilograms, labelled so, estimates to the milligram: Brzycki's ×
-        // 36/34 on 108,862,169 mg (240 lb to the milligram) is 115,265,826 mg; Epley's × 33/30, 119,748,385.9 mg
-        // (Python's fractions).
+        // A rule's dry run compares exact figures, in kilograms, estimates to the milligram, and gives them in pounds
+        // first: Brzycki's × 36/34 on 108,862,169 mg (240 lb to the milligram) is 115,265,826 mg, 254.1176 lb;
+        // Epley's × 33/30, 119,748,385.9 mg, 264.0000007 lb (Python's fractions, 0.45359237 kg a pound).
         let bench = try exerciseID("bench press")
         let dryRun = try ok(["rules", "set", "e1rm.formula", "brzycki", "--dry-run"]).lines
-        #expect(dryRun.contains("records \(bench) e1rm: 119.748386 kg -> 115.265826 kg"), "\(dryRun)")
+        #expect(
+            dryRun.contains("records \(bench) e1rm: 264 lb (119.748386 kg) -> 254.12 lb (115.265826 kg)"),
+            "\(dryRun)")
         // JSON keeps kilograms whatever the unit.
         let json = try jsonObject(try ok(["prs", "bench press", "--json"]).lines[0])
         let session = try #require(
