@@ -501,6 +501,19 @@ struct SessionTests {
         #expect(try bench()?.suggestion == nil)
     }
 
+    /// A drop set, lighter by design, is no set to repeat: after 100 kg × 8 and a drop to 80 kg × 8, the next is the
+    /// 100 kg set again (by hand).
+    @Test func aDropSetIsNotRepeated() async throws {
+        let test = try TestJournal()
+        let log = try TrainingLog(journal: test.journal)
+        try await log.start()
+        try await log.logSet(SetRequest(exercise: "bench press", weight: weight("100"), reps: 8))
+        try await log.logSet(SetRequest(exercise: "bench press", weight: weight("80"), reps: 8, kind: .drop))
+        #expect(
+            try log.activeSession()?.exercises.first?.suggestion
+                == SetSuggestion(weight: weight("100"), reps: 8, reason: "repeat set 1"))
+    }
+
     /// No weight is suggested that a set may not have: 998 kg × 8 reaching the top of 5-8 gives 1000.5 kg, past the
     /// 1,000 kg limit (by hand), so the same again; 997.5 kg gives 1000, at the limit.
     @Test func noSuggestionIsHeavierThanASetMayBe() async throws {

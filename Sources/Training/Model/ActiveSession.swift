@@ -63,7 +63,7 @@ public struct SetSuggestion: Sendable, Equatable {
     public let reps: UInt32
     public let reason: String
 
-    /// The rule: repeat the last working set of this session; else start from last time's first working set, adding
+    /// The rule: repeat the last working set of this session (not a drop set); else start from last time's first working set, adding
     /// 2.5 kg (or 5 lb) when last time had the routine's number of working sets and every one reached the top of its
     /// rep range (for an assisted exercise, whose weight is help, taking as much off, down to none), or one rep when
     /// the first did not; without a routine, repeat it; when that first set reached the top already and no weight
@@ -78,11 +78,13 @@ public struct SetSuggestion: Sendable, Equatable {
         if let targets, targets.targetSets > 0, current.filter(wasLifted).count >= Int(targets.targetSets) {
             return nil
         }
-        if let last = current.last(where: wasLifted) {
+        // A drop set, lighter by design, is no set to repeat or start from.
+        func isRepeatable(_ set: LoggedSet) -> Bool { wasLifted(set) && set.details.kind != .drop }
+        if let last = current.last(where: isRepeatable) {
             return SetSuggestion(
                 weight: last.details.weight, reps: last.details.reps, reason: "repeat set \(last.number)")
         }
-        guard let lastTime, let first = lastTime.sets.first(where: wasLifted) else { return nil }
+        guard let lastTime, let first = lastTime.sets.first(where: isRepeatable) else { return nil }
         let working = lastTime.sets.filter(isWorking)
         guard let targets, targets.maximumReps > 0 else {
             return SetSuggestion(
