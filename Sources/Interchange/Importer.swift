@@ -187,7 +187,9 @@ public struct Importer: Sendable {
             throw ImportError(.file, "\(path) is a directory", remedy: "give the export file itself")
         }
         guard exists, let handle = FileHandle(forReadingAtPath: path) else {
-            throw ImportError(.file, "cannot read \(path)", remedy: "check the path and that you may read the file")
+            throw ImportError(
+                .file, path.isEmpty ? "no file is named by an empty path" : "cannot read \(path)",
+                remedy: "check the path and that you may read the file")
         }
         return handle
     }

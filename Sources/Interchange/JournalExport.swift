@@ -58,7 +58,9 @@ public enum JournalExport {
                 remedy: "import an export into a new journal: liftledger init --journal NEW, then import-journal there")
         }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw ImportError(.file, "cannot read \(path)", remedy: "check the path and that you may read the file")
+            throw ImportError(
+                .file, path.isEmpty ? "no file is named by an empty path" : "cannot read \(path)",
+                remedy: "check the path and that you may read the file")
         }
         try Importer.refuseArchiveOrWideText(Array(data.prefix(Importer.maximumHeaderBytes))[...], path)
         // A journal takes less room than its export (whose payloads are in base64, beside readable forms): the map

@@ -177,11 +177,11 @@ struct RoutineAddCommand: AsyncParsableCommand {
             exercise, command: "add \(Shell.word(routine))", catalog: try log.query { try $0.catalog() })
         let reps = try RoutineTargets.reps(reps)
         let restSeconds = try RoutineTargets.restSeconds(rest)
-        let (name, created) = try await log.addToRoutine(
+        let (name, added, created) = try await log.addToRoutine(
             routine, exercise: try log.exerciseReference(exercise.joined(separator: " ")), sets: sets, reps: reps,
             restSeconds: restSeconds)
-        // A routine made by a name mistyped is seen at once.
-        Terminal.write(created ? "created routine \(name)\n" : "added to \(name)\n")
+        // A routine made by a name mistyped is seen at once, and so is the exercise a name was taken for.
+        Terminal.write(created ? "created routine \(name) with \(added)\n" : "added \(added) to \(name)\n")
     }
 }
 

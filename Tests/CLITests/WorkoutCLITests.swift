@@ -237,6 +237,9 @@ struct WorkoutCLITests {
             (["schedule", "set", "--split", "A,Rest!"], "a routine cannot be named \"Rest!\""),
             (["schedule", "set", "--split", "A,B\u{1B}[2J"], "a routine's name cannot hold a line break or another"),
             (["routine", "add", String(repeating: "a", count: 101), "squat"], "a routine's name is at most 100 char"),
+            // Read, but out of range: it said it could not read the time.
+            (["log", "plank", "--time", "0"], "a time of \"0\" is no time; give 1 second to a week, such as 90, 1:30"),
+            (["import", ""], "no file is named by an empty path; check the path"),
             // As a routine's: a name of 100,000 letters was taken.
             (["start", "--name", String(repeating: "a", count: 101)], "a workout's name is at most 100 characters"),
             (["profile", "set", "--name", String(repeating: "a", count: 101)], "a profile's name is at most 100 char"),
@@ -931,7 +934,7 @@ struct WorkoutCLITests {
         // Made by its first exercise, which says so: a name mistyped is seen at once.
         #expect(
             try ok(["routine", "add", "Legs", "squat", "--sets", "3", "--reps", "5-8", "--rest", "3m"]).standardOutput
-                == "created routine Legs\n")
+                == "created routine Legs with Barbell Squat\n")
         try ok(["routine", "add", "Legs", "romanian deadlift"])
         try ok(["routine", "move", "Legs", "romanian deadlift", "1"])
         let routine = try jsonObject(try ok(["routine", "show", "legs", "--json"]).lines[0])
@@ -1000,7 +1003,7 @@ struct WorkoutCLITests {
             try ok(["today", "--date", "2099-11-22"]).standardOutput
                 == "Sunday 2099-11-22: Upper A; start it with liftledger start \"Upper A\"\n")
         // Messages name the routine as it was first named, however it is typed.
-        #expect(try ok(["routine", "add", "UPPER a", "squat"]).standardOutput == "added to Upper A\n")
+        #expect(try ok(["routine", "add", "UPPER a", "squat"]).standardOutput == "added Barbell Squat to Upper A\n")
         #expect(try ok(["routine", "move", "upper-a", "squat", "1"]).standardOutput == "moved in Upper A\n")
         // An exercise of several words, unquoted, as move-exercise takes it; to the place it has, nothing is written.
         let head = try jsonObject(try ok(["stats", "--json"]).lines[0])["headHash"] as? String
@@ -1080,7 +1083,9 @@ struct WorkoutCLITests {
             try ok(["log", "bench press", "100kg", "x", "5"]).standardOutput
                 == "set 3: Barbell Bench Press - Medium Grip 100 kg × 5\n")
         // Its name is no targets in a routine either.
-        #expect(try ok(["routine", "add", "Upper", "Squat", "5x5"]).standardOutput == "created routine Upper\n")
+        #expect(
+            try ok(["routine", "add", "Upper", "Squat", "5x5"]).standardOutput
+                == "created routine Upper with Squat 5x5\n")
         let status = try jsonObject(try ok(["status", "--json"]).lines[0])
         #expect(
             (status["exercises"] as? [[String: Any]])?.map { $0["exerciseId"] as? String } == [

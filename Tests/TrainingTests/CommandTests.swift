@@ -73,7 +73,7 @@ struct CommandTests {
         let log = try TrainingLog(journal: test.journal)
         #expect(
             try await log.addToRoutine(name, exercise: "squat", sets: 3, reps: 5...5, restSeconds: 120)
-                == (name, false))
+                == (name, "Barbell Squat", false))
         try await log.setSchedule(Schedule(.weekdays([name, nil, nil, nil, nil, nil, nil])))
         let longer = name + "b"
         #expect(
@@ -404,7 +404,7 @@ struct CommandTests {
         // Blanks around a new routine's name are no part of it.
         #expect(
             try await log.addToRoutine("  Legs  ", exercise: "squat", sets: 5, reps: 5...5, restSeconds: 180)
-                == ("Legs", true))
+                == ("Legs", "Barbell Squat", true))
         try await log.start(routine: "Pull")
         try await log.logSet(SetRequest(exercise: "pull up", weight: nil, reps: 5))
         try await log.finish()
@@ -444,7 +444,7 @@ struct CommandTests {
         #expect(try log.query { try $0.routine(named: "push") }?.id == oldID)
         #expect(
             try await log.addToRoutine("Push", exercise: "dips", sets: 3, reps: 8...12, restSeconds: 90) == (
-                "Ｐｕｓｈ", false
+                "Ｐｕｓｈ", "Dips - Triceps Version", false
             ))
         // A routine of the folded id, as this version's `routine add Push` made one beside it before.
         let squat = RoutineExerciseAdded(
@@ -457,7 +457,7 @@ struct CommandTests {
         #expect(try log.query { try $0.routine(named: "Push") }?.id == "push")
         #expect(
             try await log.addToRoutine("Ｐｕｓｈ", exercise: "squat", sets: 3, reps: 8...12, restSeconds: 90) == (
-                "Ｐｕｓｈ", false
+                "Ｐｕｓｈ", "Barbell Squat", false
             ))
         #expect(
             try log.query { try $0.routines() }.map { [$0.id, String($0.exercises.count)] } == [

@@ -152,11 +152,11 @@ extension TrainingLog {
     }
 
     /// Adds an exercise to the end of a routine, creating the routine if it does not exist; returns the routine's
-    /// name, as it was first given, and whether this made the routine.
+    /// name, as it was first given, the exercise's, and whether this made the routine.
     @discardableResult
     public func addToRoutine(
         _ routineName: String, exercise name: String, sets: UInt32, reps: ClosedRange<UInt32>, restSeconds: UInt32
-    ) async throws -> (routine: String, created: Bool) {
+    ) async throws -> (routine: String, exercise: String, created: Bool) {
         try Self.checkTargets(sets: sets, reps: reps, restSeconds: restSeconds)
         return try await execute { snapshot, _ in
             let (id, routine) = try Self.routine(named: routineName, in: snapshot)
@@ -177,7 +177,7 @@ extension TrainingLog {
             return Decision(
                 stream: Routine.streamID(id), expectedVersion: try snapshot.expectedVersion(of: Routine.streamID(id)),
                 events: events,
-                result: (routine?.name ?? newName, routine == nil))
+                result: (routine?.name ?? newName, exercise.name, routine == nil))
         }
     }
 

@@ -48,7 +48,11 @@ public enum TimeAndDistance {
             }
             guard sawUnit, number == nil else { throw refused }
         }
-        guard total >= 1, total <= UInt64(maximumSeconds) else { throw refused }
+        guard total >= 1, total <= UInt64(maximumSeconds) else {
+            throw TrainingError(
+                .invalidValue, "a time of \(text.debugDescription) is \(total < 1 ? "no time" : "more than a week")",
+                remedy: "give 1 second to a week, such as 90, 1:30, 45s or 1h 5m")
+        }
         return UInt32(total)
     }
 
