@@ -111,6 +111,24 @@ struct ExerciseMapper {
                 .mapping, "the mapping file \(path) is not a JSON object of names to exercises",
                 remedy: #"write it as {"App Exercise Name": "catalog name or id", ...}"#)
         }
+        // JSONSerialization keeps the last of a name given twice: a file that maps one name two ways is refused.
+        var scanner = JSONScanner(Array(data))
+        var names: Set<String> = []
+        var repeated: String?
+        try? scanner.object { scanner, name throws(JSONSyntaxError) in
+            if !names.insert(name).inserted, repeated == nil { repeated = name }
+            try scanner.skipValue()
+        }
+        if let repeated {
+            throw ImportError(
+                .mapping, "the mapping file \(path) maps \(repeated.debugDescription) more than once",
+                remedy: "keep one exercise for each name")
+        }
+        if object.keys.contains(where: { $0.allSatisfy(\.isWhitespace) }) {
+            throw ImportError(
+                .mapping, "the mapping file \(path) maps an empty name",
+                remedy: "give each app exercise's name as its export writes it")
+        }
         return object
     }
 }

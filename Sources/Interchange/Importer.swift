@@ -122,6 +122,12 @@ public struct Importer: Sendable {
         var exportReader = ExportReader(
             layout: layout, unit: options.unit, timeZone: options.timeZone ?? rules.timeZone)
         let workouts = try exportReader.workouts(rows).sorted { ($0.start, $0.firstLine) < ($1.start, $1.firstLine) }
+        // A header that names the weights' unit wins over --unit, which went unheeded when it named the other.
+        if let given = options.unit, let named = layout.weightUnit, given != named {
+            throw ImportError(
+                .unit, "\(path)'s header gives its weights in \(named.rawValue), not in \(given.rawValue)",
+                remedy: "leave --unit out, or give --unit \(named.rawValue)")
+        }
         if options.unit != nil { try Self.checkUnit(options.unit!, exportReader.noisyWeights) }
         let plan = ImportPlan(
             workouts: workouts, format: layout.format, digest: digest,

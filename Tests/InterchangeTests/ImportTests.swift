@@ -334,6 +334,25 @@ struct ImportTests {
         #expect(remapped.countedSets.map(\.details.exerciseId).first == "Dumbbell_Bench_Press")
     }
 
+    /// A mapping file that maps a name twice is refused, naming it (the JSON reader kept the last), and so is one that
+    /// maps an empty name; and a header's unit (Hevy's `weight_kg`) with `--unit` naming the other is refused (it went
+    /// unheeded). Nothing is written.
+    @Test func aMappingOfANameTwiceOrOfNoNameAndAUnitAgainstTheHeaderAreRefused() async throws {
+        let head = try journal.head()
+        let mapping = directory.child("twice.json")
+        try Data(#"{"Kettlebell Swing Thing": "squat", "Kettlebell Swing Thing": "bench press"}"#.utf8).write(
+            to: URL(fileURLWithPath: mapping))
+        let twice = await importError { _ = try await importing("fitnotes-old.csv", map: mapping) }
+        #expect(twice?.message == "the mapping file \(mapping) maps \"Kettlebell Swing Thing\" more than once")
+        try Data(#"{" ": "squat"}"#.utf8).write(to: URL(fileURLWithPath: mapping))
+        let empty = await importError { _ = try await importing("fitnotes-old.csv", map: mapping) }
+        #expect(empty?.message == "the mapping file \(mapping) maps an empty name")
+        let hevy = repositoryRoot + "/Fixtures/exports/hevy-kg-2022-2026.csv"
+        let unit = await importError { _ = try await importing(hevy, unit: .pounds) }
+        #expect(unit?.message == "\(hevy)'s header gives its weights in kg, not in lb")
+        #expect(try journal.head() == head)
+    }
+
     /// A new custom exercise spelt three ways in one file is one exercise, named as its first row spells it, and the
     /// report names it so for each spelling (it gave each row's spelling, names no exercise has).
     @Test func aNewCustomExerciseSpeltSeveralWaysIsReportedByItsName() async throws {

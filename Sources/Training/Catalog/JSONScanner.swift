@@ -1,18 +1,18 @@
 /// JSON that is not what the reader expected.
-struct JSONSyntaxError: Error {
+public struct JSONSyntaxError: Error {
     /// The byte offset where the reader stopped.
-    let offset: Int
+    public let offset: Int
     /// What it expected there.
-    let expected: String
+    public let expected: String
 }
 
 /// Reads JSON from UTF-8 bytes one value at a time, so that a reader builds only the values it needs and skips the
 /// rest.
-struct JSONScanner {
+public struct JSONScanner {
     private let bytes: [UInt8]
     private(set) var offset = 0
 
-    init(_ bytes: [UInt8]) {
+    public init(_ bytes: [UInt8]) {
         self.bytes = bytes
     }
 
@@ -29,7 +29,7 @@ struct JSONScanner {
     }
 
     /// Reads an object, calling `member` with each key to read its value.
-    mutating func object(
+    public mutating func object(
         _ member: (inout JSONScanner, String) throws(JSONSyntaxError) -> Void
     ) throws(JSONSyntaxError) {
         try expect("{")
@@ -76,7 +76,7 @@ struct JSONScanner {
     }
 
     /// Passes over a value of any kind.
-    mutating func skipValue() throws(JSONSyntaxError) {
+    public mutating func skipValue() throws(JSONSyntaxError) {
         switch try peek() {
         case UInt8(ascii: "{"):
             try object { (scanner: inout JSONScanner, _) throws(JSONSyntaxError) in try scanner.skipValue() }
@@ -131,7 +131,7 @@ struct JSONScanner {
     }
 
     /// Checks that nothing but whitespace follows.
-    mutating func end() throws(JSONSyntaxError) {
+    public mutating func end() throws(JSONSyntaxError) {
         skipWhitespace()
         guard offset == bytes.count else { throw failure("the end of the JSON") }
     }
