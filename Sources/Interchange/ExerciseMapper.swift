@@ -103,8 +103,10 @@ struct ExerciseMapper {
     /// A mapping file: a JSON object from app names to exercise names or ids.
     private static func readMapping(_ path: String) throws(ImportError) -> [String: String] {
         guard let data = FileManager.default.contents(atPath: path) else {
-            let what = path.isEmpty ? "no mapping file is named by an empty path" : "cannot read the mapping file \(path)"
-            throw ImportError(.mapping, what, remedy: "check the path")
+            throw ImportError(
+                .mapping,
+                path.isEmpty ? "no mapping file is named by an empty path" : "cannot read the mapping file \(path)",
+                remedy: "check the path")
         }
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: String] else {
             throw ImportError(
