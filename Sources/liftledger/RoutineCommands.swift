@@ -463,19 +463,21 @@ struct TodayCommand: AsyncParsableCommand {
 
     func run() async throws {
         // The schedule in force that day, as the streak reads it: a past day's may not be today's.
-        let (day, due, routine, trained) = try location.trainingLog().query { snapshot in
-            let day =
-                try date.map { try DateArgument.parse($0, option: "--date") }
-                ?? LocalDate(Date(), in: snapshot.rules.timeZone)
+        let (day, today, due, routine, trained) = try location.trainingLog().query { snapshot in
+            let today = LocalDate(Date(), in: snapshot.rules.timeZone)
+            let day = try date.map { try DateArgument.parse($0, option: "--date") } ?? today
             let due = try snapshot.schedule(on: day).due(on: day)
             return (
-                day, due, try due.flatMap { try snapshot.routine(named: $0) },
+                day, today, due, try due.flatMap { try snapshot.routine(named: $0) },
                 try snapshot.history(HistoryFilter(from: day, to: day))
             )
         }
         let known = routine != nil
         // A routine due and done already: the day's workout of it, not "start it".
         let done = routine.flatMap { routine in trained.first { $0.routineId == routine.id } }
+        // The day's other workouts, done instead or besides: a past day's were left out.
+        let others = trained.filter { $0.workoutId != done?.workoutId }.map { "\($0.workoutId) (\($0.name))" }
+        let besides = others.isEmpty ? "" : "; trained \(others.joined(separator: ", "))"
         if json {
             Terminal.write(
                 JSON.object([
@@ -484,18 +486,21 @@ struct TodayCommand: AsyncParsableCommand {
                     ("workouts", .array(trained.map { .string($0.workoutId) })),
                 ]).rendered + "\n")
         } else if let due, let done {
-            Terminal.write("\(day.weekdayName) \(day): \(due); done (\(done.workoutId))\n")
+            Terminal.write("\(day.weekdayName) \(day): \(due); done (\(done.workoutId))\(besides)\n")
+        } else if let due, day < today {
+            // Past: not to be started now.
+            Terminal.write("\(day.weekdayName) \(day): \(due); not done\(besides)\n")
         } else if let due {
             // A name an older version took that begins with -, after `--`, so that it is not read as an option.
             let word = (due.hasPrefix("-") ? "-- " : "") + Shell.word(due)
             Terminal.write(
-                "\(day.weekdayName) \(day): \(due)"
+                "\(day.weekdayName) \(day): \(due)\(besides)"
                     + (known
                         ? "; start it with liftledger start \(word)\n"
                         : " (no such routine yet; create it with liftledger routine add \(word) "
                             + "EXERCISE)\n"))
         } else {
-            Terminal.write("\(day.weekdayName) \(day): rest day\n")
+            Terminal.write("\(day.weekdayName) \(day): rest day\(besides)\n")
         }
     }
 }

@@ -1138,7 +1138,8 @@ struct WorkoutCLITests {
     }
 
     /// `today` says a routine due is done once a finished workout of it started that day, where it said to start it
-    /// again; its JSON lists the day's workouts. A split of Push alone makes Push due every day.
+    /// again, and names the day's other workouts; its JSON lists them all. A split of Push alone makes Push due every
+    /// day from today.
     @Test func todaySaysARoutineDoneIsDone() throws {
         try ok(["routine", "add", "Push", "bench press"])
         try ok(["schedule", "set", "--split", "Push"])
@@ -1149,6 +1150,21 @@ struct WorkoutCLITests {
         #expect(try ok(["today"]).standardOutput.hasSuffix(": Push; done (workout-1)\n"))
         let json = try jsonObject(try ok(["today", "--json"]).lines[0])
         #expect(json["workouts"] as? [String] == ["workout-1"] && json["routine"] as? String == "Push")
+        // Another workout that day is named beside it; a past day's due routine not done is not to be started now,
+        // and a rest day says what was trained on it. Before the split was set, the default plan was in force: Pull
+        // on Wednesdays, rest on Sundays.
+        try ok(["start", "--name", "Extra"])
+        try ok(["log", "squat", "100kg", "x", "5"])
+        try ok(["finish"])
+        #expect(try ok(["today"]).standardOutput.hasSuffix(": Push; done (workout-1); trained workout-2 (Extra)\n"))
+        try ok(["edit", "2", "--date", "2025-11-19"])
+        #expect(
+            try ok(["today", "--date", "2025-11-19"]).standardOutput
+                == "Wednesday 2025-11-19: Pull; not done; trained workout-2 (Extra)\n")
+        try ok(["edit", "2", "--date", "2025-11-23"])
+        #expect(
+            try ok(["today", "--date", "2025-11-23"]).standardOutput
+                == "Sunday 2025-11-23: rest day; trained workout-2 (Extra)\n")
     }
 
     /// A dry run lists, for people, the first 50 differences of each read model and counts the rest; `--json` lists
