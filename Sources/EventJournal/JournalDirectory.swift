@@ -25,6 +25,17 @@ enum JournalDirectory {
                 .storage, "cannot read the directory \(path)",
                 remedy: "check that it is yours and that you may read and write it (mode 0700)")
         }
+        // A directory where LMDB's files should be, made by mistake: LMDB reports only "Is a directory".
+        for file in [dataFile, "lock.mdb"] where contents.contains(file) {
+            var isFileDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path + "/" + file, isDirectory: &isFileDirectory),
+                isFileDirectory.boolValue
+            {
+                throw JournalError(
+                    .notAJournal, "\(path)/\(file) is a directory, where the journal keeps a file",
+                    remedy: "move it away, or point --journal at another directory")
+            }
+        }
         if contents.contains(dataFile) { return .journal }
         if contents.isEmpty { return .empty }
         // LMDB's lock file alone: another process is making the journal (LMDB makes the lock file first), or one was

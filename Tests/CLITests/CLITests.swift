@@ -151,6 +151,18 @@ struct CLITests {
         }
         #expect(try snapshot(of: foreign) == before)
 
+        // A directory where LMDB's lock file belongs is named, where LMDB said "Is a directory" alone.
+        let locked = directory.child("locked")
+        #expect(try liftledger(["init"], journal: locked).status == 0)
+        try FileManager.default.removeItem(atPath: locked + "/lock.mdb")
+        try FileManager.default.createDirectory(atPath: locked + "/lock.mdb", withIntermediateDirectories: false)
+        let lockDirectory = try liftledger(["stats"], journal: locked)
+        #expect(
+            lockDirectory.status == 1
+                && lockDirectory.standardError
+                    == "liftledger: error: \(locked)/lock.mdb is a directory, where the journal keeps a file; move it "
+                    + "away, or point --journal at another directory\n", "\(lockDirectory.standardError)")
+
         // A path through a file, or a link to nothing, says which part is in the way (not Foundation's error 512).
         let file = directory.child("file")
         try Data("x".utf8).write(to: URL(fileURLWithPath: file))
