@@ -139,17 +139,21 @@ enum Names {
     }
 
     /// Refuses the stream id of an append: as ``validateStreamID(_:)`` does, and with a control character or a line
-    /// or paragraph separator past ASCII too.
+    /// or paragraph separator past ASCII too, or of blanks and invisible characters alone (which print as nothing).
     static func validateNewStreamID(_ stream: String) throws(JournalError) {
         try validateStreamID(stream)
         if hasLineBreakingScalars(stream, orSpaces: false) { throw invalidStreamID(stream) }
+        let isVisible = { (scalar: Unicode.Scalar) in
+            !scalar.properties.isWhitespace && scalar.properties.generalCategory != .format
+        }
+        if !stream.unicodeScalars.contains(where: isVisible) { throw invalidStreamID(stream) }
     }
 
     private static func invalidStreamID(_ stream: String) -> JournalError {
         .invalid(
             "invalid stream id \(escaped(stream))",
-            remedy: "use 1 to \(maximumStreamIDBytes) bytes of text without control characters or line breaks, such as "
-                + "workout-42")
+            remedy: "use 1 to \(maximumStreamIDBytes) bytes of text with a visible character and without control "
+                + "characters or line breaks, such as workout-42")
     }
 
     /// `text` quoted, with its control characters, and its spaces and invisible characters past ASCII, escaped

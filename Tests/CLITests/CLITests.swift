@@ -161,7 +161,8 @@ struct CLITests {
             lockDirectory.status == 1
                 && lockDirectory.standardError
                     == "liftledger: error: \(locked)/lock.mdb is a directory, where the journal keeps a file; move it "
-                    + "away, or point --journal at another directory\n", "\(lockDirectory.standardError)")
+                    + "away, or point --journal at another directory\n",
+            "\(lockDirectory.standardError)")
 
         // A path through a file, or a link to nothing, says which part is in the way (not Foundation's error 512).
         let file = directory.child("file")

@@ -91,7 +91,11 @@ struct AppendTests {
         let test = try TestJournal()
         let journal = test.journal
         // Past ASCII too: a line separator (U+2028), a C1 control (U+0085) break a line of `events` on a terminal.
-        for stream in ["", "has\nnewline", String(repeating: "s", count: 501), "a\u{2028}b", "a\u{85}b"] {
+        // Blanks and invisible characters alone (a no-break space, a zero-width space) print as nothing.
+        for stream in [
+            "", "has\nnewline", String(repeating: "s", count: 501), "a\u{2028}b", "a\u{85}b", "   ", "\u{A0}",
+            "\u{200B}",
+        ] {
             let error = await journalError { _ = try await journal.append([event("x")], to: stream) }
             #expect(error?.code == .invalidArgument, "stream id \(stream.debugDescription)")
         }
