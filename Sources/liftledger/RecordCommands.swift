@@ -161,8 +161,8 @@ struct WhyCommand: AsyncParsableCommand {
         abstract: "Show the events behind a record, the days behind the streak, or the sets behind a balance figure.",
         discussion: """
             why EXERCISE [KIND]: for each record of the kind, oldest first, its value, the set that made it and the \
-            journal events that gave that set its values (for a session record, that last changed the session) and \
-            finished its workout (positions and times). Kinds: \
+            journal events that gave that set its values (for a session record, that last changed the session), \
+            finished its workout and, when its date was edited, last moved it (positions and times). Kinds: \
             heaviest, e1rm, set-volume, most-reps, session-volume, duration, distance, 1rm to 12rm.
 
             why streak: the days (or weeks) of the current streak, each with its workouts, the rest days that do \
@@ -266,6 +266,8 @@ struct WhyCommand: AsyncParsableCommand {
                 let workout = try context.snapshot.workout(record.workoutId)
                 var positions = [record.position]
                 if let finished = workout?.finishedPosition, finished != record.position { positions.append(finished) }
+                // The edit that moved the workout's date, which dates the record, not its set's event.
+                if let moved = workout?.startMovedPosition, !positions.contains(moved) { positions.append(moved) }
                 let events = try positions.compactMap { try journal.record(at: $0) }
                 lines.append(
                     "#\(record.sequence) \(RecordsCommand.displayValue(record, context.unit)): "

@@ -1137,6 +1137,22 @@ struct WorkoutCLITests {
         #expect(exercises.contains { $0["name"] as? String == hack && ($0["sets"] as? [Any])?.isEmpty == true })
     }
 
+    /// `why` names the edit that moved a record's workout beside the set's events: the record is dated by the
+    /// workout, where the set's event occurred on the day it was logged. One workout, squat 100 kg × 5, moved to
+    /// 2025-01-06: its events are the set, the finish and the edit, in that order.
+    @Test func whyNamesTheEditThatMovedARecordsWorkout() throws {
+        try ok(["start"])
+        try ok(["log", "squat", "100kg", "x", "5"])
+        try ok(["finish"])
+        try ok(["edit", "1", "--date", "2025-01-06"])
+        let why = try jsonObject(try ok(["why", "squat", "heaviest", "--json"]).lines[0])
+        let record = try #require((why["records"] as? [[String: Any]])?.first)
+        let events = try #require(record["events"] as? [[String: Any]])
+        #expect(events.map { $0["type"] as? String } == ["SetLogged", "WorkoutFinished", "WorkoutEdited"])
+        #expect((record["record"] as? [String: Any])?["date"] as? String == "2025-01-06")
+        #expect(try ok(["why", "squat", "heaviest"]).lines.contains { $0.contains(": WorkoutEdited in workout-1,") })
+    }
+
     /// `today` says a routine due is done once a finished workout of it started that day, where it said to start it
     /// again, and names the day's other workouts; its JSON lists them all. A split of Push alone makes Push due every
     /// day from today.

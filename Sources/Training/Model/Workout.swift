@@ -33,6 +33,9 @@ public struct Workout: Sendable {
     public internal(set) var startRecordedAt: Timestamp
     /// The position of the `WorkoutFinished` event, once finished.
     public internal(set) var finishedPosition: UInt64?
+    /// The position of the last `WorkoutEdited` that moved the start, for `why` to name; a workout in progress read
+    /// from its `workouts` row has none (the row has no room for it).
+    public internal(set) var startMovedPosition: UInt64?
     /// By exercise, the position of the last event after the finish that changed its sets (logged one late, corrected,
     /// moved or removed one, or moved the workout's date, which decides whether they are plausible) or added or removed
     /// it: as of the later of it and the finish, its session stands. Events before the finish are not noted (the finish
@@ -128,6 +131,7 @@ public struct Workout: Sendable {
         case .workoutEdited(let edit):
             if let start = edit.startedAt {
                 let shift = start.microsecondsSinceEpoch - startedAt.microsecondsSinceEpoch
+                if shift != 0 { startMovedPosition = position }
                 startedAt = start
                 // The new date is recorded now: a workout moved later is dated after its first recording, not ahead.
                 startRecordedAt = max(startRecordedAt, time)
