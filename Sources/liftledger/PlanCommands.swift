@@ -7,7 +7,8 @@ import Training
 struct ProfileCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "profile", abstract: "Show or change the profile.",
-        subcommands: [ProfileSetCommand.self, ProfileShowCommand.self], defaultSubcommand: ProfileShowCommand.self)
+        subcommands: [ProfileSetCommand.self, ProfileShowCommand.self, ProfileWeightsCommand.self],
+        defaultSubcommand: ProfileShowCommand.self)
 }
 
 struct ProfileSetCommand: AsyncParsableCommand {
@@ -31,16 +32,29 @@ struct ProfileSetCommand: AsyncParsableCommand {
     @Option(help: "Your time zone, an IANA name such as Europe/Berlin: days are counted in it.")
     var timeZone: String?
 
-    @Option(parsing: .unconditional, help: "Record your body weight now, such as 80kg or 176lb.")
+    @Option(parsing: .unconditional, help: "Record your body weight now (or --at), such as 80kg or 176lb.")
     var bodyWeight: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "When the body weight was taken, if not now: 'YYYY-MM-DD HH:MM' in the profile's time zone, or an RFC "
+                + "3339 time; with --body-weight alone.",
+            valueName: "time"))
+    var at: String?
 
     func validate() throws {
         // Refused as the command line is read, as `schedule set` with nothing to set is: status 64.
         guard [name, age.map(String.init), height, unit, timeZone, bodyWeight].contains(where: { $0 != nil }) else {
             throw ValidationError("nothing to change; give one or more options")
         }
-        try requireValues(["--height": height, "--body-weight": bodyWeight])
+        try requireValues(["--height": height, "--body-weight": bodyWeight, "--at": at])
         try requireMassUnit(unit)
+        // The time of the whole change: the profile's fields are changed now.
+        if at != nil,
+            bodyWeight == nil || [name, age.map(String.init), height, unit, timeZone].contains(where: { $0 != nil })
+        {
+            throw ValidationError("--at dates a body weight; give it with --body-weight alone")
+        }
     }
 
     func run() async throws {
@@ -63,7 +77,12 @@ struct ProfileSetCommand: AsyncParsableCommand {
             }
             return weight
         }
-        let recorded = try await log.updateProfile(update, bodyWeight: weight)
+        let taken = try at.map { at in
+            try Timestamp.parse(
+                at, in: try log.query { $0.rules.timeZone }, option: "--at",
+                forms: "'YYYY-MM-DD HH:MM' in the profile's time zone, or an RFC 3339 time")
+        }
+        let recorded = try await log.updateProfile(update, bodyWeight: weight, at: taken)
         // The time zone counts as a rule that rebuilds (docs/RULES.md): the read models follow it before this returns.
         if recorded, timeZone != nil { try log.rebuildAfter("the profile's change") }
         Terminal.write(recorded ? "profile updated\n" : "the profile holds these values already; nothing was written\n")
@@ -122,6 +141,66 @@ struct ProfileShowCommand: AsyncParsableCommand {
     static var systemZoneNote: String {
         guard let note = TimeZone.systemSettingNote else { return " (the system's; none set)" }
         return " (the system's: \(note); none set)"
+    }
+}
+
+struct ProfileWeightsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "weights",
+        abstract: "List the body weights recorded, oldest first, each with the change since the one before.")
+
+    @OptionGroup var location: JournalLocation
+    @OptionGroup var asOf: AsOfOption
+    @OptionGroup var output: OutputOptions
+
+    @Option(parsing: .unconditional, help: "Only the last N entries (1 or more).")
+    var last: Int?
+
+    func validate() throws {
+        if let last, last < 1 { throw ValidationError("--last takes 1 or more entries") }
+    }
+
+    func run() async throws {
+        try location.query(asOf: asOf) { context in
+            let entries = try context.snapshot.profile().bodyWeights
+            let shown = entries.indices.suffix(last ?? entries.count)
+            // The change since the entry before, in milligrams: of the whole list, not only of those shown.
+            func change(_ index: Int) -> Int64? {
+                index > 0 ? entries[index].weight.milligrams - entries[index - 1].weight.milligrams : nil
+            }
+            if output.json {
+                for index in shown {
+                    Terminal.write(
+                        JSON.object([
+                            ("date", .string(context.date(entries[index].at).description)),
+                            ("at", .string(entries[index].at.description)),
+                            ("weight", TrainingFormat.json(entries[index].weight)),
+                            ("changeKilograms", change(index).map { .string(kilograms($0)) } ?? .null),
+                        ]).rendered + "\n")
+                }
+            } else if output.csv {
+                Terminal.write(CSV.line(["date", "at", "weight", "unit", "weight_kg", "change_kg"]))
+                for index in shown {
+                    let weight = entries[index].weight
+                    Terminal.write(
+                        CSV.line([
+                            context.date(entries[index].at).description, entries[index].at.description,
+                            weight.value.description, weight.unit.rawValue, weight.kilograms.description,
+                            change(index).map(kilograms) ?? "",
+                        ]))
+                }
+            } else if entries.isEmpty {
+                Terminal.write("no body weights yet; record one with liftledger profile set --body-weight 80kg\n")
+            } else {
+                Terminal.write(padded("date", 12) + padded("weight", 12) + "change \(context.unit.rawValue)\n")
+                for index in shown {
+                    let difference = change(index).map { ($0 > 0 ? "+" : "") + context.mass($0) } ?? "-"
+                    Terminal.write(
+                        padded(context.date(entries[index].at).description, 12)
+                            + padded(entries[index].weight.description, 12) + difference + "\n")
+                }
+            }
+        }
     }
 }
 

@@ -117,6 +117,32 @@ struct WorkoutCLITests {
         #expect(exercise.map { $0["suggestedNext"] is NSNull } == true)
     }
 
+    /// `profile weights` lists the body weights by when they were taken (one recorded with `--at` for the past comes
+    /// first), each with the change since the one before, worked out by hand: 180 lb is 81.6466266 kg, 81,646,627 mg
+    /// to the milligram; 178.5 lb is 80.966238045 kg, 80,966,238 mg: a change of -680,389 mg, -1.49999 lb, shown
+    /// -1.5; then 81 kg, +33,762 mg, +0.07 lb, shown +0.1.
+    @Test func bodyWeightsAreListedByWhenTheyWereTaken() throws {
+        try ok(["profile", "set", "--unit", "lb", "--time-zone", "UTC"])
+        try ok(["profile", "set", "--body-weight", "178.5lb", "--at", "2026-11-15 07:30"])
+        try ok(["profile", "set", "--body-weight", "81kg"])
+        try ok(["profile", "set", "--body-weight", "180lb", "--at", "2026-11-01 07:30"])
+        let text = try ok(["profile", "weights"]).lines
+        #expect(
+            Array(text.prefix(3)) == [
+                "date        weight      change lb", "2026-11-01  180 lb      -",
+                "2026-11-15  178.5 lb    -1.5",
+            ], "\(text)")
+        #expect(text.count == 4 && text[3].hasSuffix("81 kg       +0.1"), "\(text)")
+        let json = try ok(["profile", "weights", "--json", "--last", "2"]).lines.map(jsonObject)
+        #expect(json.map { $0["changeKilograms"] as? String } == ["-0.680389", "0.033762"])
+        #expect(json.first?["at"] as? String == "2026-11-15T07:30:00.000000Z")
+        // The latest is the one taken last, not the one recorded last.
+        #expect(try ok(["profile", "show"]).lines.last == "body weight  81 kg")
+        let refused = try liftledger(
+            ["profile", "set", "--body-weight", "80kg", "--at", "2999-01-01 07:00"], journal: journal)
+        #expect(refused.status == 1 && refused.standardError.contains("which is still to come"))
+    }
+
     @Test func poundsReadBackExactly() throws {
         try ok(["start"])
         try ok(["log", "squat", "225lb", "x", "5"])

@@ -16,9 +16,23 @@ extension TrainingLog {
     }
 
     /// Records profile changes (fields given with the value the profile holds are not recorded again), and a
-    /// body-weight entry if one is given. Returns whether anything was recorded.
+    /// body-weight entry if one is given, taken `at` an instant before now if given (then with nothing else). Returns
+    /// whether anything was recorded.
     @discardableResult
-    public func updateProfile(_ update: ProfileUpdated, bodyWeight: Weight? = nil) async throws -> Bool {
+    public func updateProfile(
+        _ update: ProfileUpdated, bodyWeight: Weight? = nil, at taken: Timestamp? = nil
+    ) async throws -> Bool {
+        if let taken {
+            guard bodyWeight != nil, update == ProfileUpdated() else {
+                throw TrainingError(
+                    .invalidValue, "a time is given to a body weight alone", remedy: "record the other changes apart")
+            }
+            guard taken <= clock() else {
+                throw TrainingError(
+                    .invalidValue, "a body weight taken at \(taken), which is still to come",
+                    remedy: "give a time before now, or leave --at out")
+            }
+        }
         try Self.requireText(update.name, "a profile's name")
         if let zone = update.timeZone { _ = try TimeZone.named(zone) }
         if let age = update.age, !(5...120).contains(age) {
@@ -47,7 +61,7 @@ extension TrainingLog {
             if let bodyWeight { events.append(BodyWeightRecorded(weight: bodyWeight)) }
             return Decision(
                 stream: "profile", expectedVersion: try snapshot.expectedVersion(of: "profile"), events: events,
-                result: !events.isEmpty)
+                result: !events.isEmpty, occurredAt: taken)
         }
     }
 
