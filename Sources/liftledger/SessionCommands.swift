@@ -44,8 +44,8 @@ struct LogCommand: AsyncParsableCommand {
         commandName: "log", abstract: "Log a set: EXERCISE WEIGHT x REPS, or EXERCISE --time/--distance.",
         discussion: """
             Forms people type are accepted: 'bench press 100kg x 5', 'squat 225lb x 5', 'deadlift 100 5' (in the \
-            profile's unit), 'pull up bw x 12'. A weight more than five times the last one for the exercise needs \
-            --confirm. A timed or distance set names the exercise alone, or with a weight and reps: 'plank --time \
+            profile's unit), 'pull up bw x 12'. A weight more than five times the last one for the exercise, or more \
+            than 100 reps with a weight (the weight and the reps the other way round?), needs --confirm. A timed or distance set names the exercise alone, or with a weight and reps: 'plank --time \
             60s', 'running treadmill --distance 5km --time 25m', 'farmers walk 40kg x 1 --distance 50m'. A set \
             logged while the workout is paused resumes its clock.
             """)
@@ -66,7 +66,7 @@ struct LogCommand: AsyncParsableCommand {
     @Option(help: "A note on the set.")
     var note: String?
 
-    @Flag(help: "Accept a weight more than five times the previous one for the exercise.")
+    @Flag(help: "Accept a weight more than five times the previous one for the exercise, or over 100 reps with one.")
     var confirm = false
 
     @Flag(

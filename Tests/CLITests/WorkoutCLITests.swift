@@ -180,6 +180,12 @@ struct WorkoutCLITests {
             (["log", "squat", "100kg", "x", "5", "--rpe", "1e1"], "half steps"),
             (["log", "squaat", "presss", "100kg", "x", "5"], "unknown exercise"),
             (["log", "squat", "501kg", "x", "1"], "--confirm"),
+            // The weight and the reps the other way round: it was logged as 5 kg × 225, a record of most reps.
+            (
+                ["log", "bench", "press", "5", "x", "225"],
+                "225 reps of Barbell Bench Press - Medium Grip with 5 kg: are the weight and the reps the other way "
+                    + "round?; give the weight first, then the reps; if it is right, add --confirm"
+            ),
             (["log", "squat", "100kg", "x", "5", "--type", "heavy"], "or 'failure'; see liftledger log --help"),
             // An option read whatever follows it, given another option instead of its value.
             (["log", "squat", "100kg", "x", "5", "--rpe", "--confirm"], "missing value for '--rpe': --confirm is an"),

@@ -501,6 +501,22 @@ struct SessionTests {
         #expect(try bench()?.suggestion == nil)
     }
 
+    /// A set with a weight and more than 100 reps needs confirming (the weight and the reps the other way round?);
+    /// 100 reps, or 150 of no weight, do not.
+    @Test func aWeightedSetOfOverAHundredRepsNeedsConfirming() async throws {
+        let test = try TestJournal()
+        let log = try TrainingLog(journal: test.journal)
+        try await log.start()
+        let error = await trainingError {
+            try await log.logSet(SetRequest(exercise: "bench press", weight: weight("5"), reps: 101))
+        }
+        #expect(error?.code == .needsConfirmation)
+        try await log.logSet(SetRequest(exercise: "bench press", weight: weight("5"), reps: 100))
+        try await log.logSet(SetRequest(exercise: "pull up", weight: nil, reps: 150))
+        try await log.logSet(SetRequest(exercise: "bench press", weight: weight("5"), reps: 225, confirmed: true))
+        #expect(try log.activeSession()?.workout.sets.map(\.details.reps) == [100, 150, 225])
+    }
+
     /// A drop set, lighter by design, is no set to repeat: after 100 kg × 8 and a drop to 80 kg × 8, the next is the
     /// 100 kg set again (by hand).
     @Test func aDropSetIsNotRepeated() async throws {

@@ -9,7 +9,7 @@ public struct SetRequest: Sendable {
     public var kind: SetKind
     public var rpe: RPE?
     public var note: String?
-    /// Accept a weight more than five times the previous one for the exercise.
+    /// Accept a weight more than five times the previous one for the exercise, or more than 100 reps with a weight.
     public var confirmed: Bool
     /// A finished workout to add the set to, instead of the one in progress.
     public var workout: String?
@@ -126,6 +126,7 @@ extension TrainingLog {
             try Self.checkOutlier(
                 request.weight, confirmed: request.confirmed, exercise: exercise,
                 previous: snapshot.previousWeight(of: exercise.id, in: workout))
+            try Self.checkSwapped(request.weight, reps: request.reps, confirmed: request.confirmed, exercise: exercise)
             let at = workout.isActive ? Self.eventTime(in: workout, now: now) : now
             var events: [any TrainingEventPayload] = []
             // A set logged is training: a paused clock runs again, or the time the set took would not count.
@@ -162,6 +163,19 @@ extension TrainingLog {
             "\(weight) of \(exercise.name) is more than five times \(comparedWith) (\(previous))",
             remedy: "check the number and the unit; if it is right, add --confirm")
     }
+
+    /// A set with a weight and more than ``mostRepsUnconfirmed`` reps needs confirming: it is more often the weight
+    /// and the reps given the other way round (`5 x 225`) than such a set.
+    static func checkSwapped(_ weight: Weight?, reps: UInt32, confirmed: Bool, exercise: Exercise) throws {
+        guard !confirmed, let weight, weight.milligrams > 0, reps > mostRepsUnconfirmed else { return }
+        throw TrainingError(
+            .needsConfirmation,
+            "\(reps) reps of \(exercise.name) with \(weight): are the weight and the reps the other way round?",
+            remedy: "give the weight first, then the reps; if it is right, add --confirm")
+    }
+
+    /// The most reps of a set with a weight logged without `--confirm`.
+    static let mostRepsUnconfirmed: UInt32 = 100
 
     /// Starts a rest timer of `seconds` (replacing one that runs).
     public func startRest(seconds: UInt32) async throws {
