@@ -273,7 +273,8 @@ struct ProgressCommand: AsyncParsableCommand {
             let timed = sessions.contains { $0.seconds > 0 }
             let distance = sessions.contains { $0.distanceMillimetres > 0 }
             text += padded("volume \(unit)", 11) + (timed ? padded("time", 12) : "")
-            text += (distance ? padded("distance", 12) : "") + "sets\n"
+            // Reps too: a body-weight exercise's sessions have no estimate, top weight nor volume.
+            text += (distance ? padded("distance", 12) : "") + padded("sets", 6) + "reps\n"
             for session in sessions {
                 text +=
                     padded(context.date(session.startedAt).description, 12) + padded(session.workoutId, idWidth)
@@ -288,7 +289,7 @@ struct ProgressCommand: AsyncParsableCommand {
                             session.distanceMillimetres > 0
                                 ? TrainingFormat.distance(millimetres: Score(session.distanceMillimetres), context.unit)
                                 : "-", 12) : "")
-                    + String(session.workingSets) + "\n"
+                    + padded(String(session.workingSets), 6) + String(session.reps) + "\n"
             }
             if let change = progress.estimateChange {
                 text += "estimated 1RM change: \(context.unit.text(milligrams: change, digits: 2)) \(unit)\n"

@@ -1381,7 +1381,8 @@ struct WorkoutCLITests {
         #expect(history[0].contains("volume lb") && history[1].contains(" 2550 "), "\(history)")
         let progress = try text(["progress", "bench press"])
         #expect(progress[1].contains("e1RM lb") && progress[1].contains("top lb"), "\(progress)")
-        #expect(progress[2] == "\(date)  workout-1   264       240       2550       3", "\(progress)")
+        // 3 sets, 5 + 3 + 3 = 11 reps.
+        #expect(progress[2] == "\(date)  workout-1   264       240       2550       3     11", "\(progress)")
         #expect(progress[3] == "estimated 1RM change: 0 lb")
         // Chest is the primary muscle (1 per set), triceps a secondary one (0.5 by default): 2550 and 1275 lb.
         let balance = try text(["balance", "--weeks", "1"])
