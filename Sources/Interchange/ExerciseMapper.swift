@@ -37,7 +37,23 @@ struct ExerciseMapper {
         table = try Self.shipped.get()
         var overrides: [String: Exercise] = [:]
         if let mappingFile {
-            for (name, target) in try Self.readMapping(mappingFile) {
+            // Names are compared as imports compare them (case, blanks and punctuation aside): two that compare
+            // alike would map one name two ways, the one taken left to the order a dictionary gives.
+            var names: [String: String] = [:]
+            for (name, target) in try Self.readMapping(mappingFile).sorted(by: { $0.key < $1.key }) {
+                let key = ExerciseCatalog.key(name)
+                guard !key.isEmpty else {
+                    throw ImportError(
+                        .mapping, "the mapping file \(mappingFile) maps an empty name",
+                        remedy: "give each app exercise's name as its export writes it")
+                }
+                if let other = names.updateValue(name, forKey: key) {
+                    throw ImportError(
+                        .mapping,
+                        "the mapping file \(mappingFile) maps \(other.debugDescription) and \(name.debugDescription), "
+                            + "one name written two ways",
+                        remedy: "keep one exercise for each name")
+                }
                 guard let exercise = catalog.lookup(target) else {
                     throw ImportError(
                         .mapping,
@@ -45,7 +61,7 @@ struct ExerciseMapper {
                             + "which is no exercise",
                         remedy: "use a catalog name or id (see liftledger exercise list)")
                 }
-                overrides[ExerciseCatalog.key(name)] = exercise
+                overrides[key] = exercise
             }
         }
         self.overrides = overrides
@@ -113,7 +129,7 @@ struct ExerciseMapper {
                 .mapping, "the mapping file \(path) is not a JSON object of names to exercises",
                 remedy: #"write it as {"App Exercise Name": "catalog name or id", ...}"#)
         }
-        // JSONSerialization keeps the last of a name given twice: a file that maps one name two ways is refused.
+        // JSONSerialization keeps the last of a name given twice, unseen: a file that gives one name twice is refused.
         var scanner = JSONScanner(Array(data))
         var names: Set<String> = []
         var repeated: String?
@@ -125,11 +141,6 @@ struct ExerciseMapper {
             throw ImportError(
                 .mapping, "the mapping file \(path) maps \(repeated.debugDescription) more than once",
                 remedy: "keep one exercise for each name")
-        }
-        if object.keys.contains(where: { $0.allSatisfy(\.isWhitespace) }) {
-            throw ImportError(
-                .mapping, "the mapping file \(path) maps an empty name",
-                remedy: "give each app exercise's name as its export writes it")
         }
         return object
     }
