@@ -13,6 +13,7 @@ static uintptr_t code_start, code_end;
 static char report[512];
 static size_t report_length;
 static int report_status;
+static void (*report_cleanup)(void);
 static struct sigaction segv_before, bus_before;
 
 struct code_search {
@@ -49,20 +50,23 @@ static uintptr_t program_counter(void *context) {
 #endif
 }
 
-/// Async-signal-safe: `write` and `_exit`, or `sigaction` and `raise`.
+/// Async-signal-safe: the cleanup, `write` and `_exit`, or `sigaction` and `raise`.
 static void handle(int signal, siginfo_t *info, void *context) {
+    // A signal sent (`kill -SEGV`) is no fault, wherever the thread it lands on was.
+    int sent = info->si_code <= 0;
     uintptr_t counter = program_counter(context);
-    if (counter >= code_start && counter < code_end) {
+    if (!sent && counter >= code_start && counter < code_end) {
+        if (report_cleanup) report_cleanup();
         ssize_t written = write(STDERR_FILENO, report, report_length);
         (void)written;
         _exit(report_status);
     }
     sigaction(signal, signal == SIGSEGV ? &segv_before : &bus_before, NULL);
     // A fault returns to the instruction, which faults again into the handler before; a signal sent is sent again.
-    if (info->si_code <= 0) raise(signal);
+    if (sent) raise(signal);
 }
 
-int liftledger_report_faults_in(const void *inside, const char *message, int status) {
+int liftledger_report_faults_in(const void *inside, const char *message, int status, void (*before_exit)(void)) {
     struct code_search search = {(uintptr_t)inside, 0, 0};
     if (!dl_iterate_phdr(find_code, &search)) return -1;
     code_start = search.start;
@@ -70,6 +74,7 @@ int liftledger_report_faults_in(const void *inside, const char *message, int sta
     report_length = strnlen(message, sizeof report - 1);
     memcpy(report, message, report_length);
     report_status = status;
+    report_cleanup = before_exit;
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_sigaction = handle;

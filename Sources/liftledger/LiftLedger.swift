@@ -44,7 +44,7 @@ struct LiftLedger: AsyncParsableCommand {
         LMDBFaultReport.install(
             message: "liftledger: error: LMDB crashed reading the journal's file, a page of which is damaged; run "
                 + "liftledger verify with the same --journal to find the damage and what to do\n",
-            status: 1)
+            status: 1, beforeExit: SignalCleanup.removePaths)
         let arguments = journalOptionAfterCommand(Array(CommandLine.arguments.dropFirst()))
         // `help NAME` of no command printed the whole help, with status 0.
         if arguments.first == "help", let unknown = unknownCommand(in: Array(arguments.dropFirst())) {

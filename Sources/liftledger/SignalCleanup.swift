@@ -24,6 +24,18 @@ enum SignalCleanup {
         UnsafeMutablePointer(bitPattern: table.load(ordering: .acquiring))
     }
 
+    /// Removes the paths given so far, with system calls alone: for a signal handler, and for the report of a crash
+    /// in LMDB (see `LMDBFaultReport`), which ends the process as a signal would.
+    static let removePaths: @convention(c) () -> Void = {
+        guard let table = SignalCleanup.current else { return }
+        var index = 0
+        while index < table.pointee.count {
+            let path = table.pointee.paths[index]
+            if unlink(path) != 0 { rmdir(path) }
+            index += 1
+        }
+    }
+
     /// From now on, a signal that would end the process (SIGINT, SIGTERM, SIGHUP, unless it was ignored from the
     /// start) first removes `paths`, after those of earlier calls, in order, with system calls alone (each is unlinked
     /// as a file, else removed as an empty directory: a directory's files come before it); then the process dies by
@@ -41,14 +53,7 @@ enum SignalCleanup {
         table.store(Int(bitPattern: next), ordering: .releasing)
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { number in
-            if let table = SignalCleanup.current {
-                var index = 0
-                while index < table.pointee.count {
-                    let path = table.pointee.paths[index]
-                    if unlink(path) != 0 { rmdir(path) }
-                    index += 1
-                }
-            }
+            SignalCleanup.removePaths()
             // Delivered again once the handler returns, with the default action: the process ends by it.
             signal(number, SIG_DFL)
             raise(number)

@@ -677,6 +677,26 @@ struct CLITests {
             found.standardError
                 == "liftledger: error: LMDB crashed reading the journal's file, a page of which is damaged; run "
                 + "liftledger verify with the same --journal to find the damage and what to do\n")
+        // An export that LMDB crashes in leaves no partial file behind (it left one, with the records read so far).
+        let output = directory.child("output")
+        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: false)
+        var exportCrashed = false
+        for page in 2..<min(data.count / 4_096, 64) where !exportCrashed {
+            var copy = data
+            copy.replaceSubrange(
+                (page * 4_096 + 300)..<(page * 4_096 + 1_300), with: [UInt8](repeating: 0xFF, count: 1_000))
+            try copy.write(to: URL(fileURLWithPath: damaged + "/data.mdb"))
+            let export = try liftledger(
+                ["export", "--format", "jsonl", "--output", output + "/records.jsonl"], journal: damaged)
+            #expect([0, 1].contains(export.status), "page \(page): export ended with \(export.status)")
+            exportCrashed = export.standardError.contains("LMDB crashed")
+            if exportCrashed {
+                #expect(try FileManager.default.contentsOfDirectory(atPath: output).isEmpty)
+            } else {
+                try? FileManager.default.removeItem(atPath: output + "/records.jsonl")
+            }
+        }
+        #expect(exportCrashed, "no damaged page of the first 64 crashed an export in LMDB")
     }
 
     /// LMDB trusts its pages: one bit flipped in a page's header or a node's flags sent `verify`, `backup`, `events`
