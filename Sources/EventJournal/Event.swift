@@ -143,10 +143,21 @@ enum Names {
     static func validateNewStreamID(_ stream: String) throws(JournalError) {
         try validateStreamID(stream)
         if hasLineBreakingScalars(stream, orSpaces: false) { throw invalidStreamID(stream) }
-        let isVisible = { (scalar: Unicode.Scalar) in
-            !scalar.properties.isWhitespace && scalar.properties.generalCategory != .format
-        }
         if !stream.unicodeScalars.contains(where: isVisible) { throw invalidStreamID(stream) }
+    }
+
+    /// Whether `scalar` prints as something on its own: not a blank, nor an invisible character (a zero-width space,
+    /// a variation selector, a filler such as U+3164 or the blank braille pattern), nor a mark, which needs a
+    /// character to sit on.
+    private static func isVisible(_ scalar: Unicode.Scalar) -> Bool {
+        let properties = scalar.properties
+        guard !properties.isWhitespace, !properties.isDefaultIgnorableCodePoint, scalar.value != 0x2800 else {
+            return false
+        }
+        switch properties.generalCategory {
+        case .format, .control, .nonspacingMark, .spacingMark, .enclosingMark: return false
+        default: return true
+        }
     }
 
     private static func invalidStreamID(_ stream: String) -> JournalError {

@@ -150,9 +150,10 @@ struct StatusCommand: AsyncParsableCommand {
         }
         if session.exercises.isEmpty { lines.append("no exercises yet; add one with liftledger add EXERCISE") }
         for (index, exercise) in session.exercises.enumerated() {
-            // With the routine's targets: the working sets done of its sets, its reps and rest.
+            // With the routine's targets: the working sets done of its sets (a missed lift is none), its reps and
+            // rest.
             let target = exercise.target.map { target in
-                let done = exercise.sets.filter { $0.details.kind != .warmup }.count
+                let done = exercise.setsTowardTarget
                 let reps = TrainingFormat.repRange(target.minimumReps, target.maximumReps)
                 return
                     ": \(done) of \(target.targetSets) sets of \(reps) \(target.maximumReps == 1 ? "rep" : "reps"), rest "
@@ -168,10 +169,7 @@ struct StatusCommand: AsyncParsableCommand {
             }
             if let next = exercise.suggestion {
                 lines.append("   next: \(TrainingFormat.weight(next.weight)) × \(next.reps) (\(next.reason))")
-            } else if let target = exercise.target, target.targetSets > 0,
-                exercise.sets.filter({ $0.details.kind != .warmup && $0.details.reps > 0 }).count
-                    >= Int(target.targetSets)
-            {
+            } else if let target = exercise.target, exercise.routineSetsDone {
                 lines.append("   done: the routine's \(target.targetSets) \(target.targetSets == 1 ? "set" : "sets")")
             }
         }

@@ -101,15 +101,20 @@ struct WorkoutCLITests {
         #expect(try liftledger(["status", "--json"], journal: journal).lines == [#"{"active":false}"#])
     }
 
-    /// 225 × 0.45359237 = 102.05828325, worked by hand.
     /// `status` says that an exercise's routine sets are done, and suggests none past them (by hand: 2 sets of the
-    /// routine, a warm-up and two working sets logged). It suggested a third.
+    /// routine, a warm-up, two working sets and a missed lift logged). It suggested a third.
     @Test func statusSaysWhenTheRoutinesSetsAreDone() throws {
         try ok(["routine", "add", "Push", "bench", "press", "--sets", "2", "--reps", "5-8"])
         try ok(["start", "Push"])
         try ok(["log", "bench press", "60kg", "x", "10", "--type", "warmup"])
         try ok(["log", "bench press", "100kg", "x", "8"])
         #expect(try ok(["status"]).lines.contains("   next: 100 kg × 8 (repeat set 2)"))
+        // A missed lift is no set done, in the count as in the suggestion (it counted it, and suggested another).
+        try ok(["log", "bench press", "105kg", "x", "0"])
+        let missed = try ok(["status"]).lines
+        #expect(
+            missed.contains { $0.hasSuffix("Barbell Bench Press - Medium Grip: 1 of 2 sets of 5-8 reps, rest 2m 00s") })
+        #expect(missed.contains("   next: 100 kg × 8 (repeat set 2)"), "\(missed)")
         try ok(["log", "bench press", "100kg", "x", "8"])
         let lines = try ok(["status"]).lines
         #expect(lines.contains("   done: the routine's 2 sets") && !lines.contains { $0.hasPrefix("   next:") })
@@ -138,11 +143,14 @@ struct WorkoutCLITests {
         #expect(json.first?["at"] as? String == "2026-11-15T07:30:00.000000Z")
         // The latest is the one taken last, not the one recorded last.
         #expect(try ok(["profile", "show"]).lines.last == "body weight  81 kg")
+        let before = try ok(["events", "--json"]).standardOutput
         let refused = try liftledger(
             ["profile", "set", "--body-weight", "80kg", "--at", "2999-01-01 07:00"], journal: journal)
         #expect(refused.status == 1 && refused.standardError.contains("which is still to come"))
+        #expect(try ok(["events", "--json"]).standardOutput == before)
     }
 
+    /// 225 × 0.45359237 = 102.05828325, worked by hand.
     @Test func poundsReadBackExactly() throws {
         try ok(["start"])
         try ok(["log", "squat", "225lb", "x", "5"])

@@ -91,10 +91,12 @@ struct AppendTests {
         let test = try TestJournal()
         let journal = test.journal
         // Past ASCII too: a line separator (U+2028), a C1 control (U+0085) break a line of `events` on a terminal.
-        // Blanks and invisible characters alone (a no-break space, a zero-width space) print as nothing.
+        // Blanks and invisible characters alone print as nothing: a no-break space, a zero-width space, the Hangul
+        // filler, the blank braille pattern, a variation selector, a combining grapheme joiner, a mark with nothing to
+        // sit on.
         for stream in [
             "", "has\nnewline", String(repeating: "s", count: 501), "a\u{2028}b", "a\u{85}b", "   ", "\u{A0}",
-            "\u{200B}",
+            "\u{200B}", "\u{3164}", "\u{2800}", "\u{FE0F}", "\u{34F}", "\u{301}",
         ] {
             let error = await journalError { _ = try await journal.append([event("x")], to: stream) }
             #expect(error?.code == .invalidArgument, "stream id \(stream.debugDescription)")

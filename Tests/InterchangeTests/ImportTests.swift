@@ -1059,11 +1059,12 @@ struct ImportTests {
         var text = ""
         try JournalExport.write(journal) { text += $0 }
         try Data(text.utf8).write(to: URL(fileURLWithPath: export))
-        // A map of 1 MiB, which the restore outgrows: it is grown first to the export's size.
+        // A map of 1 MiB, which the restore outgrows (see StorageTests for a restore grown first to the size it is
+        // told).
         let copy = try Journal.open(
             at: directory.child("copy"), options: JournalOptions(initialMapSize: 1 << 20), create: true)
         let count = try await JournalExport.restore(from: export, into: copy)
-        #expect(copy.environment.info().mapSize >= 1 << 22, "the map grown to hold the export")
+        #expect(copy.environment.info().mapSize > 1 << 20, "the map grew")
         #expect(count == Int(try journal.head().position))
         #expect(try copy.head() == journal.head())
         #expect(try copy.verify().isValid)

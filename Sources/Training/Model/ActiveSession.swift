@@ -17,6 +17,19 @@ public struct ActiveSession: Sendable {
         public let suggestion: SetSuggestion?
         /// The routine's targets for it, when the workout follows a routine that has it.
         public let target: RoutineExerciseAdded?
+
+        /// The sets that count toward the routine's: working sets (not warm-ups) of at least one rep (a missed lift
+        /// is none).
+        public var setsTowardTarget: Int { Self.setsTowardTarget(sets) }
+
+        /// Whether the session has the routine's sets of the exercise (for a target of more than none).
+        public var routineSetsDone: Bool {
+            target.map { $0.targetSets > 0 && setsTowardTarget >= Int($0.targetSets) } ?? false
+        }
+
+        static func setsTowardTarget(_ sets: [LoggedSet]) -> Int {
+            sets.count { $0.details.kind != .warmup && $0.details.reps > 0 }
+        }
     }
 
     public init(workout: Workout, snapshot: TrainingSnapshot, now: Timestamp, staleAfterSeconds: Int64) throws {
@@ -75,7 +88,9 @@ public struct SetSuggestion: Sendable, Equatable {
     ) -> SetSuggestion? {
         func isWorking(_ set: LoggedSet) -> Bool { set.details.kind != .warmup }
         func wasLifted(_ set: LoggedSet) -> Bool { isWorking(set) && set.details.reps > 0 }
-        if let targets, targets.targetSets > 0, current.filter(wasLifted).count >= Int(targets.targetSets) {
+        if let targets, targets.targetSets > 0,
+            ActiveSession.Exercise.setsTowardTarget(current) >= Int(targets.targetSets)
+        {
             return nil
         }
         // A drop set, lighter by design, is no set to repeat or start from.
