@@ -24,7 +24,7 @@ enum LongWaitNotice {
             + "resume it with fg)"
     }
 
-    static func message(rebuilder: Int32?) -> String {
+    static func message(rebuilder: Int32) -> String {
         "liftledger: waiting for \(name(of: rebuilder)) to rebuild the read models (liftledger projections shows how "
             + "far it has got); up to half a minute"
     }

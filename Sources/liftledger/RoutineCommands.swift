@@ -494,11 +494,10 @@ struct TodayCommand: AsyncParsableCommand {
             // A name an older version took that begins with -, after `--`, so that it is not read as an option.
             let word = (due.hasPrefix("-") ? "-- " : "") + Shell.word(due)
             Terminal.write(
-                "\(day.weekdayName) \(day): \(due)\(besides)"
+                "\(day.weekdayName) \(day): \(due)"
                     + (known
-                        ? "; start it with liftledger start \(word)\n"
-                        : " (no such routine yet; create it with liftledger routine add \(word) "
-                            + "EXERCISE)\n"))
+                        ? "\(besides); start it with liftledger start \(word)\n"
+                        : " (no such routine yet; create it with liftledger routine add \(word) EXERCISE)\(besides)\n"))
         } else {
             Terminal.write("\(day.weekdayName) \(day): rest day\(besides)\n")
         }

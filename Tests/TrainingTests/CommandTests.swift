@@ -509,6 +509,19 @@ struct CommandTests {
         #expect(try slip(5) == kilograms("80"))
     }
 
+    /// Body weights are listed by when they were taken, one recorded later but taken earlier (`--at`) first, from the
+    /// read model and from the `profile` stream alike.
+    @Test func bodyWeightsAreInTheOrderTheyWereTaken() async throws {
+        let test = try TestJournal()
+        let log = try TrainingLog(journal: test.journal)
+        try await log.updateProfile(ProfileUpdated(), bodyWeight: weight("80"))
+        try await log.updateProfile(
+            ProfileUpdated(), bodyWeight: weight("82"), at: Timestamp(rfc3339: "2026-01-05T07:00:00Z")!)
+        let expected = [weight("82"), weight("80")]
+        #expect(try Profile.recorded(in: test.journal).bodyWeights.map(\.weight) == expected)
+        #expect(try log.query { try $0.profile() }.bodyWeights.map(\.weight) == expected)
+    }
+
     @Test func localDatesRoundTripThroughDayNumbers() {
         for text in ["1970-01-01", "2000-02-29", "2026-11-22", "1969-12-31", "2100-03-01"] {
             let date = LocalDate(text)!

@@ -5,30 +5,35 @@ import Synchronization
 /// tenth of a second at a time, up to half a minute in all.
 public struct CatchUpWait: Sendable {
     private var waits = 0
-    private let started = ContinuousClock.now
-    private let deadline = ContinuousClock.now + .seconds(30)
+    /// When the first wait began: the half minute and the delay of the notice count from it.
+    private var started: ContinuousClock.Instant?
     private var hasNoticed = false
 
     /// What a wait longer than a delay calls (see ``noticeLongWaits(after:_:)``).
-    private static let notice = Mutex<(delay: Duration, notify: @Sendable (Int32?) -> Void)?>(nil)
+    private static let notice = Mutex<(delay: Duration, notify: @Sendable (Int32) -> Void)?>(nil)
 
     public init() {}
 
-    /// Has every wait of this process that lasts longer than `delay` call `notify` once, with the id of the process
-    /// rebuilding the read models where it is known; the wait goes on.
-    public static func noticeLongWaits(after delay: Duration, _ notify: @escaping @Sendable (Int32?) -> Void) {
+    /// Has every wait of this process that lasts longer than `delay` for another process's rebuild of the read
+    /// models call `notify` once, with that process's id; the wait goes on.
+    public static func noticeLongWaits(after delay: Duration, _ notify: @escaping @Sendable (Int32) -> Void) {
         notice.withLock { $0 = (delay, notify) }
     }
 
     /// Waits once; false, without waiting, once the half minute is over. `rebuilder` tells, for the notice of a long
-    /// wait, which process is rebuilding the read models.
+    /// wait, which process is rebuilding the read models, if one is (a wait for a writer that got in ahead has no
+    /// notice).
     public mutating func next(rebuilder: () throws -> Int32? = { nil }) async throws -> Bool {
         let now = ContinuousClock.now
-        guard now < deadline else { return false }
-        if !hasNoticed, let (delay, notify) = Self.notice.withLock({ $0 }), now - started >= delay {
+        let started = self.started ?? now
+        self.started = started
+        guard now < started + .seconds(30) else { return false }
+        // The notice is a courtesy: a failed look at who rebuilds is tried again at the next wait.
+        if !hasNoticed, let (delay, notify) = Self.notice.withLock({ $0 }), now - started >= delay,
+            let pid = (try? rebuilder()) ?? nil
+        {
             hasNoticed = true
-            // The notice is a courtesy: a failed look at who rebuilds names no one.
-            notify((try? rebuilder()) ?? nil)
+            notify(pid)
         }
         try await Task.sleep(for: .milliseconds(min(100, 1 << min(waits, 7))))
         waits += 1

@@ -76,13 +76,13 @@ public struct SetSuggestion: Sendable, Equatable {
     public let reps: UInt32
     public let reason: String
 
-    /// The rule: repeat the last working set of this session (not a drop set); else start from last time's first working set, adding
-    /// 2.5 kg (or 5 lb) when last time had the routine's number of working sets and every one reached the top of its
-    /// rep range (for an assisted exercise, whose weight is help, taking as much off, down to none), or one rep when
-    /// the first did not; without a routine, repeat it; when that first set reached the top already and no weight
-    /// changes, the same again. A set of no reps (a missed lift) is no set to repeat or start from, and it did not
-    /// reach the top of the range. No weight past the heaviest a set may be logged with is suggested, and no set once
-    /// this session has the routine's number of working sets lifted.
+    /// The rule: repeat the last working set of this session (not a drop set); else start from last time's first
+    /// working set, adding 2.5 kg (or 5 lb) when last time had the routine's number of working sets and every one
+    /// reached the top of its rep range (for an assisted exercise, whose weight is help, taking as much off, down to
+    /// none), or one rep when the first did not; without a routine, repeat it; when that first set reached the top
+    /// already and no weight changes, the same again. A set of no reps (a missed lift) is no set to repeat or start
+    /// from, and it did not reach the top of the range. No weight past the heaviest a set may be logged with is
+    /// suggested, and no set once this session has the routine's number of working sets lifted.
     static func next(
         current: [LoggedSet], lastTime: LastTime?, targets: RoutineExerciseAdded?, isAssisted: Bool = false
     ) -> SetSuggestion? {

@@ -10,7 +10,7 @@ public struct Profile: Sendable {
     public internal(set) var unit: MassUnit = .kilograms
     /// An IANA name; nil means the system's time zone.
     public internal(set) var timeZoneName: String?
-    /// Body-weight entries, oldest first.
+    /// Body-weight entries, oldest first by when they were taken.
     public internal(set) var bodyWeights: [(at: Timestamp, weight: Weight)] = []
 
     /// The time zone local days are counted in.
@@ -41,7 +41,9 @@ public struct Profile: Sendable {
             // A zone this machine does not know leaves the one before in force, as for the rules.
             if let zone = update.timeZone, TimeZone.usable(zone) != nil { timeZoneName = zone }
         case .bodyWeightRecorded(let recorded):
-            bodyWeights.append((time, recorded.weight))
+            // One recorded later may have been taken earlier (`profile set --at`); of equal times, recorded order.
+            let index = bodyWeights.lastIndex { $0.at <= time }.map { $0 + 1 } ?? 0
+            bodyWeights.insert((time, recorded.weight), at: index)
         default:
             break
         }
