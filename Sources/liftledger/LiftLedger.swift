@@ -1,7 +1,6 @@
 import ArgumentParser
 import EventJournal
 import Interchange
-import LMDB
 import Projections
 import Training
 
@@ -41,7 +40,7 @@ struct LiftLedger: AsyncParsableCommand {
         Terminal.occupyClosedStandardDescriptors()
         refuseArgumentsNotInUTF8()
         LongWaitNotice.install()
-        LMDBFaultReport.install(
+        Journal.reportStorageCrashes(
             message: "liftledger: error: LMDB crashed reading the journal's file, a page of which is damaged; run "
                 + "liftledger verify with the same --journal to find the damage and what to do\n",
             status: 1, beforeExit: SignalCleanup.removePaths)
@@ -57,10 +56,9 @@ struct LiftLedger: AsyncParsableCommand {
             } else {
                 try command.run()
             }
-        } catch let error as JournalError {
-            Terminal.fail(error.description)
-        } catch let error as LMDBError {
-            Terminal.fail(JournalError.storage(error).description)
+        } catch let error where JournalError.from(error) != nil {
+            // The journal's own errors, and the storage's, which they name.
+            Terminal.fail(JournalError.from(error)!.description)
         } catch let error as CLIError {
             Terminal.fail(error.description)
         } catch let error as TrainingError {

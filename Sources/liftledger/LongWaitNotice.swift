@@ -1,5 +1,5 @@
+import EventJournal
 import Foundation
-import LMDB
 import Training
 
 /// The line a command prints when it waits long for another process: without it, a command behind a long import,
@@ -11,7 +11,7 @@ enum LongWaitNotice {
 
     static func install() {
         // The other command's words may hold a note's control characters.
-        Environment.noticeLongWriterWaits(after: delay) { holder in
+        Journal.noticeLongWriterWaits(after: delay) { holder in
             Terminal.writeError(Terminal.inert(message(holder: holder)) + "\n")
         }
         CatchUpWait.noticeLongWaits(after: delay) { rebuilder in
