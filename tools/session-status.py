@@ -135,14 +135,17 @@ def routine_targets(streams):
 
 def suggest(current, last, target, assisted=False):
     lifted = lambda s: s["kind"] != "warmup" and s["reps"] > 0  # a set of 0 reps (a missed lift) is not repeated
-    done = [s for s in current if lifted(s)]
+    repeatable = lambda s: lifted(s) and s["kind"] != "drop"  # nor a drop set, lighter by design
+    if target is not None and target["sets"] > 0 and sum(1 for s in current if lifted(s)) >= target["sets"]:
+        return None  # the routine's sets are done
+    done = [s for s in current if repeatable(s)]
     if done:
         s = done[-1]
         return {"weight": s["weight"], "reps": s["reps"], "reason": "repeat set %d" % s["set"]}
     work = [s for s in last["sets"] if s["kind"] != "warmup"] if last else []  # a miss did not reach the top
-    if not any(lifted(s) for s in work):
+    if not any(repeatable(s) for s in work):
         return None
-    s = next(s for s in work if lifted(s))
+    s = next(s for s in work if repeatable(s))
     if target is None or target["maximumReps"] == 0:
         return {"weight": s["weight"], "reps": s["reps"], "reason": "same as last time"}
     lo, hi = target["minimumReps"], target["maximumReps"]
@@ -309,6 +312,17 @@ def self_test():
     assert status(recs, S + (2002 + 7201) * US)["choices"] == ["discard"]
     ev("workout-5", "ExerciseAdded", 2003, exerciseId="squat")
     assert status(recs, S + (2003 + 7201) * US)["choices"] == ["finish", "discard"]
+    ev("workout-5", "WorkoutFinished", 2004)
+    # A drop set is not repeated; once the routine's 3 sets of hack squats are lifted (a miss is none), no set is
+    # suggested.
+    ev("workout-6", "WorkoutStarted", 3000, name="Legs", routineId="legs")
+    ev("workout-6", "ExerciseAdded", 3000, exerciseId="hack", exerciseName="hack")
+    for args in ((1, "hack", "100", "kg", 8), (2, "hack", "80", "kg", 8, "drop"), (3, "hack", "100", "kg", 0)):
+        ev("workout-6", "SetLogged", 3001, **st(*args))
+    sug = status(recs, S + 3002 * US)["exercises"][0]["suggestedNext"]
+    assert sug == {"weight": W("100", "kg", "100"), "reps": 8, "reason": "repeat set 1"}, sug
+    ev("workout-6", "SetLogged", 3003, **st(4, "hack", "100", "kg", 8))
+    assert status(recs, S + 3004 * US)["exercises"][0]["suggestedNext"] is None
     assert fmt_time(parse_time("0000-03-01T00:00:00.5Z")) == "0000-03-01T00:00:00.500000Z"
     assert fmt_time(parse_time("2026-11-22T20:05:09.25+02:00")) == "2026-11-22T18:05:09.250000Z"
     print("self-test passed")

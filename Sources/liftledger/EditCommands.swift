@@ -33,7 +33,7 @@ struct CorrectCommand: AsyncParsableCommand {
     @Option(help: "The exercise.")
     var exercise: String?
 
-    @Flag(help: "Accept a weight more than five times the previous one for the exercise.")
+    @Flag(help: "Accept a weight more than five times the previous one for the exercise, or over 100 reps with one.")
     var confirm = false
 
     @OptionGroup var timeAndDistance: SetTimeOptions

@@ -463,13 +463,13 @@ struct TodayCommand: AsyncParsableCommand {
 
     func run() async throws {
         // The schedule in force that day, as the streak reads it: a past day's may not be today's.
-        let (day, today, due, routine, trained) = try location.trainingLog().query { snapshot in
+        let (day, today, due, routine, trained, active) = try location.trainingLog().query { snapshot in
             let today = LocalDate(Date(), in: snapshot.rules.timeZone)
             let day = try date.map { try DateArgument.parse($0, option: "--date") } ?? today
             let due = try snapshot.schedule(on: day).due(on: day)
             return (
                 day, today, due, try due.flatMap { try snapshot.routine(named: $0) },
-                try snapshot.history(HistoryFilter(from: day, to: day))
+                try snapshot.history(HistoryFilter(from: day, to: day)), try snapshot.activeWorkout()
             )
         }
         let known = routine != nil
@@ -493,11 +493,21 @@ struct TodayCommand: AsyncParsableCommand {
         } else if let due {
             // A name an older version took that begins with -, after `--`, so that it is not read as an option.
             let word = (due.hasPrefix("-") ? "-- " : "") + Shell.word(due)
-            Terminal.write(
-                "\(day.weekdayName) \(day): \(due)"
-                    + (known
-                        ? "\(besides); start it with liftledger start \(word)\n"
-                        : " (no such routine yet; create it with liftledger routine add \(word) EXERCISE)\(besides)\n"))
+            let hint: String
+            if !known {
+                hint = " (no such routine yet; create it with liftledger routine add \(word) EXERCISE)"
+            } else if day > today {
+                // A day still to come: a workout started now would be today's.
+                hint = ""
+            } else if let active, active.routineId == routine?.id {
+                hint = "; in progress (\(active.id))"
+            } else if let active {
+                // Another workout in progress, which a second start would be refused beside.
+                hint = "; \(active.id) (\(active.name)) is in progress: finish it, then liftledger start \(word)"
+            } else {
+                hint = "; start it with liftledger start \(word)"
+            }
+            Terminal.write("\(day.weekdayName) \(day): \(due)\(known ? besides + hint : hint + besides)\n")
         } else {
             Terminal.write("\(day.weekdayName) \(day): rest day\(besides)\n")
         }

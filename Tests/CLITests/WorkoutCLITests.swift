@@ -147,6 +147,10 @@ struct WorkoutCLITests {
         let refused = try liftledger(
             ["profile", "set", "--body-weight", "80kg", "--at", "2999-01-01 07:00"], journal: journal)
         #expect(refused.status == 1 && refused.standardError.contains("which is still to come"))
+        // Before 2000, as for a workout's date: Foundation read 1500-01-01 on the Julian calendar, as 1500-01-10.
+        let early = try liftledger(
+            ["profile", "set", "--body-weight", "80kg", "--at", "1500-01-01 08:00"], journal: journal)
+        #expect(early.status == 1 && early.standardError.contains("before 2000; give a time from 2000-01-01 on"))
         #expect(try ok(["events", "--json"]).standardOutput == before)
     }
 
@@ -1039,9 +1043,13 @@ struct WorkoutCLITests {
         // A routine whose name has a space is named as the shell needs it.
         try ok(["routine", "add", "Upper A", "bench press"])
         try ok(["schedule", "set", "--split", "Upper A", "--start", "2099-11-20"])
+        // A day still to come: no workout to start now.
+        #expect(try ok(["today", "--date", "2099-11-22"]).standardOutput == "Sunday 2099-11-22: Upper A\n")
+        try ok(["schedule", "set", "--split", "Upper A"])
+        // Today, beside the Legs workout in progress (a second start would be refused).
         #expect(
-            try ok(["today", "--date", "2099-11-22"]).standardOutput
-                == "Sunday 2099-11-22: Upper A; start it with liftledger start \"Upper A\"\n")
+            try ok(["today"]).standardOutput.hasSuffix(
+                ": Upper A; workout-1 (Legs) is in progress: finish it, then liftledger start \"Upper A\"\n"))
         // Messages name the routine as it was first named, however it is typed.
         #expect(try ok(["routine", "add", "UPPER a", "squat"]).standardOutput == "added Barbell Squat to Upper A\n")
         #expect(try ok(["routine", "move", "upper-a", "squat", "1"]).standardOutput == "moved in Upper A\n")
@@ -1197,10 +1205,18 @@ struct WorkoutCLITests {
     /// again, and names the day's other workouts; its JSON lists them all. A split of Push alone makes Push due every
     /// day from today.
     @Test func todaySaysARoutineDoneIsDone() throws {
+        try ok(["profile", "set", "--time-zone", "UTC"])
         try ok(["routine", "add", "Push", "bench press"])
         try ok(["schedule", "set", "--split", "Push"])
         #expect(try ok(["today"]).standardOutput.hasSuffix(": Push; start it with liftledger start Push\n"))
+        // A day still to come is not to be started now.
+        let tomorrow = ISO8601DateFormatter.string(
+            from: Date(timeIntervalSinceNow: 86_400), timeZone: TimeZone(identifier: "UTC")!,
+            formatOptions: [.withFullDate])
+        #expect(try ok(["today", "--date", tomorrow]).standardOutput.hasSuffix(": Push\n"))
         try ok(["start", "push"])
+        // In progress, where it said to start it again, which `start` then refused.
+        #expect(try ok(["today"]).standardOutput.hasSuffix(": Push; in progress (workout-1)\n"))
         try ok(["log", "bench press", "80kg", "x", "5"])
         try ok(["finish"])
         #expect(try ok(["today"]).standardOutput.hasSuffix(": Push; done (workout-1)\n"))

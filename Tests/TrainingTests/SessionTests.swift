@@ -501,8 +501,8 @@ struct SessionTests {
         #expect(try bench()?.suggestion == nil)
     }
 
-    /// A set with a weight and more than 100 reps needs confirming (the weight and the reps the other way round?);
-    /// 100 reps, or 150 of no weight, do not.
+    /// A set with a weight and more than 100 reps needs confirming, logged or corrected (the weight and the reps the
+    /// other way round?); 100 reps, or 150 of no weight, do not.
     @Test func aWeightedSetOfOverAHundredRepsNeedsConfirming() async throws {
         let test = try TestJournal()
         let log = try TrainingLog(journal: test.journal)
@@ -515,6 +515,11 @@ struct SessionTests {
         try await log.logSet(SetRequest(exercise: "pull up", weight: nil, reps: 150))
         try await log.logSet(SetRequest(exercise: "bench press", weight: weight("5"), reps: 225, confirmed: true))
         #expect(try log.activeSession()?.workout.sets.map(\.details.reps) == [100, 150, 225])
+        // A correction too: set 1, 5 kg × 100, given 101 reps.
+        let corrected = await trainingError { try await log.correctSet(1, SetCorrection(reps: 101)) }
+        #expect(corrected?.code == .needsConfirmation)
+        try await log.correctSet(1, SetCorrection(reps: 101, confirmed: true))
+        #expect(try log.activeSession()?.workout.sets.first?.details.reps == 101)
     }
 
     /// A drop set, lighter by design, is no set to repeat: after 100 kg × 8 and a drop to 80 kg × 8, the next is the

@@ -10,7 +10,8 @@ public struct SetCorrection: Sendable {
     /// The set's new note; empty clears it.
     public var note: String?
     public var exercise: String?
-    /// Whether a new weight more than five times the exercise's previous one is meant (see ``SetRequest/confirmed``).
+    /// Whether a new weight more than five times the exercise's previous one, or more than 100 reps with a weight, is
+    /// meant (see ``SetRequest/confirmed``).
     public var confirmed: Bool
     /// The set's new time, in seconds (see ``SetRequest/durationSeconds``).
     public var durationSeconds: UInt32?
@@ -121,6 +122,12 @@ extension TrainingLog {
                     exercise: try self.exercise(details.exerciseId, in: snapshot),
                     previous: [before, other, replaced].compactMap { $0 }.max { $0.milligrams < $1.milligrams },
                     comparedWith: "the heaviest of the set before it, its latest other set and the weight it replaces")
+            }
+            // As for a set logged: a weight and reps the other way round (`--weight 5 --reps 225`).
+            if details.reps != set.details.reps || details.weight != set.details.weight {
+                try Self.checkSwapped(
+                    details.weight, reps: details.reps, confirmed: correction.confirmed,
+                    exercise: try self.exercise(details.exerciseId, in: snapshot))
             }
             // Written, it would name itself the event that made the set, and its session, what they are.
             guard details != set.details else {

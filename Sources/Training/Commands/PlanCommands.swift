@@ -22,16 +22,9 @@ extension TrainingLog {
     public func updateProfile(
         _ update: ProfileUpdated, bodyWeight: Weight? = nil, at taken: Timestamp? = nil
     ) async throws -> Bool {
-        if let taken {
-            guard bodyWeight != nil, update == ProfileUpdated() else {
-                throw TrainingError(
-                    .invalidValue, "a time is given to a body weight alone", remedy: "record the other changes apart")
-            }
-            guard taken <= clock() else {
-                throw TrainingError(
-                    .invalidValue, "a body weight taken at \(taken), which is still to come",
-                    remedy: "give a time before now, or leave --at out")
-            }
+        if taken != nil, bodyWeight == nil || update != ProfileUpdated() {
+            throw TrainingError(
+                .invalidValue, "a time is given to a body weight alone", remedy: "record the other changes apart")
         }
         try Self.requireText(update.name, "a profile's name")
         if let zone = update.timeZone { _ = try TimeZone.named(zone) }
@@ -45,7 +38,21 @@ extension TrainingLog {
             throw TrainingError(
                 .invalidValue, "a body weight of \(bodyWeight)", remedy: "give a body weight \(Self.bodyWeightRange)")
         }
-        return try await execute { snapshot, _ in
+        return try await execute { snapshot, now in
+            if let taken {
+                let zone = snapshot.rules.timeZone
+                guard taken <= now else {
+                    throw TrainingError(
+                        .invalidValue, "a body weight taken at \(taken.localText(in: zone)), which is still to come",
+                        remedy: "give a time before now, or leave --at out")
+                }
+                // As for a workout's date: the calendar before 2000 is none the log's days are counted in.
+                guard WorkoutContribution.earliestPlausibleDay <= LocalDate.dayNumber(of: taken, in: zone) else {
+                    throw TrainingError(
+                        .invalidValue, "a body weight taken at \(taken.localText(in: zone)), before 2000",
+                        remedy: "give a time from 2000-01-01 on")
+                }
+            }
             let current = try snapshot.profileFields()
             var changed = update
             func leaveOutUnchanged<Value: Equatable>(_ field: WritableKeyPath<ProfileUpdated, Value?>) {
