@@ -394,7 +394,8 @@ final class JournalStore: Sendable {
                     count += 1
                     given = try next()
                 }
-                try finishAppending(at: head, txn)
+                // No records (an empty journal's export): nothing is written, not even the head.
+                if count > 0 { try finishAppending(at: head, txn) }
                 return count
             }
         }

@@ -45,9 +45,10 @@ struct LogCommand: AsyncParsableCommand {
         discussion: """
             Forms people type are accepted: 'bench press 100kg x 5', 'squat 225lb x 5', 'deadlift 100 5' (in the \
             profile's unit), 'pull up bw x 12'. A weight more than five times the last one for the exercise, or more \
-            than 100 reps with a weight (the weight and the reps the other way round?), needs --confirm. A timed or distance set names the exercise alone, or with a weight and reps: 'plank --time \
-            60s', 'running treadmill --distance 5km --time 25m', 'farmers walk 40kg x 1 --distance 50m'. A set \
-            logged while the workout is paused resumes its clock.
+            than 100 reps with a weight (the weight and the reps the other way round?), needs --confirm. A timed or \
+            distance set names the exercise alone, or with a weight and reps: 'plank --time 60s', 'running treadmill \
+            --distance 5km --time 25m', 'farmers walk 40kg x 1 --distance 50m'. A set logged while the workout is \
+            paused resumes its clock.
             """)
 
     @OptionGroup var location: JournalLocation

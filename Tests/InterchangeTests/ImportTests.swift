@@ -351,8 +351,8 @@ struct ImportTests {
         let alike = await importError { _ = try await importing("fitnotes-old.csv", map: mapping) }
         #expect(
             alike?.message
-                == "the mapping file \(mapping) maps \"Kettlebell Swing Thing\" and \"kettlebell swing-thing\", one name "
-                + "written two ways")
+                == "the mapping file \(mapping) maps \"Kettlebell Swing Thing\" and \"kettlebell swing-thing\", one "
+                + "name written two ways")
         // Blanks, or an invisible character alone.
         for name in [" ", "\u{200B}"] {
             try Data(#"{"\#(name)": "squat"}"#.utf8).write(to: URL(fileURLWithPath: mapping))
