@@ -237,7 +237,7 @@ struct EditCommand: AsyncParsableCommand {
                 let isSecondPass = current.map { zone.firstPass(of: $0.startedAt) != $0.startedAt } ?? false
                 start = isSecondPass ? zone.secondPass(of: moved) ?? moved : moved
             } else {
-                start = try Timestamp.parse(
+                start = try Timestamp.parseNotingRepeats(
                     date, in: zone, option: "--date", forms: "YYYY-MM-DD, 'YYYY-MM-DD HH:MM' or an RFC 3339 time")
             }
         }

@@ -78,7 +78,7 @@ struct ProfileSetCommand: AsyncParsableCommand {
             return weight
         }
         let taken = try at.map { at in
-            try Timestamp.parse(
+            try Timestamp.parseNotingRepeats(
                 at, in: try log.query { $0.rules.timeZone }, option: "--at",
                 forms: "'YYYY-MM-DD HH:MM' in the profile's time zone, or an RFC 3339 time")
         }

@@ -168,6 +168,27 @@ extension Timestamp {
         try passes(text, in: timeZone, option: option, forms: forms).first
     }
 
+    /// Reads an instant given to `option` as ``parse(_:in:option:forms:)`` does, its first pass where the clocks pass
+    /// the local time twice, and then says so on standard error, with both passes in RFC 3339: it was taken without a
+    /// word.
+    static func parseNotingRepeats(
+        _ text: String, in timeZone: TimeZone, option: String, forms: String
+    ) throws -> Timestamp {
+        let passes = try passes(text, in: timeZone, option: option, forms: forms)
+        if let second = passes.second {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = timeZone
+            formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ssxxx"
+            Terminal.writeError(
+                Terminal.inert(
+                    "liftledger: note: \(text) comes twice in \(timeZone.identifier), as the clocks go back; this is "
+                        + "the first, \(formatter.string(from: passes.first.date)); for the second, give "
+                        + "\(formatter.string(from: second.date))") + "\n")
+        }
+        return passes.first
+    }
+
     /// Reads an instant given to `option` as ``parse(_:in:option:forms:)`` does, with the second pass of a local time
     /// the clocks pass twice, going back, if it is one.
     static func passes(

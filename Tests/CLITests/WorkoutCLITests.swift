@@ -1185,6 +1185,24 @@ struct WorkoutCLITests {
         #expect(exercises.contains { $0["name"] as? String == hack && ($0["sets"] as? [Any])?.isEmpty == true })
     }
 
+    /// A local time the clocks pass twice is taken as its first pass, and a note says so, with both passes: it was taken
+    /// without a word. In Europe/Berlin, 2026-10-25 02:30 comes at +02:00 and again at +01:00 (the clocks go back at
+    /// 03:00 summer time).
+    @Test func aLocalTimeTheClocksPassTwiceIsNoted() throws {
+        try ok(["profile", "set", "--time-zone", "Europe/Berlin"])
+        try ok(["start"])
+        try ok(["log", "squat", "100kg", "x", "5"])
+        try ok(["finish"])
+        let edited = try ok(["edit", "1", "--date", "2026-10-25 02:30"])
+        #expect(
+            edited.standardError
+                == "liftledger: note: 2026-10-25 02:30 comes twice in Europe/Berlin, as the clocks go back; this is "
+                + "the first, 2026-10-25T02:30:00+02:00; for the second, give 2026-10-25T02:30:00+01:00\n")
+        let json = try jsonObject(try ok(["show", "1", "--json"]).lines[0])
+        #expect(json["startedAt"] as? String == "2026-10-25T00:30:00.000000Z")
+        #expect(try ok(["edit", "1", "--date", "2026-10-24 02:30"]).standardError.isEmpty)
+    }
+
     /// `why` names the edit that moved a record's workout beside the set's events: the record is dated by the
     /// workout, where the set's event occurred on the day it was logged. One workout, squat 100 kg × 5, moved to
     /// 2025-01-06: its events are the set, the finish and the edit, in that order.
