@@ -488,8 +488,7 @@ struct SessionTests {
     /// second again; after the third, none. A missed lift (no reps) is not one of them.
     @Test func noSetIsSuggestedPastTheRoutinesSets() async throws {
         let test = try TestJournal()
-        let clock = ManualClock()
-        let log = try TrainingLog(journal: test.journal, clock: clock.function)
+        let log = try TrainingLog(journal: test.journal)
         try await log.addToRoutine("Push", exercise: "bench press", sets: 3, reps: 5...8, restSeconds: 180)
         try await log.start(routine: "Push")
         func bench() throws -> ActiveSession.Exercise? { try log.activeSession()?.exercises.first }

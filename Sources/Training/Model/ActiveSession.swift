@@ -27,9 +27,10 @@ public struct ActiveSession: Sendable {
             target.map { $0.targetSets > 0 && setsTowardTarget >= Int($0.targetSets) } ?? false
         }
 
-        static func setsTowardTarget(_ sets: [LoggedSet]) -> Int {
-            sets.count { $0.details.kind != .warmup && $0.details.reps > 0 }
-        }
+        static func setsTowardTarget(_ sets: [LoggedSet]) -> Int { sets.count(where: isLifted) }
+
+        /// A working set (not a warm-up) of at least one rep: a missed lift is none.
+        static func isLifted(_ set: LoggedSet) -> Bool { set.details.kind != .warmup && set.details.reps > 0 }
     }
 
     public init(workout: Workout, snapshot: TrainingSnapshot, now: Timestamp, staleAfterSeconds: Int64) throws {
@@ -87,7 +88,7 @@ public struct SetSuggestion: Sendable, Equatable {
         current: [LoggedSet], lastTime: LastTime?, targets: RoutineExerciseAdded?, isAssisted: Bool = false
     ) -> SetSuggestion? {
         func isWorking(_ set: LoggedSet) -> Bool { set.details.kind != .warmup }
-        func wasLifted(_ set: LoggedSet) -> Bool { isWorking(set) && set.details.reps > 0 }
+        let wasLifted = ActiveSession.Exercise.isLifted
         if let targets, targets.targetSets > 0,
             ActiveSession.Exercise.setsTowardTarget(current) >= Int(targets.targetSets)
         {
