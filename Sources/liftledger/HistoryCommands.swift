@@ -57,13 +57,18 @@ struct HistoryCommand: AsyncParsableCommand {
                 for workout in workouts { Terminal.write(Self.json(workout, context).rendered + "\n") }
             } else if output.csv {
                 Terminal.write(
-                    CSV.line(["date", "workout", "name", "duration_seconds", "sets", "working_sets", "volume_kg"]))
+                    CSV.line([
+                        "date", "workout", "name", "duration_seconds", "sets", "working_sets", "volume_kg",
+                        "routine_id", "exercises",
+                    ]))
                 for workout in workouts {
                     Terminal.write(
                         CSV.line([
                             context.date(workout.startedAt).description, workout.workoutId, workout.name,
                             String(workout.durationSeconds), String(workout.sets), String(workout.workingSets),
-                            kilograms(workout.volume),
+                            kilograms(workout.volume), workout.routineId ?? "",
+                            // In workout order, as the table lists them (for the ids, see --json).
+                            workout.exercises.map(\.name).joined(separator: "; "),
                         ]))
                 }
             } else if workouts.isEmpty {

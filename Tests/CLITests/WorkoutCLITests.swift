@@ -122,6 +122,22 @@ struct WorkoutCLITests {
         #expect(exercise.map { $0["suggestedNext"] is NSNull } == true)
     }
 
+    /// `history --csv` names a workout's routine and exercises, as the table and `--json` do: a workout of the routine
+    /// Push (id `push`, the bench press, which the start adds first), with a custom exercise whose name holds a comma
+    /// added after it, gives those two names in that order, the field quoted for its comma. It had neither column.
+    @Test func historyCSVNamesTheRoutineAndTheExercises() throws {
+        try ok(["exercise", "add", "Press, Floor", "--primary", "chest"])
+        try ok(["routine", "add", "Push", "bench", "press"])
+        try ok(["start", "Push"])
+        try ok(["log", "press, floor", "60kg", "x", "8"])
+        try ok(["log", "bench press", "100kg", "x", "5"])
+        try ok(["finish"])
+        let csv = try ok(["history", "--csv"]).lines
+        #expect(csv.first?.hasSuffix(",volume_kg,routine_id,exercises") == true, "\(csv)")
+        #expect(csv.count == 2)
+        #expect(csv.last?.hasSuffix(#",push,"Barbell Bench Press - Medium Grip; Press, Floor""#) == true, "\(csv)")
+    }
+
     /// `profile weights` lists the body weights by when they were taken (one recorded with `--at` for the past comes
     /// first), each with the change since the one before, worked out by hand: 180 lb is 81.6466266 kg, 81,646,627 mg
     /// to the milligram; 178.5 lb is 80.966238045 kg, 80,966,238 mg: a change of -680,389 mg, -1.49999 lb, shown
