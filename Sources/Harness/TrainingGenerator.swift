@@ -62,7 +62,12 @@ struct TrainingGenerator {
     private var pending: [(String, [ProposedEvent])] = []
     private var workoutCount: UInt64 = 0
     /// Finished workouts: their start and their highest set number, for later edits.
-    private var finished: [(stream: String, startedAt: Int64, lastSet: UInt32, exercise: String)] = []
+    private var finished: [PastWorkout] = []
+    /// Workouts deleted, and workouts discarded with sets, that a later change may restore (the last few of each).
+    private var deleted: [PastWorkout] = []
+    private var discarded: [PastWorkout] = []
+
+    private typealias PastWorkout = (stream: String, startedAt: Int64, lastSet: UInt32, exercise: String)
     /// Each exercise's current working weight in kilograms.
     private var working: [String: Double] = [:]
     /// Each exercise's heaviest working weight in kilograms, which its training nears and falls back from, as a
@@ -191,7 +196,8 @@ struct TrainingGenerator {
         return pending.removeFirst()
     }
 
-    /// A change to a finished workout: a new date, a late set, a correction, a removed set, or its deletion.
+    /// A change to a finished workout: a new date, a late set, a correction, a removed set, or its deletion; or, in
+    /// place of a deletion now and then, a deleted workout restored or a discarded one finished after all.
     private mutating func pastWorkoutChange() -> (String, [ProposedEvent]) {
         let index = random.below(finished.count)
         let past = finished[index]
@@ -205,7 +211,19 @@ struct TrainingGenerator {
             reps: UInt32(3 + random.below(8)))
         switch choice {
         case 0:
+            if !deleted.isEmpty, random.chance(40) {
+                let restored = deleted.removeLast()
+                finished.append(restored)
+                return (restored.stream, [proposed(WorkoutRestored())])
+            }
+            if !discarded.isEmpty, random.chance(40) {
+                let restored = discarded.removeLast()
+                finished.append(restored)
+                return (restored.stream, [proposed(WorkoutFinished(note: "restored"))])
+            }
             finished.remove(at: index)
+            deleted.append(past)
+            if deleted.count > 10 { deleted.removeFirst() }
             return (past.stream, [proposed(WorkoutDeleted(reason: "duplicate"))])
         case 1, 2:
             let moved = past.startedAt - Int64(1 + random.below(48)) * 3_600_000_000
@@ -310,6 +328,8 @@ struct TrainingGenerator {
         if random.chance(2) { add(ExerciseRemoved(exerciseId: exercises[exercises.count - 1])) }
         if random.chance(4) {
             add(WorkoutDiscarded(), after: 1)
+            discarded.append((stream, time, setNumber, lastExercise))
+            if discarded.count > 10 { discarded.removeFirst() }
         } else {
             add(WorkoutFinished(note: random.chance(10) ? "felt good" : nil), after: 5)
             finished.append((stream, time, setNumber, lastExercise))

@@ -282,3 +282,29 @@ struct DeleteCommand: AsyncParsableCommand {
         Terminal.write("deleted \(Workout.streamID(reference: workout))\n")
     }
 }
+
+struct RestoreCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "restore", abstract: "Bring back a deleted workout, or a discarded one with sets.",
+        discussion: """
+            A deleted workout counts again as it did before, its records with it. A discarded one is finished as of \
+            its last set (as finish --at last), and joins the history.
+            """)
+
+    @OptionGroup var location: JournalLocation
+
+    @Argument(help: "The workout: its number or id (workout-7).")
+    var workout: String
+
+    func run() async throws {
+        let log = try location.trainingLog()
+        let id = Workout.streamID(reference: workout)
+        switch try await log.restoreWorkout(workout) {
+        case .undeleted:
+            Terminal.write("restored \(id): it counts again\n")
+        case .finished(let end):
+            let zone = try log.query { $0.rules.timeZone }
+            Terminal.write("restored \(id): finished as of its last set, \(TrainingFormat.localTime(end, in: zone))\n")
+        }
+    }
+}

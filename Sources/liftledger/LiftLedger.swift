@@ -24,7 +24,7 @@ struct LiftLedger: AsyncParsableCommand {
             InitCommand.self, StartCommand.self, AddCommand.self, LogCommand.self, RestCommand.self,
             PauseCommand.self, ResumeCommand.self, FinishCommand.self, DiscardCommand.self, StatusCommand.self,
             CorrectCommand.self, RemoveSetCommand.self, RemoveExerciseCommand.self, MoveExerciseCommand.self,
-            EditCommand.self, DeleteCommand.self, TodayCommand.self,
+            EditCommand.self, DeleteCommand.self, RestoreCommand.self, TodayCommand.self,
             ProfileCommand.self, ExerciseCommand.self, RoutineCommand.self, ScheduleCommand.self,
             HistoryCommand.self, ShowCommand.self, CalendarCommand.self, RecordsCommand.self, WhyCommand.self,
             StreakCommand.self, BalanceCommand.self, ProgressCommand.self, InsightsCommand.self, RulesCommand.self,

@@ -53,7 +53,7 @@ struct InteroperabilityTests {
             ["correct", "2", "--reps", "4"], ["remove-set", "1"], ["finish", "--note", "ok"],
             // workout-1 is taken by the JSON events above: the training commands' first workout is workout-2.
             ["edit", "2", "--date", "2026-11-02T18:00:00Z", "--name", "Moved"], ["delete", "2", "--reason", "test"],
-            ["start"], ["rest", "60"], ["discard"],
+            ["restore", "2"], ["start"], ["rest", "60"], ["discard"],
         ] {
             let result = try liftledger(command, journal: path)
             #expect(result.status == 0, "\(command): \(result.standardError)")
@@ -78,8 +78,8 @@ struct InteroperabilityTests {
         let fromCLI = try liftledger(["events", "--json"], journal: path)
         let fromPython = try run(Self.python, [Self.reader, path])
         #expect(fromPython.status == 0, "\(fromPython.standardError)")
-        // 5 records above, 29 from the commands (counted by hand from what each writes), 2 appended directly.
-        #expect(fromCLI.lines.count == 36)
+        // 5 records above, 30 from the commands (counted by hand from what each writes), 2 appended directly.
+        #expect(fromCLI.lines.count == 37)
         #expect(fromCLI.lines.filter { $0.contains(#""data":"#) }.count == fromCLI.lines.count - 6)
         #expect(fromPython.lines.count == fromCLI.lines.count)
         for (cli, python) in zip(fromCLI.lines, fromPython.lines) {

@@ -51,8 +51,10 @@ struct ProjectionCLITests {
                 (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["type"] as? String
             })
         #expect(
-            types.isSuperset(of: ["SetCorrected", "SetRemoved", "WorkoutDeleted", "WorkoutEdited", "RulesChanged"]))
-        #expect(types.count >= 26, "\(types.sorted())")
+            types.isSuperset(of: [
+                "SetCorrected", "SetRemoved", "WorkoutDeleted", "WorkoutRestored", "WorkoutEdited", "RulesChanged",
+            ]))
+        #expect(types.count >= 27, "\(types.sorted())")
 
         _ = try harness(["project", "--journal", copies[0], "--chunk", "1"])
         _ = try ok(["rebuild"], journal: copies[1])

@@ -591,6 +591,67 @@ struct WorkoutCLITests {
         #expect(try head() == finished + 2)
     }
 
+    /// `restore` brings a deleted workout back with its records, and finishes a discarded one as of its last set. By
+    /// hand: workout 1, squat 100 kg × 5; workout 2, squat 110 kg × 5, the heaviest record, whose previous is 100 kg.
+    /// Deleted, workout 1's 100 kg is the record again; restored, the records are what they were before the deletion,
+    /// to the byte of `prs --json`. Workout 3, squat 120 kg × 3, discarded, then restored: finished at its one set's
+    /// time, in the history, and its 120 kg the heaviest record, whose previous is 110 kg. A restore of a workout in
+    /// the history, of one in progress, of one discarded with no sets, and of one that is not there writes nothing.
+    @Test func restoreBringsBackADeletedWorkoutAndFinishesADiscardedOne() throws {
+        for weight in ["100kg", "110kg"] {
+            try ok(["start"])
+            try ok(["log", "squat", weight, "x", "5"])
+            try ok(["finish"])
+        }
+        func heaviest() throws -> (value: String?, previous: String?) {
+            let answer = try jsonObject(try ok(["prs", "squat", "--json"]).lines[0])
+            let records = answer["records"] as? [[String: Any]]
+            let record = records?.first { $0["kind"] as? String == "heaviest" }
+            return (record?["value"] as? String, (record?["previous"] as? [String: Any])?["value"] as? String)
+        }
+        let records = try ok(["prs", "squat", "--json"]).standardOutput
+        #expect(try heaviest() == ("110", "100"))
+        try ok(["delete", "2"])
+        #expect(try heaviest() == ("100", nil))
+        let refusedLog = try liftledger(["log", "squat", "100kg", "x", "5", "--workout", "2"], journal: journal)
+        #expect(refusedLog.standardError.hasSuffix("or bring it back first (liftledger restore workout-2)\n"))
+        #expect(try ok(["restore", "2"]).standardOutput == "restored workout-2: it counts again\n")
+        #expect(try ok(["prs", "squat", "--json"]).standardOutput == records)
+
+        try ok(["start"])
+        try ok(["log", "squat", "120kg", "x", "3"])
+        try ok(["discard"])
+        #expect(try heaviest() == ("110", "100"))
+        let restored = try ok(["restore", "3"]).standardOutput
+        #expect(restored.hasPrefix("restored workout-3: finished as of its last set, "), "\(restored)")
+        let shown = try jsonObject(try ok(["show", "3", "--json"]).lines[0])
+        let sets = (shown["exercises"] as? [[String: Any]])?.first?["sets"] as? [[String: Any]]
+        #expect(shown["status"] as? String == "finished")
+        #expect(
+            shown["finishedAt"] as? String != nil
+                && shown["finishedAt"] as? String == sets?.first?["loggedAt"] as? String)
+        #expect(try ok(["history", "--json"]).lines.count == 3)
+        #expect(try heaviest() == ("120", "110"))
+
+        try ok(["start"])
+        let before = try head()
+        for (workout, message) in [
+            ("2", "workout-2 is in the history already; only a deleted or discarded workout can be restored"),
+            ("4", "workout-4 is in progress; only a deleted or discarded workout can be restored"),
+            ("9", "no workout 9"),
+        ] {
+            let refused = try liftledger(["restore", workout], journal: journal)
+            #expect(
+                refused.status == 1 && refused.standardError.hasPrefix("liftledger: error: \(message)"), "\(refused)")
+        }
+        try ok(["discard"])
+        let empty = try liftledger(["restore", "4"], journal: journal)
+        #expect(
+            empty.standardError
+                == "liftledger: error: workout-4 was discarded with no sets; there is nothing to restore\n")
+        #expect(try head() == before + 1)
+    }
+
     /// The calendar's weeks start on the rules' week.start. November 2026 begins on a Sunday (the 25th is a Wednesday):
     /// the 1st alone in Monday weeks, and heading a row in Sunday weeks; workouts on the 1st and the 25th.
     @Test func theCalendarStartsItsWeeksOnTheRulesWeekStart() throws {

@@ -257,7 +257,8 @@ extension TrainingLog {
                     .notAllowed,
                     "\(workout.id) is \(workout.isDeleted ? "deleted" : workout.isActive ? "in progress" : "discarded")",
                     remedy: workout.isActive
-                        ? "finish it first (liftledger finish)" : "only finished workouts can be edited")
+                        ? "finish it first (liftledger finish)"
+                        : workout.remedyWhenGone("only finished workouts can be edited"))
             }
             if let startedAt {
                 // The whole workout moves: it must still start when a workout counts, and end by now.
@@ -308,6 +309,44 @@ extension TrainingLog {
                 stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id),
                 events: [WorkoutDeleted(reason: reason)],
                 result: ())
+        }
+    }
+
+    /// What ``restoreWorkout(_:)`` did.
+    public enum Restoration: Sendable, Equatable {
+        /// A deleted workout counts again, as before its deletion.
+        case undeleted
+        /// A discarded workout was finished, as of its last set: it joins the history.
+        case finished(at: Timestamp)
+    }
+
+    /// Brings back a deleted workout (a `WorkoutRestored`), or a discarded one with sets, which is finished as of its
+    /// last set, as `finish --at last` would have finished it.
+    public func restoreWorkout(_ reference: String) async throws -> Restoration {
+        try await execute { snapshot, now in
+            let workout = try workout(reference, in: snapshot)
+            let expectedVersion = try snapshot.expectedVersion(of: workout.id)
+            if workout.isDeleted {
+                return Decision(
+                    stream: workout.id, expectedVersion: expectedVersion, events: [WorkoutRestored()],
+                    result: .undeleted)
+            }
+            guard case .discarded = workout.status else {
+                throw TrainingError(
+                    .notAllowed, "\(workout.id) is \(workout.isActive ? "in progress" : "in the history already")",
+                    remedy: "only a deleted or discarded workout can be restored")
+            }
+            guard !workout.countedSets.isEmpty else {
+                throw TrainingError(
+                    .notAllowed, "\(workout.id) was discarded with no sets", remedy: "there is nothing to restore")
+            }
+            // As `finish --at last` ends a workout: at its last set, or at the end of a pause after it.
+            let lastSet = max(
+                workout.countedSets.map(\.loggedAt).max() ?? workout.startedAt, workout.resumedAt ?? workout.startedAt)
+            let end = min(lastSet, now)
+            return Decision(
+                stream: workout.id, expectedVersion: expectedVersion, events: [WorkoutFinished()],
+                result: .finished(at: end), occurredAt: end)
         }
     }
 

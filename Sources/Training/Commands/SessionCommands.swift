@@ -107,7 +107,8 @@ extension TrainingLog {
                 workout = try self.workout(reference, in: snapshot)
                 guard !workout.isDeleted, workout.finishedAt != nil || workout.isActive else {
                     throw TrainingError(
-                        .notAllowed, "\(workout.id) was discarded or deleted", remedy: "log into another workout")
+                        .notAllowed, "\(workout.id) was \(workout.isDeleted ? "deleted" : "discarded")",
+                        remedy: workout.remedyWhenGone("log into another workout"))
                 }
             } else if let active = try snapshot.activeWorkout() {
                 workout = active

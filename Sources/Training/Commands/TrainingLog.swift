@@ -145,7 +145,7 @@ public final class TrainingLog: Sendable {
             guard workout.isActive || workout.counts else {
                 throw TrainingError(
                     .notAllowed, "workout \(reference) was \(workout.isDeleted ? "deleted" : "discarded")",
-                    remedy: "pick another workout")
+                    remedy: workout.remedyWhenGone("pick another workout"))
             }
             try Self.requireNotStale(workout, snapshot, at: now)
             return workout

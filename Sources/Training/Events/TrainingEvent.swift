@@ -25,6 +25,7 @@ public enum TrainingEvent: Sendable, Equatable {
     case workoutDiscarded(WorkoutDiscarded)
     case workoutEdited(WorkoutEdited)
     case workoutDeleted(WorkoutDeleted)
+    case workoutRestored(WorkoutRestored)
     case exerciseAdded(ExerciseAdded)
     case exerciseRemoved(ExerciseRemoved)
     case exerciseMoved(ExerciseMoved)
@@ -41,8 +42,8 @@ public enum TrainingEvent: Sendable, Equatable {
     public var isWorkoutEvent: Bool {
         switch self {
         case .workoutStarted, .workoutPaused, .workoutResumed, .workoutFinished, .workoutDiscarded, .workoutEdited,
-            .workoutDeleted, .exerciseAdded, .exerciseRemoved, .exerciseMoved, .setLogged, .setCorrected, .setRemoved,
-            .restTimerStarted, .restTimerExtended, .restTimerSkipped, .restTimerFinished:
+            .workoutDeleted, .workoutRestored, .exerciseAdded, .exerciseRemoved, .exerciseMoved, .setLogged,
+            .setCorrected, .setRemoved, .restTimerStarted, .restTimerExtended, .restTimerSkipped, .restTimerFinished:
             true
         case .profileUpdated, .bodyWeightRecorded, .customExerciseAdded, .routineCreated, .routineExerciseAdded,
             .routineExerciseRemoved, .routineExerciseMoved, .scheduleSet, .rulesChanged:
@@ -68,6 +69,7 @@ public enum TrainingEvent: Sendable, Equatable {
         case .workoutDiscarded(let event): event
         case .workoutEdited(let event): event
         case .workoutDeleted(let event): event
+        case .workoutRestored(let event): event
         case .exerciseAdded(let event): event
         case .exerciseRemoved(let event): event
         case .exerciseMoved(let event): event
@@ -113,6 +115,7 @@ public enum TrainingEvent: Sendable, Equatable {
             entry(WorkoutDiscarded.self, TrainingEvent.workoutDiscarded),
             entry(WorkoutEdited.self, TrainingEvent.workoutEdited),
             entry(WorkoutDeleted.self, TrainingEvent.workoutDeleted),
+            entry(WorkoutRestored.self, TrainingEvent.workoutRestored),
             entry(ExerciseAdded.self, TrainingEvent.exerciseAdded),
             entry(ExerciseRemoved.self, TrainingEvent.exerciseRemoved),
             entry(ExerciseMoved.self, TrainingEvent.exerciseMoved),

@@ -31,6 +31,7 @@ extension TrainingEvent {
             jsonEntry(WorkoutDiscarded.self, TrainingEvent.workoutDiscarded),
             jsonEntry(WorkoutEdited.self, TrainingEvent.workoutEdited),
             jsonEntry(WorkoutDeleted.self, TrainingEvent.workoutDeleted),
+            jsonEntry(WorkoutRestored.self, TrainingEvent.workoutRestored),
             jsonEntry(ExerciseAdded.self, TrainingEvent.exerciseAdded),
             jsonEntry(ExerciseRemoved.self, TrainingEvent.exerciseRemoved),
             jsonEntry(ExerciseMoved.self, TrainingEvent.exerciseMoved),
@@ -305,6 +306,13 @@ extension WorkoutDeleted: Decodable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: DecodingKeys.self)
         self.init(reason: try container.decodeIfPresent(String.self, forKey: .reason))
+    }
+}
+
+extension WorkoutRestored: Decodable {
+    public init(from decoder: any Decoder) throws {
+        _ = try decoder.container(keyedBy: NoKeys.self)
+        self.init()
     }
 }
 

@@ -132,6 +132,14 @@ public struct WorkoutDeleted: TrainingEventPayload {
     }
 }
 
+/// A deleted workout counts again, as it did before it was deleted.
+public struct WorkoutRestored: TrainingEventPayload {
+    public static let typeName = "WorkoutRestored"
+    public init() {}
+    public func write(to writer: inout PayloadWriter) {}
+    public init(reading reader: inout PayloadReader) throws(PayloadError) { try reader.skipAll() }
+}
+
 /// An exercise joined the end of the workout.
 public struct ExerciseAdded: TrainingEventPayload {
     public static let typeName = "ExerciseAdded"

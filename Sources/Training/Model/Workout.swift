@@ -59,6 +59,18 @@ public struct Workout: Sendable {
     /// Whether it counts in history, records and the other analytics: finished and not deleted.
     public var counts: Bool { finishedAt != nil && !isDeleted }
 
+    /// Whether `restore` brings it back: deleted, or discarded with sets.
+    public var isRestorable: Bool {
+        if isDeleted { return true }
+        if case .discarded = status { return !countedSets.isEmpty }
+        return false
+    }
+
+    /// What to do instead of a change that a deleted or discarded workout refuses: `otherwise`, or restore it first.
+    func remedyWhenGone(_ otherwise: String) -> String {
+        isRestorable ? "\(otherwise), or bring it back first (liftledger restore \(id))" : otherwise
+    }
+
     public var finishedAt: Timestamp? {
         if case .finished(let time) = status { return time }
         return nil
@@ -149,6 +161,8 @@ public struct Workout: Sendable {
             if let name = edit.name { self.name = name }
         case .workoutDeleted:
             isDeleted = true
+        case .workoutRestored:
+            isDeleted = false
         case .exerciseAdded(let added):
             if !exercises.contains(where: { $0.exerciseId == added.exerciseId }) {
                 exercises.append(WorkoutExercise(exerciseId: added.exerciseId, name: added.exerciseName))
