@@ -48,7 +48,8 @@ struct LogCommand: AsyncParsableCommand {
             than 100 reps with a weight (the weight and the reps the other way round?), needs --confirm. A timed or \
             distance set names the exercise alone, or with a weight and reps: 'plank --time 60s', 'running treadmill \
             --distance 5km --time 25m', 'farmers walk 40kg x 1 --distance 50m'. A set logged while the workout is \
-            paused resumes its clock.
+            paused resumes its clock. A set of an exercise of the workout's routine starts the rest the routine gives \
+            it (rest skip stops it; --no-rest starts none).
             """)
 
     @OptionGroup var location: JournalLocation
@@ -79,6 +80,11 @@ struct LogCommand: AsyncParsableCommand {
         parsing: .unconditional,
         help: "Add the set to this finished workout (a late set) instead of the one in progress.")
     var workout: String?
+
+    @Flag(
+        name: .customLong("no-rest"),
+        help: "Start no rest timer (by default, a set of a routine's exercise starts the rest the routine gives it).")
+    var noRest = false
 
     func validate() throws {
         try requireValues(["--rpe": rpe, "--workout": workout])
@@ -114,14 +120,20 @@ struct LogCommand: AsyncParsableCommand {
         let request = SetRequest(
             exercise: exercise, weight: entry.weight, reps: entry.reps, kind: kind.kind,
             rpe: try rpe.map(RPEArgument.parse), note: note, confirmed: confirm, workout: workout,
-            durationSeconds: seconds, distanceMeters: metres, continuesStale: continuesStale)
-        let number = try await log.logSet(request)
+            durationSeconds: seconds, distanceMeters: metres, continuesStale: continuesStale,
+            startsRoutineRest: !noRest)
+        let logged = try await log.logSet(request)
+        let number = logged.number
         // The exercise as the catalog names it, so that an alias or a near spelling shows what it was taken for.
         let name = catalog.lookup(exercise)?.name ?? exercise
         let details = SetDetails(
             exerciseId: "", weight: entry.weight, reps: entry.reps, kind: request.kind, rpe: request.rpe,
             durationSeconds: seconds, distanceMeters: metres)
         Terminal.write("set \(number): \(name) \(TrainingFormat.details(details, unit))\n")
+        if let rest = logged.restSeconds {
+            let duration = TrainingFormat.duration(seconds: Int64(rest))
+            Terminal.write("rest: \(duration) started (the routine's; liftledger rest skip stops it)\n")
+        }
         if paused { Terminal.write("the workout was paused: its clock runs again\n") }
         // A number typed in the other unit (185 meant as pounds after 82.5 kg) makes a record no lifter made: said,
         // with the correction, though the set stands as given.

@@ -138,6 +138,45 @@ struct WorkoutCLITests {
         #expect(csv.last?.hasSuffix(#",push,"Barbell Bench Press - Medium Grip; Press, Floor""#) == true, "\(csv)")
     }
 
+    /// A set of an exercise of the workout's routine starts the rest the routine gives it (180 s for the bench press
+    /// here), from the set's time: its `RestTimerStarted` ends 180 s after its `SetLogged` occurred, after that set.
+    /// `--no-rest` starts none (it closes the one running, as any set does); an exercise the routine does not have
+    /// starts none, and neither does a late set in a finished workout.
+    @Test func aSetOfARoutinesExerciseStartsTheRoutinesRest() throws {
+        try ok(["routine", "add", "Push", "bench", "press", "--rest", "180"])
+        try ok(["start", "Push"])
+        let logged = try ok(["log", "bench press", "100kg", "x", "5"]).lines
+        #expect(
+            logged == [
+                "set 1: Barbell Bench Press - Medium Grip 100 kg × 5",
+                "rest: 3m 00s started (the routine's; liftledger rest skip stops it)",
+            ])
+        func events() throws -> [[String: Any]] { try ok(["events", "--json"]).lines.map(jsonObject) }
+        let last = try events().suffix(2)
+        #expect(last.map { $0["type"] as? String } == ["SetLogged", "RestTimerStarted"])
+        let set = try #require(last.first?["occurredAt"] as? String).dropLast()  // microseconds, then Z
+        let endsAt = try #require((last.last?["data"] as? [String: Any])?["endsAt"] as? String).dropLast()
+        let format = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+        #expect(try format.parse(endsAt + "Z").timeIntervalSince(try format.parse(set + "Z")) == 180)
+        #expect((last.last?["data"] as? [String: Any])?["afterSet"] as? Int == 1)
+        let rest = try jsonObject(try ok(["status", "--json"]).lines[0])["rest"] as? [String: Any]
+        #expect(rest?["durationSeconds"] as? Int == 180)
+
+        for command in [
+            ["log", "bench press", "100kg", "x", "5", "--no-rest"], ["log", "squat", "100kg", "x", "5"],
+        ] {
+            let before = try head()
+            let output = try ok(command).lines
+            #expect(output.count == 1, "\(command): \(output)")
+            #expect(
+                try events().suffix(Int(try head() - before)).allSatisfy { $0["type"] as? String != "RestTimerStarted" }
+            )
+        }
+        try ok(["finish"])
+        #expect(try ok(["log", "bench press", "100kg", "x", "5", "--workout", "1"]).lines.count == 1)
+        #expect(try events().last?["type"] as? String == "SetLogged")
+    }
+
     /// `profile weights` lists the body weights by when they were taken (one recorded with `--at` for the past comes
     /// first), each with the change since the one before, worked out by hand: 180 lb is 81.6466266 kg, 81,646,627 mg
     /// to the milligram; 178.5 lb is 80.966238045 kg, 80,966,238 mg: a change of -680,389 mg, -1.49999 lb, shown

@@ -19,11 +19,13 @@ public struct SetRequest: Sendable {
     public var distanceMeters: ExactDecimal?
     /// Log into the workout in progress even when it is stale (idle past the rule `session.stale-after`).
     public var continuesStale: Bool
+    /// After a set in the workout in progress, start the rest timer its routine gives the exercise, if it has one.
+    public var startsRoutineRest: Bool
 
     public init(
         exercise: String, weight: Weight?, reps: UInt32, kind: SetKind = .normal, rpe: RPE? = nil,
         note: String? = nil, confirmed: Bool = false, workout: String? = nil, durationSeconds: UInt32? = nil,
-        distanceMeters: ExactDecimal? = nil, continuesStale: Bool = false
+        distanceMeters: ExactDecimal? = nil, continuesStale: Bool = false, startsRoutineRest: Bool = false
     ) {
         self.exercise = exercise
         self.weight = weight
@@ -36,7 +38,15 @@ public struct SetRequest: Sendable {
         self.durationSeconds = durationSeconds
         self.distanceMeters = distanceMeters
         self.continuesStale = continuesStale
+        self.startsRoutineRest = startsRoutineRest
     }
+}
+
+/// A set logged: its number in the workout, and the rest timer it started, if any.
+public struct SetLogOutcome: Sendable, Equatable {
+    public let number: UInt32
+    /// The seconds of the routine's rest that the set started (see ``SetRequest/startsRoutineRest``).
+    public let restSeconds: UInt32?
 }
 
 extension TrainingLog {
@@ -92,9 +102,9 @@ extension TrainingLog {
     }
 
     /// Logs a set in the workout in progress (or, with `request.workout`, in a finished one), adding the exercise
-    /// to the workout first if it is not there yet. Returns the set's number.
+    /// to the workout first if it is not there yet; then, when asked, starts the routine's rest for the exercise.
     @discardableResult
-    public func logSet(_ request: SetRequest) async throws -> UInt32 {
+    public func logSet(_ request: SetRequest) async throws -> SetLogOutcome {
         if let weight = request.weight {
             // Through the same checks as typed input: non-negative and at most the plausible maximum.
             _ = try SetEntry.weight(weight.value.description, unit: weight.unit)
@@ -142,9 +152,21 @@ extension TrainingLog {
                 rpe: request.rpe, note: request.note.flatMap { $0.isEmpty ? nil : $0 },
                 durationSeconds: request.durationSeconds, distanceMeters: request.distanceMeters)
             events.append(SetLogged(setNumber: number, set: details))
+            // The rest between sets that the routine gives the exercise, from the set on, as the apps start theirs.
+            var restSeconds: UInt32?
+            if request.startsRoutineRest, workout.isActive,
+                let target = try workout.routineId.flatMap({ try snapshot.routine(id: $0) })?.exercises.first(where: {
+                    $0.exerciseId == exercise.id
+                }), target.restSeconds > 0
+            {
+                restSeconds = target.restSeconds
+                let endsAt = Timestamp(
+                    microsecondsSinceEpoch: at.microsecondsSinceEpoch + Int64(target.restSeconds) * 1_000_000)
+                events.append(RestTimerStarted(durationSeconds: target.restSeconds, endsAt: endsAt, afterSet: number))
+            }
             return Decision(
                 stream: workout.id, expectedVersion: try snapshot.expectedVersion(of: workout.id), events: events,
-                result: number, occurredAt: at)
+                result: SetLogOutcome(number: number, restSeconds: restSeconds), occurredAt: at)
         }
     }
 
