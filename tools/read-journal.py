@@ -373,7 +373,7 @@ TRAINING_EVENTS = {
     ("WorkoutDiscarded", 1): _NONE,
     ("WorkoutEdited", 1): _event({1: ("startedAt", "time"), 2: ("note", "string"), 3: ("name", "string")}),
     ("WorkoutDeleted", 1): _event({1: ("reason", "string")}),
-    ("WorkoutRestored", 1): _NONE,
+    ("WorkoutRestored", 1): _event({1: ("finishedAt", "time")}),
     ("ExerciseAdded", 1): _event({1: ("exerciseId", "string"), 2: ("exerciseName", "string")},
                                  ("exerciseId",), (), {"exerciseName": ""}),
     ("ExerciseRemoved", 1): _event({1: ("exerciseId", "string")}, ("exerciseId",)),

@@ -219,7 +219,9 @@ struct TrainingGenerator {
             if !discarded.isEmpty, random.chance(40) {
                 let restored = discarded.removeLast()
                 finished.append(restored)
-                return (restored.stream, [proposed(WorkoutFinished(note: "restored"))])
+                // Finished, as the discarded workout's last set left it, an hour after its start.
+                let end = Timestamp(microsecondsSinceEpoch: restored.startedAt + 3_600_000_000)
+                return (restored.stream, [proposed(WorkoutRestored(finishedAt: end))])
             }
             finished.remove(at: index)
             deleted.append(past)

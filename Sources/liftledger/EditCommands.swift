@@ -287,8 +287,10 @@ struct RestoreCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "restore", abstract: "Bring back a deleted workout, or a discarded one with sets.",
         discussion: """
-            A deleted workout counts again as it did before, its records with it. A discarded one is finished as of \
-            its last set (as finish --at last), and joins the history.
+            A deleted workout counts again as it did before, its records with it. A discarded one is finished when \
+            finish --at last would have finished it as it was discarded (its last set, or a pause's end or a running \
+            rest's start after it), and joins the history. As of a time before the restore, the workout is still \
+            gone.
             """)
 
     @OptionGroup var location: JournalLocation
@@ -304,7 +306,8 @@ struct RestoreCommand: AsyncParsableCommand {
             Terminal.write("restored \(id): it counts again\n")
         case .finished(let end):
             let zone = try log.query { $0.rules.timeZone }
-            Terminal.write("restored \(id): finished as of its last set, \(TrainingFormat.localTime(end, in: zone))\n")
+            let time = TrainingFormat.localTime(end, in: zone)
+            Terminal.write("restored \(id): finished at \(time), as finish --at last would have\n")
         }
     }
 }

@@ -130,11 +130,11 @@ struct LogCommand: AsyncParsableCommand {
             exerciseId: "", weight: entry.weight, reps: entry.reps, kind: request.kind, rpe: request.rpe,
             durationSeconds: seconds, distanceMeters: metres)
         Terminal.write("set \(number): \(name) \(TrainingFormat.details(details, unit))\n")
+        if paused { Terminal.write("the workout was paused: its clock runs again\n") }
         if let rest = logged.restSeconds {
             let duration = TrainingFormat.duration(seconds: Int64(rest))
             Terminal.write("rest: \(duration) started (the routine's; liftledger rest skip stops it)\n")
         }
-        if paused { Terminal.write("the workout was paused: its clock runs again\n") }
         // A number typed in the other unit (185 meant as pounds after 82.5 kg) makes a record no lifter made: said,
         // with the correction, though the set stands as given.
         let slip = try log.query { snapshot in

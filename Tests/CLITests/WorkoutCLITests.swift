@@ -630,12 +630,14 @@ struct WorkoutCLITests {
         #expect(try head() == finished + 2)
     }
 
-    /// `restore` brings a deleted workout back with its records, and finishes a discarded one as of its last set. By
-    /// hand: workout 1, squat 100 kg × 5; workout 2, squat 110 kg × 5, the heaviest record, whose previous is 100 kg.
-    /// Deleted, workout 1's 100 kg is the record again; restored, the records are what they were before the deletion,
-    /// to the byte of `prs --json`. Workout 3, squat 120 kg × 3, discarded, then restored: finished at its one set's
-    /// time, in the history, and its 120 kg the heaviest record, whose previous is 110 kg. A restore of a workout in
-    /// the history, of one in progress, of one discarded with no sets, and of one that is not there writes nothing.
+    /// `restore` brings a deleted workout back with its records, and finishes a discarded one. By hand: workout 1,
+    /// squat 100 kg × 5; workout 2, squat 110 kg × 5, the heaviest record, whose previous is 100 kg. Deleted, workout
+    /// 1's 100 kg is the record again; restored, the records are what they were before the deletion, to the byte of
+    /// `prs --json`, and `why` names the restore. Workout 3, squat 120 kg × 3 and then a rest started, discarded, then
+    /// restored: finished when its rest started (as `finish --at last` finishes a workout with a rest running), in
+    /// the history, and its 120 kg the heaviest record, whose previous is 110 kg; as of the discard's time it is still
+    /// discarded (the restore happened after). A restore of a workout in the history, of one in progress, of one
+    /// discarded with no sets, and of one that is not there writes nothing.
     @Test func restoreBringsBackADeletedWorkoutAndFinishesADiscardedOne() throws {
         for weight in ["100kg", "110kg"] {
             try ok(["start"])
@@ -648,36 +650,55 @@ struct WorkoutCLITests {
             let record = records?.first { $0["kind"] as? String == "heaviest" }
             return (record?["value"] as? String, (record?["previous"] as? [String: Any])?["value"] as? String)
         }
+        func events() throws -> [[String: Any]] { try ok(["events", "--json"]).lines.map(jsonObject) }
         let records = try ok(["prs", "squat", "--json"]).standardOutput
         #expect(try heaviest() == ("110", "100"))
         try ok(["delete", "2"])
         #expect(try heaviest() == ("100", nil))
         let refusedLog = try liftledger(["log", "squat", "100kg", "x", "5", "--workout", "2"], journal: journal)
-        #expect(refusedLog.standardError.hasSuffix("or bring it back first (liftledger restore workout-2)\n"))
+        #expect(
+            refusedLog.standardError
+                == "liftledger: error: workout-2 was deleted; bring it back first (liftledger restore workout-2), or "
+                + "log into another workout\n")
         #expect(try ok(["restore", "2"]).standardOutput == "restored workout-2: it counts again\n")
         #expect(try ok(["prs", "squat", "--json"]).standardOutput == records)
+        let restore = try #require(try events().last?["position"] as? Int)
+        let why = try jsonObject(try ok(["why", "squat", "heaviest", "--json"]).lines[0])
+        let cited = (why["records"] as? [[String: Any]])?.last?["events"] as? [[String: Any]]
+        #expect(
+            cited?.contains { $0["position"] as? Int == restore && $0["type"] as? String == "WorkoutRestored" } == true)
 
         try ok(["start"])
         try ok(["log", "squat", "120kg", "x", "3"])
+        try ok(["rest", "90"])
         try ok(["discard"])
         #expect(try heaviest() == ("110", "100"))
+        let discard = try #require(try events().last)
+        let restStarted = try #require(try events().last { $0["type"] as? String == "RestTimerStarted" })
         let restored = try ok(["restore", "3"]).standardOutput
-        #expect(restored.hasPrefix("restored workout-3: finished as of its last set, "), "\(restored)")
-        let shown = try jsonObject(try ok(["show", "3", "--json"]).lines[0])
-        let sets = (shown["exercises"] as? [[String: Any]])?.first?["sets"] as? [[String: Any]]
-        #expect(shown["status"] as? String == "finished")
         #expect(
-            shown["finishedAt"] as? String != nil
-                && shown["finishedAt"] as? String == sets?.first?["loggedAt"] as? String)
+            restored.hasPrefix("restored workout-3: finished at ")
+                && restored.hasSuffix(", as finish --at last would have\n"), "\(restored)")
+        let written = try #require(try events().last)
+        #expect(written["type"] as? String == "WorkoutRestored")
+        #expect((written["data"] as? [String: Any])?["finishedAt"] as? String == restStarted["occurredAt"] as? String)
+        let shown = try jsonObject(try ok(["show", "3", "--json"]).lines[0])
+        #expect(
+            shown["status"] as? String == "finished"
+                && shown["finishedAt"] as? String == restStarted["occurredAt"] as? String)
         #expect(try ok(["history", "--json"]).lines.count == 3)
         #expect(try heaviest() == ("120", "110"))
+        let discardedAt = try #require(discard["occurredAt"] as? String)
+        let then = try jsonObject(try ok(["show", "3", "--json", "--as-of", discardedAt]).lines[0])
+        #expect(then["status"] as? String == "discarded")
+        #expect(try ok(["history", "--json", "--as-of", discardedAt]).lines.count == 2)
 
         try ok(["start"])
         let before = try head()
         for (workout, message) in [
             ("2", "workout-2 is in the history already; only a deleted or discarded workout can be restored"),
             ("4", "workout-4 is in progress; only a deleted or discarded workout can be restored"),
-            ("9", "no workout 9"),
+            ("9", "no workout 9; give the number that delete or discard printed"),
         ] {
             let refused = try liftledger(["restore", workout], journal: journal)
             #expect(
@@ -687,7 +708,7 @@ struct WorkoutCLITests {
         let empty = try liftledger(["restore", "4"], journal: journal)
         #expect(
             empty.standardError
-                == "liftledger: error: workout-4 was discarded with no sets; there is nothing to restore\n")
+                == "liftledger: error: workout-4 was discarded, and has no sets; there is nothing to restore\n")
         #expect(try head() == before + 1)
     }
 

@@ -47,7 +47,7 @@ struct CodecTests {
             .workoutPaused(WorkoutPaused()), .workoutResumed(WorkoutResumed()),
             .workoutFinished(WorkoutFinished(note: "good")), .workoutDiscarded(WorkoutDiscarded()),
             .workoutEdited(WorkoutEdited(startedAt: time, note: "moved", name: "Legs B")),
-            .workoutDeleted(WorkoutDeleted(reason: "duplicate")), .workoutRestored(WorkoutRestored()),
+            .workoutDeleted(WorkoutDeleted(reason: "duplicate")), .workoutRestored(WorkoutRestored(finishedAt: time)),
             .exerciseAdded(ExerciseAdded(exerciseId: "Barbell_Squat", exerciseName: "Barbell Squat")),
             .exerciseRemoved(ExerciseRemoved(exerciseId: "Barbell_Squat")),
             .exerciseMoved(ExerciseMoved(exerciseId: "Barbell_Squat", toIndex: 0)),

@@ -43,7 +43,7 @@ struct JSONDecodingTests {
             .workoutEdited(WorkoutEdited(startedAt: time, note: "moved", name: "Legs B")),
             .workoutEdited(WorkoutEdited(startedAt: time)), .workoutEdited(WorkoutEdited()),
             .workoutDeleted(WorkoutDeleted(reason: "duplicate")), .workoutDeleted(WorkoutDeleted()),
-            .workoutRestored(WorkoutRestored()),
+            .workoutRestored(WorkoutRestored()), .workoutRestored(WorkoutRestored(finishedAt: time)),
             .exerciseAdded(ExerciseAdded(exerciseId: "Barbell_Squat", exerciseName: "Barbell Squat")),
             .exerciseRemoved(ExerciseRemoved(exerciseId: "Barbell_Squat")),
             .exerciseMoved(ExerciseMoved(exerciseId: "Barbell_Squat", toIndex: 0)),

@@ -258,7 +258,9 @@ extension TrainingLog {
                     "\(workout.id) is \(workout.isDeleted ? "deleted" : workout.isActive ? "in progress" : "discarded")",
                     remedy: workout.isActive
                         ? "finish it first (liftledger finish)"
-                        : workout.remedyWhenGone("only finished workouts can be edited"))
+                        : workout.isRestorable
+                            ? "only finished workouts can be edited: bring it back first (liftledger restore \(workout.id))"
+                            : "only finished workouts can be edited")
             }
             if let startedAt {
                 // The whole workout moves: it must still start when a workout counts, and end by now.
@@ -316,37 +318,46 @@ extension TrainingLog {
     public enum Restoration: Sendable, Equatable {
         /// A deleted workout counts again, as before its deletion.
         case undeleted
-        /// A discarded workout was finished, as of its last set: it joins the history.
+        /// A discarded workout was finished, as `finish --at last` would have: it joins the history.
         case finished(at: Timestamp)
     }
 
-    /// Brings back a deleted workout (a `WorkoutRestored`), or a discarded one with sets, which is finished as of its
-    /// last set, as `finish --at last` would have finished it.
+    /// Brings back a deleted workout, or a discarded one with sets, which is finished when `finish --at last` would
+    /// have finished it as it was discarded: a `WorkoutRestored`, which happens now.
     public func restoreWorkout(_ reference: String) async throws -> Restoration {
         try await execute { snapshot, now in
-            let workout = try workout(reference, in: snapshot)
+            let workout: Workout
+            do {
+                workout = try self.workout(reference, in: snapshot)
+            } catch let error as TrainingError where error.code == .notFound {
+                throw TrainingError(
+                    .notFound, "no workout \(reference)",
+                    remedy: "give the number that delete or discard printed (workout-N)")
+            }
             let expectedVersion = try snapshot.expectedVersion(of: workout.id)
             if workout.isDeleted {
                 return Decision(
                     stream: workout.id, expectedVersion: expectedVersion, events: [WorkoutRestored()],
                     result: .undeleted)
             }
-            guard case .discarded = workout.status else {
+            guard case .discarded(let discardedAt) = workout.status else {
                 throw TrainingError(
                     .notAllowed, "\(workout.id) is \(workout.isActive ? "in progress" : "in the history already")",
                     remedy: "only a deleted or discarded workout can be restored")
             }
             guard !workout.countedSets.isEmpty else {
                 throw TrainingError(
-                    .notAllowed, "\(workout.id) was discarded with no sets", remedy: "there is nothing to restore")
+                    .notAllowed, "\(workout.id) was discarded, and has no sets", remedy: "there is nothing to restore")
             }
-            // As `finish --at last` ends a workout: at its last set, or at the end of a pause after it.
+            // As `finish --at last` ends a workout: at its last set, or, if later, at the end of its last pause or
+            // the start or last change of a rest timer still running (here: until the discard closed it).
             let lastSet = max(
                 workout.countedSets.map(\.loggedAt).max() ?? workout.startedAt, workout.resumedAt ?? workout.startedAt)
-            let end = min(lastSet, now)
+            let rest = workout.rest.flatMap { $0.closedAt == discardedAt ? $0.changedAt : nil }
+            let end = min(max(lastSet, rest ?? lastSet), now)
             return Decision(
-                stream: workout.id, expectedVersion: expectedVersion, events: [WorkoutFinished()],
-                result: .finished(at: end), occurredAt: end)
+                stream: workout.id, expectedVersion: expectedVersion, events: [WorkoutRestored(finishedAt: end)],
+                result: .finished(at: end))
         }
     }
 

@@ -144,7 +144,7 @@ public final class TrainingLog: Sendable {
             let workout = try workout(reference, in: snapshot)
             guard workout.isActive || workout.counts else {
                 throw TrainingError(
-                    .notAllowed, "workout \(reference) was \(workout.isDeleted ? "deleted" : "discarded")",
+                    .notAllowed, "\(workout.id) was \(workout.isDeleted ? "deleted" : "discarded")",
                     remedy: workout.remedyWhenGone("pick another workout"))
             }
             try Self.requireNotStale(workout, snapshot, at: now)

@@ -310,9 +310,11 @@ extension WorkoutDeleted: Decodable {
 }
 
 extension WorkoutRestored: Decodable {
+    private enum DecodingKeys: String, CodingKey { case finishedAt }
+
     public init(from decoder: any Decoder) throws {
-        _ = try decoder.container(keyedBy: NoKeys.self)
-        self.init()
+        let container = try decoder.container(keyedBy: DecodingKeys.self)
+        self.init(finishedAt: try container.decodeTimestampIfPresent(forKey: .finishedAt))
     }
 }
 

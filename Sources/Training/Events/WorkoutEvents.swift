@@ -132,12 +132,31 @@ public struct WorkoutDeleted: TrainingEventPayload {
     }
 }
 
-/// A deleted workout counts again, as it did before it was deleted.
+/// A deleted workout counts again, as it did before it was deleted; a discarded one, given `finishedAt`, is finished
+/// then after all. Its own time is when it was restored, so that as of a time before, the workout is still gone.
 public struct WorkoutRestored: TrainingEventPayload {
     public static let typeName = "WorkoutRestored"
-    public init() {}
-    public func write(to writer: inout PayloadWriter) {}
-    public init(reading reader: inout PayloadReader) throws(PayloadError) { try reader.skipAll() }
+
+    /// For a discarded workout: when it ended.
+    public var finishedAt: Timestamp?
+
+    public init(finishedAt: Timestamp? = nil) { self.finishedAt = finishedAt }
+
+    public func write(to writer: inout PayloadWriter) { writer.timestamp(1, finishedAt) }
+
+    public init(reading reader: inout PayloadReader) throws(PayloadError) {
+        self.init()
+        while let field = try reader.next() {
+            if field.number == 1 { finishedAt = try field.timestamp() }
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey { case finishedAt }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(finishedAt?.description, forKey: .finishedAt)
+    }
 }
 
 /// An exercise joined the end of the workout.

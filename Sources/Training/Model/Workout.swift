@@ -31,8 +31,12 @@ public struct Workout: Sendable {
     public internal(set) var lastActivityAt: Timestamp
     /// When the journal recorded the start (an imported workout started long before), or a new date for it.
     public internal(set) var startRecordedAt: Timestamp
-    /// The position of the `WorkoutFinished` event, once finished.
+    /// The position of the `WorkoutFinished` event, once finished (or of the `WorkoutRestored` that finished it after
+    /// it was discarded).
     public internal(set) var finishedPosition: UInt64?
+    /// The position of the last `WorkoutRestored` of a deleted workout, for `why` to name; a workout in progress read
+    /// from its `workouts` row has none (it was never deleted).
+    public internal(set) var restoredPosition: UInt64?
     /// The position of the last `WorkoutEdited` that moved the start, for `why` to name; a workout in progress read
     /// from its `workouts` row has none (the row has no room for it).
     public internal(set) var startMovedPosition: UInt64?
@@ -66,9 +70,9 @@ public struct Workout: Sendable {
         return false
     }
 
-    /// What to do instead of a change that a deleted or discarded workout refuses: `otherwise`, or restore it first.
+    /// What to do instead of a change that a deleted or discarded workout refuses: restore it first, or `otherwise`.
     func remedyWhenGone(_ otherwise: String) -> String {
-        isRestorable ? "\(otherwise), or bring it back first (liftledger restore \(id))" : otherwise
+        isRestorable ? "bring it back first (liftledger restore \(id)), or \(otherwise)" : otherwise
     }
 
     public var finishedAt: Timestamp? {
@@ -161,8 +165,14 @@ public struct Workout: Sendable {
             if let name = edit.name { self.name = name }
         case .workoutDeleted:
             isDeleted = true
-        case .workoutRestored:
+        case .workoutRestored(let restored):
+            if isDeleted { restoredPosition = position }
             isDeleted = false
+            if case .discarded = status, let end = restored.finishedAt {
+                endPause(at: end)
+                status = .finished(at: end)
+                finishedPosition = position
+            }
         case .exerciseAdded(let added):
             if !exercises.contains(where: { $0.exerciseId == added.exerciseId }) {
                 exercises.append(WorkoutExercise(exerciseId: added.exerciseId, name: added.exerciseName))
