@@ -63,9 +63,8 @@ struct TrainingGenerator {
     private var workoutCount: UInt64 = 0
     /// Finished workouts: their start and their highest set number, for later edits.
     private var finished: [PastWorkout] = []
-    /// Workouts deleted, and workouts discarded with sets, that a later change may restore (the last few of each).
-    private var deleted: [PastWorkout] = []
-    private var discarded: [PastWorkout] = []
+    /// The last workout discarded (with sets), which is restored now and then.
+    private var lastDiscarded: PastWorkout?
 
     private typealias PastWorkout = (stream: String, startedAt: Int64, lastSet: UInt32, exercise: String)
     /// Each exercise's current working weight in kilograms.
@@ -188,6 +187,14 @@ struct TrainingGenerator {
                     ]
                 ))
         }
+        // A discarded workout brought back, as people undo a slip: the last one, so that it is recent.
+        if workoutCount % 500 == 0, let restored = lastDiscarded {
+            lastDiscarded = nil
+            finished.append(restored)
+            // Finished as the discarded workout's last set left it, an hour after its start.
+            let end = Timestamp(microsecondsSinceEpoch: restored.startedAt + 3_600_000_000)
+            pending.append((restored.stream, [at(WorkoutRestored(finishedAt: end))]))
+        }
         if !finished.isEmpty, random.chance(6) {
             pending.append(pastWorkoutChange())
         }
@@ -196,8 +203,8 @@ struct TrainingGenerator {
         return pending.removeFirst()
     }
 
-    /// A change to a finished workout: a new date, a late set, a correction, a removed set, or its deletion; or, in
-    /// place of a deletion now and then, a deleted workout restored or a discarded one finished after all.
+    /// A change to a finished workout: a new date, a late set, a correction, a removed set, or its deletion (now and
+    /// then undone at once by a restore, in the same append).
     private mutating func pastWorkoutChange() -> (String, [ProposedEvent]) {
         let index = random.below(finished.count)
         let past = finished[index]
@@ -211,21 +218,10 @@ struct TrainingGenerator {
             reps: UInt32(3 + random.below(8)))
         switch choice {
         case 0:
-            if !deleted.isEmpty, random.chance(40) {
-                let restored = deleted.removeLast()
-                finished.append(restored)
-                return (restored.stream, [proposed(WorkoutRestored())])
-            }
-            if !discarded.isEmpty, random.chance(40) {
-                let restored = discarded.removeLast()
-                finished.append(restored)
-                // Finished, as the discarded workout's last set left it, an hour after its start.
-                let end = Timestamp(microsecondsSinceEpoch: restored.startedAt + 3_600_000_000)
-                return (restored.stream, [proposed(WorkoutRestored(finishedAt: end))])
+            if random.chance(25) {
+                return (past.stream, [proposed(WorkoutDeleted(reason: "by mistake")), proposed(WorkoutRestored())])
             }
             finished.remove(at: index)
-            deleted.append(past)
-            if deleted.count > 10 { deleted.removeFirst() }
             return (past.stream, [proposed(WorkoutDeleted(reason: "duplicate"))])
         case 1, 2:
             let moved = past.startedAt - Int64(1 + random.below(48)) * 3_600_000_000
@@ -330,8 +326,7 @@ struct TrainingGenerator {
         if random.chance(2) { add(ExerciseRemoved(exerciseId: exercises[exercises.count - 1])) }
         if random.chance(4) {
             add(WorkoutDiscarded(), after: 1)
-            discarded.append((stream, time, setNumber, lastExercise))
-            if discarded.count > 10 { discarded.removeFirst() }
+            lastDiscarded = (stream, time, setNumber, lastExercise)
         } else {
             add(WorkoutFinished(note: random.chance(10) ? "felt good" : nil), after: 5)
             finished.append((stream, time, setNumber, lastExercise))
