@@ -82,6 +82,10 @@ def fold(events):
         elif typ in ENDED:
             w["ended"].add(typ)
             if typ == "WorkoutFinished": w["rest"] = None
+        elif typ == "WorkoutRestored":  # a deleted workout counts again; a discarded one given finishedAt finishes
+            w["ended"].discard("WorkoutDeleted")
+            if "finishedAt" in d and "WorkoutDiscarded" in w["ended"]:
+                w["ended"].discard("WorkoutDiscarded"); w["ended"].add("WorkoutFinished"); w["rest"] = None
         elif typ == "WorkoutPaused":
             if w["pause"] is None: w["pause"] = t
         elif typ == "WorkoutResumed":
@@ -323,6 +327,21 @@ def self_test():
     assert sug == {"weight": W("100", "kg", "100"), "reps": 8, "reason": "repeat set 1"}, sug
     ev("workout-6", "SetLogged", 3003, **st(4, "hack", "100", "kg", 8))
     assert status(recs, S + 3004 * US)["exercises"][0]["suggestedNext"] is None
+    # Restored workouts count again for the last time: workout-7, deleted, then restored; workout-8, discarded, then
+    # restored with its end.
+    ev("workout-6", "WorkoutFinished", 3005)
+    for wid, t in (("workout-7", 3010), ("workout-8", 3020)):
+        ev(wid, "WorkoutStarted", t); ev(wid, "ExerciseAdded", t, exerciseId="squat")
+        ev(wid, "SetLogged", t + 1, **st(1, "squat", "60", "kg", 5))
+    ev("workout-7", "WorkoutFinished", 3012); ev("workout-7", "WorkoutDeleted", 3013)
+    ev("workout-8", "WorkoutDiscarded", 3022)
+    ev("workout-9", "WorkoutStarted", 3030); ev("workout-9", "ExerciseAdded", 3030, exerciseId="squat")
+    last = lambda: status(recs, S + 3040 * US)["exercises"][0]["lastTime"]["workoutId"]
+    assert last() == "workout-5", last()
+    ev("workout-7", "WorkoutRestored", 3032)
+    assert last() == "workout-7", last()
+    ev("workout-8", "WorkoutRestored", 3033, finishedAt=fmt_time(S + 3021 * US))
+    assert last() == "workout-8", last()
     assert fmt_time(parse_time("0000-03-01T00:00:00.5Z")) == "0000-03-01T00:00:00.500000Z"
     assert fmt_time(parse_time("2026-11-22T20:05:09.25+02:00")) == "2026-11-22T18:05:09.250000Z"
     print("self-test passed")

@@ -63,8 +63,8 @@ struct TrainingGenerator {
     private var workoutCount: UInt64 = 0
     /// Finished workouts: their start and their highest set number, for later edits.
     private var finished: [PastWorkout] = []
-    /// The last workout discarded (with sets), which is restored now and then.
-    private var lastDiscarded: PastWorkout?
+    /// The last workout discarded (with sets), which is restored now and then, with when its last set was logged.
+    private var lastDiscarded: (workout: PastWorkout, lastSetAt: Timestamp)?
 
     private typealias PastWorkout = (stream: String, startedAt: Int64, lastSet: UInt32, exercise: String)
     /// Each exercise's current working weight in kilograms.
@@ -190,10 +190,10 @@ struct TrainingGenerator {
         // A discarded workout brought back, as people undo a slip: the last one, so that it is recent.
         if workoutCount % 500 == 0, let restored = lastDiscarded {
             lastDiscarded = nil
-            finished.append(restored)
-            // Finished as the discarded workout's last set left it, an hour after its start.
-            let end = Timestamp(microsecondsSinceEpoch: restored.startedAt + 3_600_000_000)
-            pending.append((restored.stream, [at(WorkoutRestored(finishedAt: end))]))
+            finished.append(restored.workout)
+            if finished.count > 100 { finished.removeFirst() }
+            // Finished at its last set, as `restore` finishes one.
+            pending.append((restored.workout.stream, [at(WorkoutRestored(finishedAt: restored.lastSetAt))]))
         }
         if !finished.isEmpty, random.chance(6) {
             pending.append(pastWorkoutChange())
@@ -326,7 +326,9 @@ struct TrainingGenerator {
         if random.chance(2) { add(ExerciseRemoved(exerciseId: exercises[exercises.count - 1])) }
         if random.chance(4) {
             add(WorkoutDiscarded(), after: 1)
-            lastDiscarded = (stream, time, setNumber, lastExercise)
+            if let lastSetAt = events.last(where: { $0.type == SetLogged.typeName })?.occurredAt {
+                lastDiscarded = ((stream, time, setNumber, lastExercise), lastSetAt)
+            }
         } else {
             add(WorkoutFinished(note: random.chance(10) ? "felt good" : nil), after: 5)
             finished.append((stream, time, setNumber, lastExercise))

@@ -267,7 +267,8 @@ struct EditCommand: AsyncParsableCommand {
 
 struct DeleteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "delete", abstract: "Delete a finished workout (a tombstone; its events stay in the journal).")
+        commandName: "delete",
+        abstract: "Delete a finished workout (a tombstone; its events stay in the journal; restore brings it back).")
 
     @OptionGroup var location: JournalLocation
 
@@ -288,9 +289,9 @@ struct RestoreCommand: AsyncParsableCommand {
         commandName: "restore", abstract: "Bring back a deleted workout, or a discarded one with sets.",
         discussion: """
             A deleted workout counts again as it did before, its records with it. A discarded one is finished when \
-            finish --at last would have finished it as it was discarded (its last set, or a pause's end or a running \
-            rest's start after it), and joins the history. As of a time before the restore, the workout is still \
-            gone.
+            finish --at last would have finished it as it was discarded (its last set, or, if later, its last pause's \
+            end or its running rest's start or change), and joins the history. As of a time before the restore, the \
+            workout is still gone.
             """)
 
     @OptionGroup var location: JournalLocation

@@ -268,8 +268,8 @@ struct WhyCommand: AsyncParsableCommand {
                 if let finished = workout?.finishedPosition, finished != record.position { positions.append(finished) }
                 // The edit that moved the workout's date, which dates the record, not its set's event.
                 if let moved = workout?.startMovedPosition, !positions.contains(moved) { positions.append(moved) }
-                // The restore that brought the deleted workout, and the record with it, back.
-                if let restored = workout?.restoredPosition, !positions.contains(restored) {
+                // The restore that brought the deleted workout, and a record made before it, back.
+                if let restored = workout?.restoredPosition, restored > record.position, !positions.contains(restored) {
                     positions.append(restored)
                 }
                 let events = try positions.compactMap { try journal.record(at: $0) }

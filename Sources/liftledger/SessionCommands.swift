@@ -83,7 +83,9 @@ struct LogCommand: AsyncParsableCommand {
 
     @Flag(
         name: .customLong("no-rest"),
-        help: "Start no rest timer (by default, a set of a routine's exercise starts the rest the routine gives it).")
+        help: ArgumentHelp(
+            "Start no rest timer (by default, a set of a routine's exercise starts the rest the routine gives it); a "
+                + "set still ends the one running."))
     var noRest = false
 
     func validate() throws {
@@ -129,8 +131,9 @@ struct LogCommand: AsyncParsableCommand {
         let details = SetDetails(
             exerciseId: "", weight: entry.weight, reps: entry.reps, kind: request.kind, rpe: request.rpe,
             durationSeconds: seconds, distanceMeters: metres)
-        Terminal.write("set \(number): \(name) \(TrainingFormat.details(details, unit))\n")
+        // In the order of the events: the clock runs again, then the set, then the rest it starts.
         if paused { Terminal.write("the workout was paused: its clock runs again\n") }
+        Terminal.write("set \(number): \(name) \(TrainingFormat.details(details, unit))\n")
         if let rest = logged.restSeconds {
             let duration = TrainingFormat.duration(seconds: Int64(rest))
             Terminal.write("rest: \(duration) started (the routine's; liftledger rest skip stops it)\n")
@@ -471,7 +474,8 @@ struct FinishCommand: AsyncParsableCommand {
 
 struct DiscardCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "discard", abstract: "Discard the workout in progress (its events stay in the journal).")
+        commandName: "discard",
+        abstract: "Discard the workout in progress (its events stay in the journal; restore brings it back).")
 
     @OptionGroup var location: JournalLocation
 

@@ -53,7 +53,8 @@ struct InteroperabilityTests {
             ["correct", "2", "--reps", "4"], ["remove-set", "1"], ["finish", "--note", "ok"],
             // workout-1 is taken by the JSON events above: the training commands' first workout is workout-2.
             ["edit", "2", "--date", "2026-11-02T18:00:00Z", "--name", "Moved"], ["delete", "2", "--reason", "test"],
-            ["restore", "2"], ["start"], ["rest", "60"], ["discard"],
+            ["restore", "2"], ["start"], ["log", "squat", "100kg", "x", "5"], ["rest", "60"], ["discard"],
+            ["restore", "3"],
         ] {
             let result = try liftledger(command, journal: path)
             #expect(result.status == 0, "\(command): \(result.standardError)")
@@ -78,9 +79,9 @@ struct InteroperabilityTests {
         let fromCLI = try liftledger(["events", "--json"], journal: path)
         let fromPython = try run(Self.python, [Self.reader, path])
         #expect(fromPython.status == 0, "\(fromPython.standardError)")
-        // 5 records above, 32 from the commands (counted by hand from what each writes: the warm-up of the routine's
+        // 5 records above, 35 from the commands (counted by hand from what each writes: the warm-up of the routine's
         // bench press starts its rest, which the squat after it closes), 2 appended directly.
-        #expect(fromCLI.lines.count == 39)
+        #expect(fromCLI.lines.count == 42)
         #expect(fromCLI.lines.filter { $0.contains(#""data":"#) }.count == fromCLI.lines.count - 6)
         #expect(fromPython.lines.count == fromCLI.lines.count)
         for (cli, python) in zip(fromCLI.lines, fromPython.lines) {

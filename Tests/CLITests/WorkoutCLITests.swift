@@ -154,10 +154,9 @@ struct WorkoutCLITests {
         func events() throws -> [[String: Any]] { try ok(["events", "--json"]).lines.map(jsonObject) }
         let last = try events().suffix(2)
         #expect(last.map { $0["type"] as? String } == ["SetLogged", "RestTimerStarted"])
-        let set = try #require(last.first?["occurredAt"] as? String).dropLast()  // microseconds, then Z
-        let endsAt = try #require((last.last?["data"] as? [String: Any])?["endsAt"] as? String).dropLast()
-        let format = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-        #expect(try format.parse(endsAt + "Z").timeIntervalSince(try format.parse(set + "Z")) == 180)
+        let setAt = (last.first?["occurredAt"] as? String).flatMap(Self.microseconds)
+        let endsAt = ((last.last?["data"] as? [String: Any])?["endsAt"] as? String).flatMap(Self.microseconds)
+        #expect(setAt != nil && endsAt.map { $0 - setAt! } == 180_000_000)
         #expect((last.last?["data"] as? [String: Any])?["afterSet"] as? Int == 1)
         let rest = try jsonObject(try ok(["status", "--json"]).lines[0])["rest"] as? [String: Any]
         #expect(rest?["durationSeconds"] as? Int == 180)
@@ -660,8 +659,10 @@ struct WorkoutCLITests {
             refusedLog.standardError
                 == "liftledger: error: workout-2 was deleted; bring it back first (liftledger restore workout-2), or "
                 + "log into another workout\n")
+        let deletedAt = try #require(try events().last?["occurredAt"] as? String)
         #expect(try ok(["restore", "2"]).standardOutput == "restored workout-2: it counts again\n")
         #expect(try ok(["prs", "squat", "--json"]).standardOutput == records)
+        #expect(try ok(["history", "--json", "--as-of", deletedAt]).lines.count == 1)
         let restore = try #require(try events().last?["position"] as? Int)
         let why = try jsonObject(try ok(["why", "squat", "heaviest", "--json"]).lines[0])
         let cited = (why["records"] as? [[String: Any]])?.last?["events"] as? [[String: Any]]
@@ -708,7 +709,7 @@ struct WorkoutCLITests {
         let empty = try liftledger(["restore", "4"], journal: journal)
         #expect(
             empty.standardError
-                == "liftledger: error: workout-4 was discarded, and has no sets; there is nothing to restore\n")
+                == "liftledger: error: workout-4 was discarded with no sets; there is nothing to restore\n")
         #expect(try head() == before + 1)
     }
 

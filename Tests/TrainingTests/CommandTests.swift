@@ -289,6 +289,34 @@ struct CommandTests {
         #expect(try test.journal.head().position == head)
     }
 
+    /// A discarded workout that is deleted too (`delete` took discarded workouts once; the tombstone is appended here
+    /// as such a build wrote it) is brought back by one `WorkoutRestored`, which finishes it when `finish --at last`
+    /// would have as it was discarded. By hand: a set at 18:10, a rest started at 18:12 and moved at 18:13, the
+    /// discard at 18:20: the rest still ran then, so the end is its last change, 18:13. A second restore is refused.
+    @Test func aDiscardedAndDeletedWorkoutIsRestoredOnceAtTheEndFinishWouldGive() async throws {
+        let test = try TestJournal()
+        let clock = ManualClock("2026-11-20T18:00:00Z")
+        let log = try TrainingLog(journal: test.journal, clock: clock.function)
+        let id = try await log.start()
+        clock.set("2026-11-20T18:10:00Z")
+        try await log.logSet(SetRequest(exercise: "squat", weight: weight("100"), reps: 5))
+        clock.set("2026-11-20T18:12:00Z")
+        try await log.startRest(seconds: 120)
+        clock.set("2026-11-20T18:13:00Z")
+        try await log.extendRest(by: 60)
+        clock.set("2026-11-20T18:20:00Z")
+        try await log.discard()
+        _ = try await test.journal.append([WorkoutDeleted().proposed()], to: id, expectedVersion: .any)
+        #expect(try log.query { try $0.workout(id)?.isRestorable } == true)
+        clock.set("2026-11-20T18:30:00Z")
+        let end = try #require(Timestamp(rfc3339: "2026-11-20T18:13:00Z"))
+        #expect(try await log.restoreWorkout(id) == .finished(at: end))
+        let restored = try log.query { try $0.workout(id) }
+        #expect(restored?.counts == true && restored?.finishedAt == end && restored?.isDeleted == false)
+        let again = await trainingError { _ = try await log.restoreWorkout(id) }
+        #expect(again?.code == .notAllowed && again?.message == "\(id) is in the history already")
+    }
+
     @Test func correctionsRemovalsEditsAndDeletion() async throws {
         let test = try TestJournal()
         let clock = ManualClock("2026-11-20T18:00:00Z")

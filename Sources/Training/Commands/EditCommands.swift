@@ -258,9 +258,7 @@ extension TrainingLog {
                     "\(workout.id) is \(workout.isDeleted ? "deleted" : workout.isActive ? "in progress" : "discarded")",
                     remedy: workout.isActive
                         ? "finish it first (liftledger finish)"
-                        : workout.isRestorable
-                            ? "only finished workouts can be edited: bring it back first (liftledger restore \(workout.id))"
-                            : "only finished workouts can be edited")
+                        : workout.remedyWhenGone("edit a finished workout"))
             }
             if let startedAt {
                 // The whole workout moves: it must still start when a workout counts, and end by now.
@@ -325,7 +323,7 @@ extension TrainingLog {
     /// Brings back a deleted workout, or a discarded one with sets, which is finished when `finish --at last` would
     /// have finished it as it was discarded: a `WorkoutRestored`, which happens now.
     public func restoreWorkout(_ reference: String) async throws -> Restoration {
-        try await execute { snapshot, now in
+        try await execute { snapshot, _ in
             let workout: Workout
             do {
                 workout = try self.workout(reference, in: snapshot)
@@ -335,29 +333,37 @@ extension TrainingLog {
                     remedy: "give the number that delete or discard printed (workout-N)")
             }
             let expectedVersion = try snapshot.expectedVersion(of: workout.id)
-            if workout.isDeleted {
+            switch workout.status {
+            // Deleted too, it may be (delete took discarded workouts once): the one event undoes both.
+            case .discarded(let discardedAt):
+                guard !workout.countedSets.isEmpty else {
+                    throw TrainingError(
+                        .notAllowed,
+                        "\(workout.id) was discarded with "
+                            + (workout.sets.isEmpty
+                                ? "no sets" : "none of its sets left (removed, or their exercise taken out)"),
+                        remedy: "there is nothing to restore")
+                }
+                // A rest timer the discard closed was still running then.
+                let rest = workout.rest.flatMap { $0.closedAt == discardedAt ? $0 : nil }
+                let end = min(workout.endAsOfLastSet(runningRest: rest), discardedAt)
+                return Decision(
+                    stream: workout.id, expectedVersion: expectedVersion, events: [WorkoutRestored(finishedAt: end)],
+                    result: .finished(at: end))
+            case .finished where workout.isDeleted:
                 return Decision(
                     stream: workout.id, expectedVersion: expectedVersion, events: [WorkoutRestored()],
                     result: .undeleted)
-            }
-            guard case .discarded(let discardedAt) = workout.status else {
+            case .finished:
                 throw TrainingError(
-                    .notAllowed, "\(workout.id) is \(workout.isActive ? "in progress" : "in the history already")",
+                    .notAllowed, "\(workout.id) is in the history already",
+                    remedy: "only a deleted or discarded workout can be restored")
+            // Deleted in progress, it has no end to be restored with (no command deletes one in progress).
+            case .active:
+                throw TrainingError(
+                    .notAllowed, "\(workout.id) \(workout.isDeleted ? "was deleted while" : "is") in progress",
                     remedy: "only a deleted or discarded workout can be restored")
             }
-            guard !workout.countedSets.isEmpty else {
-                throw TrainingError(
-                    .notAllowed, "\(workout.id) was discarded, and has no sets", remedy: "there is nothing to restore")
-            }
-            // As `finish --at last` ends a workout: at its last set, or, if later, at the end of its last pause or
-            // the start or last change of a rest timer still running (here: until the discard closed it).
-            let lastSet = max(
-                workout.countedSets.map(\.loggedAt).max() ?? workout.startedAt, workout.resumedAt ?? workout.startedAt)
-            let rest = workout.rest.flatMap { $0.closedAt == discardedAt ? $0.changedAt : nil }
-            let end = min(max(lastSet, rest ?? lastSet), now)
-            return Decision(
-                stream: workout.id, expectedVersion: expectedVersion, events: [WorkoutRestored(finishedAt: end)],
-                result: .finished(at: end))
         }
     }
 

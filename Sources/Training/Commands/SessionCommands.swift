@@ -47,6 +47,11 @@ public struct SetLogOutcome: Sendable, Equatable {
     public let number: UInt32
     /// The seconds of the routine's rest that the set started (see ``SetRequest/startsRoutineRest``).
     public let restSeconds: UInt32?
+
+    public init(number: UInt32, restSeconds: UInt32? = nil) {
+        self.number = number
+        self.restSeconds = restSeconds
+    }
 }
 
 extension TrainingLog {
@@ -152,7 +157,9 @@ extension TrainingLog {
                 rpe: request.rpe, note: request.note.flatMap { $0.isEmpty ? nil : $0 },
                 durationSeconds: request.durationSeconds, distanceMeters: request.distanceMeters)
             events.append(SetLogged(setNumber: number, set: details))
-            // The rest between sets that the routine gives the exercise, from the set on, as the apps start theirs.
+            // The rest between sets that the routine gives the exercise, from the set on, as the apps start theirs:
+            // from the set's time, which a clock set back keeps after the workout's last activity (`rest N` counts
+            // from now).
             var restSeconds: UInt32?
             if request.startsRoutineRest, workout.isActive,
                 let target = try workout.routineId.flatMap({ try snapshot.routine(id: $0) })?.exercises.first(where: {
@@ -358,8 +365,7 @@ extension TrainingLog {
                     remedy: "log a set first, or discard it (liftledger discard)")
             }
             // Not before a pause ended: its time, all of it, is out of the time trained already.
-            let lastSet = max(
-                workout.countedSets.map(\.loggedAt).max() ?? workout.startedAt, workout.resumedAt ?? workout.startedAt)
+            let lastSet = workout.lastSetOrResume
             let end: Timestamp
             switch time {
             // Finished now, one left running for days would count the days (paused, it counts none of them).
@@ -372,8 +378,7 @@ extension TrainingLog {
             // A rest timer still running was started (or moved) after the last set: the finish that closes it is not
             // dated before it began.
             case .lastSet:
-                let rest = workout.rest.flatMap { $0.isOpen ? $0.changedAt : nil }
-                end = min(max(lastSet, rest ?? lastSet), now)
+                end = min(workout.endAsOfLastSet(runningRest: workout.rest.flatMap { $0.isOpen ? $0 : nil }), now)
             case .at(let given, let secondPass):
                 let instant = given < lastSet ? secondPass.flatMap { lastSet <= $0 ? $0 : nil } ?? given : given
                 guard lastSet <= instant, instant <= now else {

@@ -63,11 +63,24 @@ public struct Workout: Sendable {
     /// Whether it counts in history, records and the other analytics: finished and not deleted.
     public var counts: Bool { finishedAt != nil && !isDeleted }
 
-    /// Whether `restore` brings it back: deleted, or discarded with sets.
+    /// Whether `restore` brings it back: discarded with sets, or deleted once finished.
     public var isRestorable: Bool {
-        if isDeleted { return true }
-        if case .discarded = status { return !countedSets.isEmpty }
-        return false
+        switch status {
+        case .discarded: !countedSets.isEmpty
+        case .finished: isDeleted
+        case .active: false
+        }
+    }
+
+    /// The earliest it may end: its last counted set (its start, with none), or, if later, the end of its last pause.
+    var lastSetOrResume: Timestamp {
+        max(countedSets.map(\.loggedAt).max() ?? startedAt, resumedAt ?? startedAt)
+    }
+
+    /// When `finish --at last` ends it: ``lastSetOrResume``, or, if later, the start or last change of `runningRest`,
+    /// a rest timer still running then.
+    func endAsOfLastSet(runningRest: RestTimer?) -> Timestamp {
+        max(lastSetOrResume, runningRest?.changedAt ?? lastSetOrResume)
     }
 
     /// What to do instead of a change that a deleted or discarded workout refuses: restore it first, or `otherwise`.

@@ -63,7 +63,7 @@ public struct TrainingProjection: Projection {
     /// estimate is worked out from the exact weight, not whole milligrams; an empty note is none; a `workouts` row keeps
     /// when the last pause ended. 12: an assisted exercise's session has a top weight, its least help, and a set of
     /// it at body weight is one of no help, for records too. 13: a workout's duration is rounded to the nearest second,
-    /// not cut down. 14: a `WorkoutRestored` makes a deleted workout count again.
+    /// not cut down. 14: a `WorkoutRestored` makes a deleted workout count again, and finishes a discarded one.
     public var version: UInt32 { Self.codeVersion }
     static let codeVersion: UInt32 = 14
     public let rules: Rules
