@@ -334,7 +334,7 @@ extension TrainingLog {
             }
             let expectedVersion = try snapshot.expectedVersion(of: workout.id)
             switch workout.status {
-            // Deleted too, it may be (delete took discarded workouts once): the one event undoes both.
+            // It may be deleted too (`delete` took discarded workouts once): the one event undoes both.
             case .discarded(let discardedAt):
                 guard !workout.countedSets.isEmpty else {
                     throw TrainingError(
