@@ -1,6 +1,7 @@
 import ArgumentParser
 import EventJournal
 import Foundation
+import Interchange
 import Training
 
 struct CorrectCommand: AsyncParsableCommand {
@@ -291,16 +292,41 @@ struct RestoreCommand: AsyncParsableCommand {
             A deleted workout counts again as it did before, its records with it. A discarded one is finished when \
             finish --at last would have finished it as it was discarded (its last set, or, if later, its last pause's \
             end or its running rest's start or change), and joins the history. As of a time before the restore, the \
-            workout is still gone.
+            workout is still gone. With no workout given, it lists those it brings back.
             """)
 
     @OptionGroup var location: JournalLocation
 
-    @Argument(help: "The workout: its number or id (workout-7).")
-    var workout: String
+    @Argument(help: "The workout: its number or id (workout-7); none to list the workouts it brings back.")
+    var workout: String?
+
+    @Flag(help: "With no workout given: print JSON (fields documented in docs/JSON.md).")
+    var json = false
+
+    func validate() throws {
+        if json && workout != nil { throw ValidationError("--json goes with the list: leave the workout out") }
+    }
 
     func run() async throws {
         let log = try location.trainingLog()
+        guard let workout else {
+            let (workouts, zone) = try (log.restorableWorkouts(), log.query { $0.rules.timeZone })
+            if json {
+                for workout in workouts { Terminal.write(Self.entry(workout, zone).rendered + "\n") }
+            } else if workouts.isEmpty {
+                Terminal.write("no workout to restore: none is deleted, nor discarded with sets\n")
+            } else {
+                Terminal.write("workouts restore brings back, the latest first:\n")
+                let idWidth = columnWidth(workouts.map(\.id), least: 12)
+                for workout in workouts {
+                    Terminal.write(
+                        padded(TrainingFormat.localTime(workout.startedAt, in: zone), 18) + padded(workout.id, idWidth)
+                            + padded(Self.state(workout), 11) + padded(counted(workout.countedSets.count, "set"), 9)
+                            + workout.name + "\n")
+                }
+            }
+            return
+        }
         let id = Workout.streamID(reference: workout)
         switch try await log.restoreWorkout(workout) {
         case .undeleted:
@@ -310,5 +336,17 @@ struct RestoreCommand: AsyncParsableCommand {
             let time = TrainingFormat.localTime(end, in: zone)
             Terminal.write("restored \(id): finished at \(time), as finish --at last would have\n")
         }
+    }
+
+    /// How the workout went: `deleted` or `discarded`.
+    static func state(_ workout: Workout) -> String { workout.isDeleted ? "deleted" : "discarded" }
+
+    static func entry(_ workout: Workout, _ zone: TimeZone) -> JSON {
+        .object([
+            ("workoutId", .string(workout.id)), ("name", .string(workout.name)),
+            ("date", .string(LocalDate(dayNumber: LocalDate.dayNumber(of: workout.startedAt, in: zone)).description)),
+            ("startedAt", .string(workout.startedAt.description)), ("state", .string(state(workout))),
+            ("sets", .unsigned(UInt64(workout.countedSets.count))),
+        ])
     }
 }

@@ -660,6 +660,9 @@ struct WorkoutCLITests {
                 == "liftledger: error: workout-2 was deleted; bring it back first (liftledger restore workout-2), or "
                 + "log into another workout\n")
         let deletedAt = try #require(try events().last?["occurredAt"] as? String)
+        // With no workout given, restore lists those it brings back.
+        let listed = try ok(["restore"]).lines
+        #expect(listed.count == 2 && listed[1].hasSuffix("  workout-2   deleted    1 set    Workout"), "\(listed)")
         #expect(try ok(["restore", "2"]).standardOutput == "restored workout-2: it counts again\n")
         #expect(try ok(["prs", "squat", "--json"]).standardOutput == records)
         #expect(try ok(["history", "--json", "--as-of", deletedAt]).lines.count == 1)
@@ -675,6 +678,9 @@ struct WorkoutCLITests {
         try ok(["discard"])
         #expect(try heaviest() == ("110", "100"))
         let discard = try #require(try events().last)
+        let candidates = try ok(["restore", "--json"]).lines.map(jsonObject)
+        #expect(candidates.count == 1 && candidates.first?["workoutId"] as? String == "workout-3")
+        #expect(candidates.first?["state"] as? String == "discarded" && candidates.first?["sets"] as? Int == 1)
         let restStarted = try #require(try events().last { $0["type"] as? String == "RestTimerStarted" })
         let restored = try ok(["restore", "3"]).standardOutput
         #expect(
@@ -699,7 +705,7 @@ struct WorkoutCLITests {
         for (workout, message) in [
             ("2", "workout-2 is in the history already; only a deleted or discarded workout can be restored"),
             ("4", "workout-4 is in progress; only a deleted or discarded workout can be restored"),
-            ("9", "no workout 9; give the number that delete or discard printed"),
+            ("9", "no workout 9; see the workouts it brings back with liftledger restore (no workout given)"),
         ] {
             let refused = try liftledger(["restore", workout], journal: journal)
             #expect(
@@ -711,6 +717,7 @@ struct WorkoutCLITests {
             empty.standardError
                 == "liftledger: error: workout-4 was discarded with no sets; there is nothing to restore\n")
         #expect(try head() == before + 1)
+        #expect(try ok(["restore"]).lines == ["no workout to restore: none is deleted, nor discarded with sets"])
     }
 
     /// The calendar's weeks start on the rules' week.start. November 2026 begins on a Sunday (the 25th is a Wednesday):

@@ -320,6 +320,17 @@ extension TrainingLog {
         case finished(at: Timestamp)
     }
 
+    /// The workouts ``restoreWorkout(_:)`` brings back, the latest started first. It reads every workout's events, as
+    /// no read model keeps those that do not count.
+    public func restorableWorkouts() throws -> [Workout] {
+        try query { snapshot in
+            let highest = try snapshot.highestWorkoutNumber()
+            guard highest > 0 else { return [] }
+            return try (1...highest).compactMap { try snapshot.workout(Workout.streamID(number: $0)) }
+                .filter(\.isRestorable).sorted { ($0.startedAt, $0.id) > ($1.startedAt, $1.id) }
+        }
+    }
+
     /// Brings back a deleted workout, or a discarded one with sets, which is finished when `finish --at last` would
     /// have finished it as it was discarded: a `WorkoutRestored`, which happens now.
     public func restoreWorkout(_ reference: String) async throws -> Restoration {
@@ -330,7 +341,7 @@ extension TrainingLog {
             } catch let error as TrainingError where error.code == .notFound {
                 throw TrainingError(
                     .notFound, "no workout \(reference)",
-                    remedy: "give the number that delete or discard printed (workout-N)")
+                    remedy: "see the workouts it brings back with liftledger restore (no workout given)")
             }
             let expectedVersion = try snapshot.expectedVersion(of: workout.id)
             switch workout.status {
