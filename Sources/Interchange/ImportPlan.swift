@@ -47,6 +47,8 @@ struct ImportPlan {
         // The counted workouts the journal holds, by the whole second they start in (an export gives no fractions):
         // read once, when a workout is new to its app's identity.
         var heldByStart: [Int64: [WorkoutSummary]]?
+        // The same for the workouts deleted in LiftLedger, which stay so: read once, when one is held by neither.
+        var deletedByStart: [Int64: [Workout]]?
         for workout in workouts {
             report.workouts += 1
             // Rest rows alone are no workout: a live one cannot finish without a set, and an export would leave it out.
@@ -83,26 +85,41 @@ struct ImportPlan {
                 let candidates = starts.flatMap { held[Self.second($0)] ?? [] }
                 if try Self.holds(workout, sets: details, among: candidates, snapshot) {
                     report.alreadyImported += 1
+                    continue
+                }
+                let deleted =
+                    try deletedByStart
+                    ?? Dictionary(
+                        grouping: snapshot.everyWorkout().filter { $0.isDeleted && $0.finishedAt != nil },
+                        by: { Self.second($0.startedAt) })
+                deletedByStart = deleted
+                let deletedCandidates = starts.flatMap { deleted[Self.second($0)] ?? [] }
+                if deletedCandidates.contains(where: {
+                    $0.name == workout.name && Self.sameSets($0.liveSetDetails, details)
+                }) {
+                    report.alreadyImported += 1
+                    report.leftDeleted += 1
                 } else {
                     newWorkouts.append(workout)
                 }
                 continue
             }
             guard let stream = try journal.record(at: position)?.streamID else { throw SnapshotBehind() }
+            guard let stored = try snapshot.workout(stream) else { throw SnapshotBehind() }
+            // Deleted in LiftLedger: it stays deleted, and nothing is written to it (as `correct` and `edit` refuse).
+            if stored.isDeleted {
+                report.alreadyImported += 1
+                report.leftDeleted += 1
+                continue
+            }
             // As the imports left it, the workout reads as the file does: whatever changed since was changed in
-            // LiftLedger (a set corrected or removed, the workout deleted, a new date), and stays. Only a workout that
-            // reads otherwise is worked out as it stands, to be corrected.
+            // LiftLedger (a set corrected or removed, a new date), and stays. Only a workout that reads otherwise is
+            // corrected, from how it stands.
             let imported = try Self.importedWorkout(of: stream, in: journal)
             let setsAsImported = Self.sameSets(imported?.liveSetDetails ?? [], details)
             let changedStart = correctsStarts && imported.map { $0.startedAt != workout.start } ?? false
             let changedNote = imported.map { Self.asRead($0.note) != Self.asRead(workout.note) } ?? false
             if setsAsImported && !changedStart && !changedNote {
-                report.alreadyImported += 1
-                continue
-            }
-            guard let stored = try snapshot.workout(stream) else { throw SnapshotBehind() }
-            // Deleted in LiftLedger: it stays deleted, and nothing is written to it (as `correct` and `edit` refuse).
-            if stored.isDeleted {
                 report.alreadyImported += 1
                 continue
             }
@@ -400,6 +417,8 @@ struct PlanReport {
     var workouts = 0
     var added = 0
     var alreadyImported = 0
+    /// Of those already imported, the workouts deleted in LiftLedger, left so.
+    var leftDeleted = 0
     var corrected = 0
     /// Workouts of rest rows alone, passed over.
     var withoutSets = 0
@@ -451,6 +470,8 @@ public struct ImportReport: Sendable {
     public let workouts: Int
     public let workoutsAdded: Int
     public let workoutsAlreadyImported: Int
+    /// Of those already imported, the workouts deleted in LiftLedger: left so, whatever the file says of them.
+    public let workoutsLeftDeleted: Int
     public let workoutsCorrected: Int
     /// Workouts of rest rows alone, passed over: no set makes them a workout.
     public let workoutsWithoutSets: Int
@@ -478,6 +499,7 @@ public struct ImportReport: Sendable {
         workouts = plan.workouts
         workoutsAdded = plan.added
         workoutsAlreadyImported = plan.alreadyImported
+        workoutsLeftDeleted = plan.leftDeleted
         workoutsCorrected = plan.corrected
         workoutsWithoutSets = plan.withoutSets
         sets = plan.sets

@@ -91,6 +91,11 @@ struct ImportCommand: AsyncParsableCommand {
                 + (report.workoutsWithoutSets == 0
                     ? ")" : ", \(report.workoutsWithoutSets) of rest rows alone, passed over)"),
         ]
+        if report.workoutsLeftDeleted > 0 {
+            lines.append(
+                "  of those already imported, \(report.workoutsLeftDeleted) deleted in LiftLedger: left so, whatever "
+                    + "the file says of them (liftledger restore brings one back)")
+        }
         // A file cut short removes the sets it lacks, as one edited in the app does: each change is named.
         for correction in report.corrections {
             let counts = [
@@ -139,6 +144,7 @@ struct ImportCommand: AsyncParsableCommand {
             ("rows", .integer(Int64(report.rows))), ("workouts", .integer(Int64(report.workouts))),
             ("workoutsAdded", .integer(Int64(report.workoutsAdded))),
             ("workoutsAlreadyImported", .integer(Int64(report.workoutsAlreadyImported))),
+            ("workoutsLeftDeleted", .integer(Int64(report.workoutsLeftDeleted))),
             ("workoutsCorrected", .integer(Int64(report.workoutsCorrected))),
             (
                 "corrections",

@@ -113,6 +113,33 @@ struct ImportCLITests {
 
     /// An export read from a pipe imports as the file does: the importer reads it once (it read the header and then
     /// the file again, and found a pipe empty the second time).
+    /// Workouts deleted in LiftLedger stay deleted whatever a file says, and the report counts them: the Hevy export
+    /// imported, workouts 2 and 3 deleted, then LiftLedger's own Strong export of it (taken before, so it holds them)
+    /// imported back adds nothing (it added them again as new workouts when it looked among counted workouts alone),
+    /// and the Hevy file again neither. Once workout 2 is restored, one is left deleted.
+    @Test func workoutsDeletedInLiftLedgerStaySoAndTheReportCountsThem() throws {
+        let journal = directory.child("deleted")
+        #expect(try liftledger(["init"], journal: journal).status == 0)
+        let hevy = repositoryRoot + "/Fixtures/exports/hevy-kg-2022-2026.csv"
+        #expect(try liftledger(["import", hevy], journal: journal).status == 0)
+        let export = directory.child("ours.csv")
+        #expect(try liftledger(["export", "--format", "strong-csv", "--output", export], journal: journal).status == 0)
+        for workout in ["2", "3"] { #expect(try liftledger(["delete", workout], journal: journal).status == 0) }
+        func head() throws -> Int { try liftledger(["events", "--json"], journal: journal).lines.count }
+        let before = try head()
+        for arguments in [["import", export, "--unit", "kg", "--json"], ["import", hevy, "--json"]] {
+            let report = try object(try liftledger(arguments, journal: journal).lines[0])
+            #expect(report["workoutsAdded"] as? Int == 0 && report["workoutsLeftDeleted"] as? Int == 2, "\(report)")
+        }
+        #expect(try head() == before)
+        let text = try liftledger(["import", hevy], journal: journal).lines
+        #expect(text.contains { $0.hasPrefix("  of those already imported, 2 deleted in LiftLedger: left so") })
+        #expect(try liftledger(["restore", "2"], journal: journal).status == 0)
+        let report = try object(
+            try liftledger(["import", export, "--unit", "kg", "--json"], journal: journal).lines[0])
+        #expect(report["workoutsAdded"] as? Int == 0 && report["workoutsLeftDeleted"] as? Int == 1, "\(report)")
+    }
+
     @Test func anExportImportsFromAPipe() throws {
         let journal = directory.child("piped")
         #expect(try liftledger(["init"], journal: journal).status == 0)

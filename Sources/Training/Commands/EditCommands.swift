@@ -324,10 +324,7 @@ extension TrainingLog {
     /// no read model keeps those that do not count.
     public func restorableWorkouts() throws -> [Workout] {
         try query { snapshot in
-            let highest = try snapshot.highestWorkoutNumber()
-            guard highest > 0 else { return [] }
-            return try (1...highest).compactMap { try snapshot.workout(Workout.streamID(number: $0)) }
-                .filter(\.isRestorable).sorted { ($0.startedAt, $0.id) > ($1.startedAt, $1.id) }
+            try snapshot.everyWorkout().filter(\.isRestorable).sorted { ($0.startedAt, $0.id) > ($1.startedAt, $1.id) }
         }
     }
 

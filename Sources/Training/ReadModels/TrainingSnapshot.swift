@@ -228,6 +228,14 @@ public struct TrainingSnapshot {
         return try last.flatMap(workout)
     }
 
+    /// Every workout folded so far, each worked out from its events: those that do not count (deleted, discarded) are in
+    /// no read model, so this reads every workout's events.
+    public func everyWorkout() throws -> [Workout] {
+        let highest = try highestWorkoutNumber()
+        guard highest > 0 else { return [] }
+        return try (1...highest).compactMap { try workout(Workout.streamID(number: $0)) }
+    }
+
     /// The highest workout number folded so far.
     public func highestWorkoutNumber() throws -> UInt64 {
         try table(.meta)?.withValue(forKey: Array("highest".utf8)) { $0.bigEndian(UInt64.self, at: 0) } ?? 0
