@@ -111,8 +111,6 @@ struct ImportCLITests {
             "\(text)")
     }
 
-    /// An export read from a pipe imports as the file does: the importer reads it once (it read the header and then
-    /// the file again, and found a pipe empty the second time).
     /// Workouts deleted in LiftLedger stay deleted whatever a file says, and the report counts them: the Hevy export
     /// imported, workouts 2 and 3 deleted, then LiftLedger's own Strong export of it (taken before, so it holds them)
     /// imported back adds nothing (it added them again as new workouts when it looked among counted workouts alone),
@@ -140,6 +138,8 @@ struct ImportCLITests {
         #expect(report["workoutsAdded"] as? Int == 0 && report["workoutsLeftDeleted"] as? Int == 1, "\(report)")
     }
 
+    /// An export read from a pipe imports as the file does: the importer reads it once (it read the header and then
+    /// the file again, and found a pipe empty the second time).
     @Test func anExportImportsFromAPipe() throws {
         let journal = directory.child("piped")
         #expect(try liftledger(["init"], journal: journal).status == 0)
