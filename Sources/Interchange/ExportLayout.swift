@@ -118,7 +118,10 @@ struct ExportLayout {
             case .hevy: [.title, .startTime, .exercise, .setType, .weight, .reps]
             case .fitnotes: [.date, .exercise, .category, .weight, .reps]
             }
-        if let missing = required.first(where: { columns[$0] == nil }) {
+        // Hevy's weight column names its unit: a bare `weight` is none of Hevy's (an edited header), and read with
+        // --unit it could take the wrong one.
+        let lacksHevyUnit = format == .hevy && weightUnit == nil
+        if let missing = required.first(where: { columns[$0] == nil || ($0 == .weight && lacksHevyUnit) }) {
             throw ImportError(
                 .unknownLayout,
                 "the header lacks the \(Self.headerName(missing, format)) column of a \(format.rawValue) export",

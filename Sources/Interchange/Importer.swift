@@ -44,7 +44,8 @@ public struct Importer: Sendable {
 
     /// Refuses, by the start of a file, a compressed archive, as an export may come from a download (gzip, zip, xz,
     /// Zstandard or 7-Zip, by magic numbers that no CSV begins with), and text that is not UTF-8 because it is UTF-16 or
-    /// UTF-32, wide text: a byte-order mark, or NUL bytes among the first line's.
+    /// UTF-32, wide text: a byte-order mark, or NUL bytes among the first line's (which a file that is no text has
+    /// too).
     static func refuseArchiveOrWideText(_ start: ArraySlice<UInt8>, _ path: String) throws(ImportError) {
         if start.starts(with: [0x50, 0x4B, 0x05, 0x06]) {
             throw ImportError(
@@ -59,11 +60,16 @@ public struct Importer: Sendable {
                 .malformed, "\(path) is a \(archive.kind) archive, not text",
                 remedy: "take the export out of it (the file inside), then import that")
         }
-        let firstLine = start.prefix { $0 != UInt8(ascii: "\n") }
-        if start.starts(with: [0xFF, 0xFE]) || start.starts(with: [0xFE, 0xFF]) || firstLine.contains(0) {
+        if start.starts(with: [0xFF, 0xFE]) || start.starts(with: [0xFE, 0xFF]) {
             throw ImportError(
-                .malformed, "\(path) is UTF-16 or UTF-32 text (it has NUL bytes), not UTF-8",
+                .malformed, "\(path) is UTF-16 or UTF-32 text (it begins with a byte-order mark), not UTF-8",
                 remedy: "save it as UTF-8 (or export it again), then import it")
+        }
+        // Without a mark, NUL bytes are wide text or no text at all (a program, an image): which, is not told apart.
+        if start.prefix(while: { $0 != UInt8(ascii: "\n") }).contains(0) {
+            throw ImportError(
+                .malformed, "\(path) has NUL bytes: it is UTF-16 or UTF-32 text, or no text at all, not UTF-8",
+                remedy: "import the app's CSV export; if this is it, save it as UTF-8, then import it")
         }
     }
 

@@ -48,9 +48,8 @@ struct HistoryCommand: AsyncParsableCommand {
                     remedy: known.isEmpty
                         ? "there are no routines yet" : "the routines are: \(known.joined(separator: ", "))")
             }
-            let filter = HistoryFilter(
-                from: from, to: to, exerciseId: try exercise.map { try context.exercise($0).id },
-                routineId: found?.id)
+            let exercise = try exercise.map { try context.exercise($0) }
+            let filter = HistoryFilter(from: from, to: to, exerciseId: exercise?.id, routineId: found?.id)
             var workouts = try context.snapshot.history(filter)
             if let last { workouts = Array(workouts.suffix(last)) }
             if output.json {
@@ -72,7 +71,13 @@ struct HistoryCommand: AsyncParsableCommand {
                         ]))
                 }
             } else if workouts.isEmpty {
-                Terminal.write("no finished workouts\n")
+                // What the filters asked for, so that an empty answer is not read as an empty history.
+                var asked = ""
+                if let exercise { asked += " with \(exercise.name)" }
+                if let found { asked += " of routine \(found.name)" }
+                if let from { asked += " from \(from)" }
+                if let to { asked += " to \(to)" }
+                Terminal.write("no finished workouts\(asked)\n")
             } else {
                 // As wide as the longest id and name (`workout-10000` and on took the column's last space; a name
                 // past 17 columns moved the columns after it), a name past 32 columns cut.

@@ -20,10 +20,10 @@ struct ProfileSetCommand: AsyncParsableCommand {
     var name: String?
 
     // Signed, so that a negative age is refused with the range (by the training log), not as a value of no type.
-    @Option(parsing: .unconditional, help: "Your age in years.")
+    @Option(parsing: .unconditional, help: "Your age in years, 5 to 120.")
     var age: Int64?
 
-    @Option(parsing: .unconditional, help: "Your height in centimetres.")
+    @Option(parsing: .unconditional, help: "Your height in centimetres, 50 to 272.")
     var height: String?
 
     @Option(help: "The unit weights without one are read in: kg or lb.")
@@ -43,6 +43,9 @@ struct ProfileSetCommand: AsyncParsableCommand {
     var at: String?
 
     func validate() throws {
+        if at != nil, bodyWeight == nil {
+            throw ValidationError("--at dates a body weight; give --body-weight with it")
+        }
         // Refused as the command line is read, as `schedule set` with nothing to set is: status 64.
         guard [name, age.map(String.init), height, unit, timeZone, bodyWeight].contains(where: { $0 != nil }) else {
             throw ValidationError("nothing to change; give one or more options")

@@ -148,28 +148,24 @@ struct QueryContext {
     }
 }
 
-extension JournalLocation {
-    /// Runs `body` on the read models (as of `asOf`, when given), with a progress bar on a terminal for long work.
-    func query<T>(asOf: AsOfOption, _ body: (QueryContext) throws -> T) throws -> T {
-        let journal = try open()
-        let models = try TrainingReadModels(journal: journal)
-        if try models.answersByReplay { return try queryReplaying(journal, asOf: asOf, body) }
-        let built = try models.trainingCheckpoint()
+extension TrainingReadModels {
+    /// Brings the read models up to the journal's head, as a query does before it answers, with a progress bar on a
+    /// terminal; returns the rules in force. A rebuild that no change of the journal's rules explains is named on
+    /// standard error, with its cause, since it took the time it took (and a dry run would otherwise compare a replay
+    /// with read models it had just rebuilt, without a word).
+    func catchUpSayingWhy() throws -> Rules {
+        let built = try trainingCheckpoint()
         var bar = ProgressBar(label: "catching up")
         let rules: Rules
         do {
-            rules = try models.catchUp { _, done, total in bar.update(done, of: total) }
-        } catch  where TrainingReadModels.cannotFollow(error) {
+            rules = try catchUp { _, done, total in bar.update(done, of: total) }
+        } catch {
             bar.finish()
-            Terminal.writeError(
-                "liftledger: note: the disk is full, so the read models cannot follow the journal; this answer is "
-                    + "replayed from it\n")
-            return try queryReplaying(journal, asOf: asOf, body)
+            throw error
         }
         bar.finish()
-        // A rebuild that no change of the journal's rules explains took the time it took for a reason worth naming.
-        if let built, let current = try models.trainingCheckpoint(), current.slot != built.slot {
-            switch try models.cause(ofRebuildFrom: built) {
+        if let built, let current = try trainingCheckpoint(), current.slot != built.slot {
+            switch try cause(ofRebuildFrom: built) {
             case .otherCode:
                 Terminal.writeError(
                     "liftledger: note: rebuilt the read models, which another version of liftledger built, for this "
@@ -181,6 +177,25 @@ extension JournalLocation {
                         + "set --time-zone\n")
             case nil: break
             }
+        }
+        return rules
+    }
+}
+
+extension JournalLocation {
+    /// Runs `body` on the read models (as of `asOf`, when given), with a progress bar on a terminal for long work.
+    func query<T>(asOf: AsOfOption, _ body: (QueryContext) throws -> T) throws -> T {
+        let journal = try open()
+        let models = try TrainingReadModels(journal: journal)
+        if try models.answersByReplay { return try queryReplaying(journal, asOf: asOf, body) }
+        let rules: Rules
+        do {
+            rules = try models.catchUpSayingWhy()
+        } catch  where TrainingReadModels.cannotFollow(error) {
+            Terminal.writeError(
+                "liftledger: note: the disk is full, so the read models cannot follow the journal; this answer is "
+                    + "replayed from it\n")
+            return try queryReplaying(journal, asOf: asOf, body)
         }
         let now = Timestamp.now()
         guard let point = try asOf.pointInThePast(of: journal, timeZone: rules.timeZone, now: now) else {

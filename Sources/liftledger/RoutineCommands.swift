@@ -160,7 +160,7 @@ struct RoutineAddCommand: AsyncParsableCommand {
     @Argument(help: "The exercise.")
     var exercise: [String]
 
-    @Option(parsing: .unconditional, help: "Target sets.")
+    @Option(parsing: .unconditional, help: "Target sets, 1 to 20.")
     var sets: UInt32 = 3
 
     @Option(parsing: .unconditional, help: RoutineTargets.repsHelp)
@@ -197,7 +197,7 @@ struct RoutineEditCommand: AsyncParsableCommand {
     @Argument(help: "The exercise.")
     var exercise: [String]
 
-    @Option(parsing: .unconditional, help: "Target sets.")
+    @Option(parsing: .unconditional, help: "Target sets, 1 to 20.")
     var sets: UInt32?
 
     @Option(parsing: .unconditional, help: RoutineTargets.repsHelp)
@@ -495,7 +495,9 @@ struct TodayCommand: AsyncParsableCommand {
             let word = (due.hasPrefix("-") ? "-- " : "") + Shell.word(due)
             let hint: String
             if !known {
-                hint = " (no such routine yet; create it with liftledger routine add \(word) EXERCISE)"
+                hint =
+                    " (no such routine yet; create it with liftledger routine add \(word) EXERCISE)"
+                    + (day == today ? active.map { "; \($0.id) (\($0.name)) is in progress" } ?? "" : "")
             } else if day > today {
                 // A day still to come: a workout started now would be today's.
                 hint = ""
@@ -509,7 +511,8 @@ struct TodayCommand: AsyncParsableCommand {
             }
             Terminal.write("\(day.weekdayName) \(day): \(due)\(known ? besides + hint : hint + besides)\n")
         } else {
-            Terminal.write("\(day.weekdayName) \(day): rest day\(besides)\n")
+            let inProgress = day == today ? active.map { "; \($0.id) (\($0.name)) is in progress" } ?? "" : ""
+            Terminal.write("\(day.weekdayName) \(day): rest day\(besides)\(inProgress)\n")
         }
     }
 }

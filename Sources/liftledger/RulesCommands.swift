@@ -114,6 +114,9 @@ struct RulesSetCommand: AsyncParsableCommand {
             return
         }
         let models = log.readModels
+        // Rebuilt first when other code or another time zone built them, and said so: else the preview would be
+        // compared, without a word, with read models this dry run had just rebuilt.
+        _ = try models.catchUpSayingWhy()
         let (before, today) = try await models.caughtUpAnalytics()
         let after: AnalyticsView
         if Rules.key(key)?.affects == .fold {
@@ -225,7 +228,7 @@ struct RebuildCommand: AsyncParsableCommand {
             var tables: [TableDifference] = []
             for attempt in 1...3 {
                 let head = try models.journal.head().position
-                let rules = try models.catchUp()
+                let rules = try models.catchUpSayingWhy()
                 let today = LocalDate(Date(), in: rules.timeZone)
                 let before = try models.read(rules: rules) { try $0.analyticsView(today: today) }
                 let replayed = try models.preview(under: rules) { _, done, total in bar.update(done, of: total) }

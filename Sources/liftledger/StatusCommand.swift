@@ -27,7 +27,7 @@ struct StatusCommand: AsyncParsableCommand {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "Idle seconds after which a session is stale (default: the rule session.stale-after).",
+            "Idle seconds after which a session is stale, 60 to 604800 (default: the rule session.stale-after).",
             valueName: "seconds"))
     var staleAfter: Int64?
 

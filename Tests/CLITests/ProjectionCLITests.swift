@@ -863,8 +863,8 @@ struct ProjectionCLITests {
     }
 
     /// With no time zone in the profile, each process counts days in its system's: a query under another `TZ`
-    /// rebuilds the read models, and says why, with the fix. Under the same `TZ` again, or with the profile's zone set,
-    /// it says nothing.
+    /// rebuilds the read models, and says why, with the fix, as the dry runs of `rebuild` and `rules set` do. Under the
+    /// same `TZ` again, or with the profile's zone set, it says nothing.
     @Test func aQueryInAnotherSystemTimeZoneSaysWhyItRebuilds() throws {
         let journal = directory.child("journal")
         _ = try ok(["init"], journal: journal)
@@ -883,6 +883,23 @@ struct ProjectionCLITests {
                 == "liftledger: note: rebuilt the read models, which another process built in its time zone, in "
                 + "this one's (Asia/Tokyo); set one for every process with liftledger profile set --time-zone\n")
         #expect(try history("Asia/Tokyo").isEmpty)
+        // The dry runs say so too: they compared, without a word, a replay with read models they had just rebuilt.
+        func note(_ zone: String) -> String {
+            "liftledger: note: rebuilt the read models, which another process built in its time zone, in this one's "
+                + "(\(zone)); set one for every process with liftledger profile set --time-zone\n"
+        }
+        let dryRebuild = try run(
+            BuiltProgram.liftledger, ["rebuild", "--dry-run", "--journal", journal],
+            environment: ["TZ": "Europe/Paris"])
+        #expect(
+            dryRebuild.status == 0
+                && dryRebuild.standardError
+                    == note("Europe/Paris") + "0 differences from a full replay, and every table's rows the same\n",
+            "\(dryRebuild.standardError)")
+        let dryRule = try run(
+            BuiltProgram.liftledger, ["rules", "set", "e1rm.formula", "brzycki", "--dry-run", "--journal", journal],
+            environment: ["TZ": "Asia/Tokyo"])
+        #expect(dryRule.status == 0 && dryRule.standardError == note("Asia/Tokyo"), "\(dryRule.standardError)")
         _ = try ok(["profile", "set", "--time-zone", "Europe/Berlin"], journal: journal)
         #expect(try history("UTC").isEmpty)
         #expect(try history("Asia/Tokyo").isEmpty)

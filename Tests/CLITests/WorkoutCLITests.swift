@@ -205,6 +205,11 @@ struct WorkoutCLITests {
         let early = try liftledger(
             ["profile", "set", "--body-weight", "80kg", "--at", "1500-01-01 08:00"], journal: journal)
         #expect(early.status == 1 && early.standardError.contains("before 2000; give a time from 2000-01-01 on"))
+        // --at alone dates nothing: the message names what it goes with, not "nothing to change".
+        let alone = try liftledger(["profile", "set", "--at", "2026-11-15 07:30"], journal: journal)
+        #expect(
+            alone.status == 64 && alone.standardError.contains("--at dates a body weight; give --body-weight with it"),
+            "\(alone.standardError)")
         #expect(try ok(["events", "--json"]).standardOutput == before)
     }
 
@@ -1195,6 +1200,14 @@ struct WorkoutCLITests {
         #expect(
             try ok(["today"]).standardOutput.hasSuffix(
                 ": Upper A; workout-1 (Legs) is in progress: finish it, then liftledger start \"Upper A\"\n"))
+        // A routine due that is none yet, and a rest day: the workout in progress is named there too.
+        try ok(["schedule", "set", "--split", "Cardio"])
+        #expect(
+            try ok(["today"]).standardOutput.hasSuffix(
+                ": Cardio (no such routine yet; create it with liftledger routine add Cardio EXERCISE); workout-1 (Legs) "
+                    + "is in progress\n"))
+        try ok(["schedule", "set", "--split", "rest,Upper A"])
+        #expect(try ok(["today"]).standardOutput.hasSuffix(": rest day; workout-1 (Legs) is in progress\n"))
         // Messages name the routine as it was first named, however it is typed.
         #expect(try ok(["routine", "add", "UPPER a", "squat"]).standardOutput == "added Barbell Squat to Upper A\n")
         #expect(try ok(["routine", "move", "upper-a", "squat", "1"]).standardOutput == "moved in Upper A\n")
@@ -1257,6 +1270,10 @@ struct WorkoutCLITests {
             ])
         #expect(try ok(["routine", "show"]).lines.filter { !$0.hasPrefix(" ") } == ["Arms", "Upper A"])
         #expect(try ok(["history", "--routine", "Legs", "--json"]).lines.count == 1)
+        // None matches: the answer names what was asked, so that it is not read as an empty history.
+        #expect(
+            try ok(["history", "--routine", "Arms", "--from", "2099-01-01"]).standardOutput
+                == "no finished workouts of routine Arms from 2099-01-01\n")
         let again = try liftledger(["routine", "delete", "Legs"], journal: journal)
         #expect(again.status == 1 && again.standardError.contains(#"no routine "Legs""#), "\(again.standardError)")
     }

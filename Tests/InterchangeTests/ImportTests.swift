@@ -595,7 +595,7 @@ struct ImportTests {
         // The first set reached 8, the second did not: the same weight and the top of the range again.
         let suggestion = try #require(try log.activeSession()?.exercises.first?.suggestion)
         #expect(suggestion.weight == Weight(ExactDecimal(100), .kilograms) && suggestion.reps == 8)
-        #expect(suggestion.reason == "not every set reached 8 reps last time: the same again")
+        #expect(suggestion.reason == "not every set reached 8 reps last time: the same weight, at the top of the range")
     }
 
     /// Only Strong's layout, which LiftLedger's export writes, reads `\\` as one backslash; in Hevy's, a note keeps
@@ -964,14 +964,27 @@ struct ImportTests {
                 at: Self.exports + "strong-2026.csv", options: ImportOptions(format: .fitnotes, unit: .kilograms))
         }
         #expect(misnamed?.code == .unknownLayout && misnamed?.message.contains("Category column") == true)
+        // A Hevy header whose weight column names no unit (`weight` for `weight_kg`) is an edited one: refused, not
+        // read in the unit --unit gives (which would read these kilograms as pounds).
+        let hevy = try String(contentsOfFile: Self.exports + "hevy-kg-2022-2026.csv", encoding: .utf8)
+        let unitless = directory.child("hevy-unitless.csv")
+        try Data(hevy.replacingOccurrences(of: "\"weight_kg\"", with: "\"weight\"").utf8)
+            .write(to: URL(fileURLWithPath: unitless))
+        let edited = await importError { _ = try await importing(unitless, unit: .pounds) }
+        #expect(
+            edited?.code == .unknownLayout
+                && edited?.message == "the header lacks the weight_kg (or weight_lbs) column of a hevy export",
+            "\(String(describing: edited))")
         // A real export in another encoding is said to be one, with the fix: UTF-16 with its byte-order mark and
         // without, and Latin-1 (its `Ü` one byte, 0xDC, which UTF-8 never has alone).
         let strong = try String(contentsOfFile: Self.synthetic + "strong-de.csv", encoding: .utf8)
         #expect(strong.contains("Ü"))
         for (name, data, says) in [
-            ("utf16.csv", try #require(strong.data(using: .utf16)), "is UTF-16 or UTF-32 text"),
-            ("utf16le.csv", try #require(strong.data(using: .utf16LittleEndian)), "is UTF-16 or UTF-32 text"),
+            ("utf16.csv", try #require(strong.data(using: .utf16)), "is UTF-16 or UTF-32 text (it begins with a"),
+            ("utf16le.csv", try #require(strong.data(using: .utf16LittleEndian)), "it is UTF-16 or UTF-32 text, or"),
             ("latin1.csv", try #require(strong.data(using: .isoLatin1)), "text that is not UTF-8"),
+            // A program's first bytes (an ELF header) are no wide text: the message does not say they are.
+            ("program.csv", Data([0x7F, 0x45, 0x4C, 0x46, 0x02, 0x01, 0x01, 0x00, 0x00, 0x0A]), "or no text at all"),
         ] {
             let file = directory.child(name)
             try data.write(to: URL(fileURLWithPath: file))
@@ -1160,7 +1173,8 @@ struct ImportTests {
         ).write(to: URL(fileURLWithPath: wide))
         let target = try Journal.open(at: directory.child("restored-wide"), create: true)
         let wideError = await importError { _ = try await JournalExport.restore(from: wide, into: target) }
-        #expect(wideError?.message == "\(wide) is UTF-16 or UTF-32 text (it has NUL bytes), not UTF-8")
+        #expect(
+            wideError?.message == "\(wide) is UTF-16 or UTF-32 text (it begins with a byte-order mark), not UTF-8")
         #expect(try target.head().position == 0)
     }
 

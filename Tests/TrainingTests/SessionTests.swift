@@ -459,6 +459,15 @@ struct SessionTests {
                 == SetSuggestion(
                     weight: weight("12.5"), reps: 10,
                     reason: "not every set reached 10 reps last time: the same again"))
+        // 12 reps, past the range's top of 10, then 7 short of it: the same weight for 10, not "the same again" (12).
+        try await log.logSet(SetRequest(exercise: "Dips", weight: weight("12.5"), reps: 12))
+        try await log.logSet(SetRequest(exercise: "Dips", weight: weight("12.5"), reps: 7))
+        dips = try await dipsNextDay()
+        #expect(
+            dips.suggestion
+                == SetSuggestion(
+                    weight: weight("12.5"), reps: 10,
+                    reason: "not every set reached 10 reps last time: the same weight, at the top of the range"))
     }
 
     /// More weight needs the routine's sets done, each at the top of the range: 2 of 3 sets of 8 (by hand) give the same

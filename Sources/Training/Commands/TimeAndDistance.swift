@@ -63,7 +63,7 @@ public enum TimeAndDistance {
         let refused = TrainingError(
             .invalidValue, "cannot read the distance \(text.debugDescription)",
             remedy:
-                "give a number and its unit, such as 5km, 400m, 3.1mi, 100yd or 50ft, from 1 mm to 1000 km, with at most four decimals"
+                "give a number and its unit, such as 5km, 400m, 3.1mi, 100yd or 50ft, from 0.001m to 1000km, with at most four decimals"
         )
         let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
         let number = trimmed.prefix { $0.isNumber || $0 == "." }
@@ -87,7 +87,7 @@ public enum TimeAndDistance {
             throw TrainingError(.invalidValue, "a set of \(seconds) s", remedy: "give 1 s to a week")
         }
         if let metres, metres < ExactDecimal(significand: 1, scale: 3)! || maximumMetres < metres {
-            throw TrainingError(.invalidValue, "a set of \(metres) m", remedy: "give 1 mm to 1000 km")
+            throw TrainingError(.invalidValue, "a set of \(metres) m", remedy: "give 0.001 m to 1000 km")
         }
     }
 

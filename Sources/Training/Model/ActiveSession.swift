@@ -81,9 +81,10 @@ public struct SetSuggestion: Sendable, Equatable {
     /// working set, adding 2.5 kg (or 5 lb) when last time had the routine's number of working sets and every one
     /// reached the top of its rep range (for an assisted exercise, whose weight is help, taking as much off, down to
     /// none), or one rep when the first did not; without a routine, repeat it; when that first set reached the top
-    /// already and no weight changes, the same again. A set of no reps (a missed lift) is no set to repeat or start
-    /// from, and it did not reach the top of the range. No weight past the heaviest a set may be logged with is
-    /// suggested, and no set once this session has the routine's number of working sets lifted.
+    /// already and no weight changes, the same again (at the top of the range, for a set past it). A set of no reps (a
+    /// missed lift) is no set to repeat or start from, and it did not reach the top of the range. No weight past the
+    /// heaviest a set may be logged with is suggested, and no set once this session has the routine's number of working
+    /// sets lifted.
     static func next(
         current: [LoggedSet], lastTime: LastTime?, targets: RoutineExerciseAdded?, isAssisted: Bool = false
     ) -> SetSuggestion? {
@@ -139,8 +140,11 @@ public struct SetSuggestion: Sendable, Equatable {
                 : fewerSets
                     ? "\(working.count) of \(targets.targetSets) sets last time"
                     : "every set reached \(targets.maximumReps) reps last time"
-            return SetSuggestion(
-                weight: first.details.weight, reps: targets.maximumReps, reason: "\(reason): the same again")
+            // A set past the top of the range is not repeated as it was: the range's top is the target.
+            let again =
+                first.details.reps == targets.maximumReps
+                ? "the same again" : "the same weight, at the top of the range"
+            return SetSuggestion(weight: first.details.weight, reps: targets.maximumReps, reason: "\(reason): \(again)")
         }
         return SetSuggestion(
             weight: first.details.weight, reps: first.details.reps + 1,
