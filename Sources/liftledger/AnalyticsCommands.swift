@@ -159,13 +159,16 @@ struct BalanceCommand: AsyncParsableCommand {
             text += balance.pushPullRatio.map { " = \(number($0, 2))\n" } ?? "\n"
             text += "upper/lower: \(number(balance.upperSets)) / \(number(balance.lowerSets)) sets"
             text += balance.upperLowerRatio.map { " = \(number($0, 2))\n" } ?? "\n"
-            // Left out above, not silently: an imported custom exercise has no muscles until mapped to the catalog's.
+            // Left out above, not silently: an imported custom exercise has no muscles until it is given some, or
+            // mapped to the catalog's.
             if !withoutMuscles.isEmpty {
+                let first = Shell.word(withoutMuscles[0].name)
                 text +=
                     "not counted, as their exercise has no muscles: "
                     + withoutMuscles.map { "\($0.name) (\($0.sets) set\($0.sets == 1 ? "" : "s"))" }.joined(
                         separator: ", ")
-                    + "; import again with --map to map them to catalog exercises (docs/IMPORT.md)\n"
+                    + "; give them some (liftledger exercise edit \(first) --primary MUSCLES), or import again with "
+                    + "--map to map them to catalog exercises (docs/IMPORT.md)\n"
             }
             Terminal.write(text)
         }

@@ -209,8 +209,10 @@ struct ProfileWeightsCommand: AsyncParsableCommand {
 
 struct ExerciseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "exercise", abstract: "The exercise catalog: list, show, add custom exercises.",
-        subcommands: [ExerciseListCommand.self, ExerciseShowCommand.self, ExerciseAddCommand.self])
+        commandName: "exercise", abstract: "The exercise catalog: list, show, add and edit custom exercises.",
+        subcommands: [
+            ExerciseListCommand.self, ExerciseShowCommand.self, ExerciseAddCommand.self, ExerciseEditCommand.self,
+        ])
 }
 
 struct ExerciseListCommand: AsyncParsableCommand {
@@ -374,5 +376,65 @@ struct ExerciseAddCommand: AsyncParsableCommand {
                 secondaryMuscles: list(secondary), equipment: equipment, force: force, mechanic: mechanic,
                 category: "strength"))
         Terminal.write("added \(exercise.name) [\(exercise.id)]\n")
+    }
+}
+
+struct ExerciseEditCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "edit", abstract: "Change a custom exercise's muscles, equipment, force or mechanic.",
+        discussion: """
+            Every workout of the exercise counts again with them, whenever it was done: the weekly sets and volume \
+            per muscle, and the push/pull split, as balance shows them. An import makes a custom exercise of a name \
+            it does not know, with no muscles: give them here. The catalog's exercises keep theirs.
+            """)
+
+    @OptionGroup var location: JournalLocation
+
+    @Argument(help: "The custom exercise: its name or id.")
+    var name: [String]
+
+    @Option(help: "Primary muscles, comma-separated (such as chest,triceps).")
+    var primary: String?
+
+    @Option(help: "Secondary muscles, comma-separated; --secondary \"\" clears them.")
+    var secondary: String?
+
+    @Option(help: "Equipment, as exercise add takes it; --equipment \"\" clears it.")
+    var equipment: String?
+
+    @Option(help: "push, pull or static; --force \"\" clears it.")
+    var force: String?
+
+    @Option(help: "compound or isolation; --mechanic \"\" clears it.")
+    var mechanic: String?
+
+    func validate() throws {
+        guard [primary, secondary, equipment, force, mechanic].contains(where: { $0 != nil }) else {
+            throw ValidationError(
+                "nothing to change; give --primary, --secondary, --equipment, --force or --mechanic")
+        }
+    }
+
+    func run() async throws {
+        func list(_ text: String) -> [String] {
+            text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+                .filter { !$0.isEmpty }
+        }
+        let log = try location.trainingLog()
+        let (exercise, changed) = try await log.editCustomExercise(
+            name.joined(separator: " "),
+            CustomExerciseChange(
+                primaryMuscles: primary.map(list), secondaryMuscles: secondary.map(list), equipment: equipment,
+                force: force, mechanic: mechanic))
+        guard changed else {
+            Terminal.write("\(exercise.name) has these facts already; nothing was written\n")
+            return
+        }
+        // What the workouts now count for, as exercise show gives it.
+        let secondary = exercise.secondaryMuscles.joined(separator: ", ")
+        Terminal.write(
+            "changed \(exercise.name) [\(exercise.id)]: primary \(exercise.primaryMuscles.joined(separator: ", "))"
+                + (secondary.isEmpty ? "" : "; secondary \(secondary)") + "\n")
+        try log.rebuildAfter("the change of \(exercise.name)")
     }
 }

@@ -205,6 +205,58 @@ struct ImportCLITests {
         #expect(hevy.lines.contains { $0.hasPrefix("  sets: 5 (1 warm-up), rest rows: ") }, "\(hevy.lines)")
     }
 
+    /// An import makes a custom exercise of a name it does not know, with no muscles; `exercise edit` gives it some,
+    /// and every workout of it, the imported one too, counts for them, as a replay of the journal counts them. By
+    /// hand: 20 × 10 and 20 × 8 are 2 sets and 360 kg; for the biceps, the primary muscle, 2 sets and 360 kg; for the
+    /// forearms, the secondary one, half of each: 1 set and 180 kg.
+    @Test func anImportedCustomExerciseGetsMusclesWithExerciseEdit() throws {
+        let journal = directory.child("custom")
+        #expect(try liftledger(["init"], journal: journal).status == 0)
+        #expect(try liftledger(["profile", "set", "--time-zone", "UTC"], journal: journal).status == 0)
+        let file = directory.child("custom.csv")
+        let rows = [
+            "Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE",
+            "2026-11-02 10:00:00,Arms,30m,Zottman Curl Variant X,1,20,10,0,0,,,",
+            "2026-11-02 10:00:00,Arms,30m,Zottman Curl Variant X,2,20,8,0,0,,,",
+        ]
+        try Data((rows.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: file))
+        #expect(try liftledger(["import", file, "--unit", "kg"], journal: journal).status == 0)
+        func balance() throws -> [String] {
+            let result = try liftledger(
+                ["balance", "--weeks", "1", "--as-of", "2026-11-04", "--csv"], journal: journal)
+            #expect(result.status == 0, "\(result.standardError)")
+            return result.lines.filter { $0.hasPrefix("biceps,") || $0.hasPrefix("forearms,") }
+        }
+        #expect(try balance() == ["biceps,0.0,0,false", "forearms,0.0,0,false"])
+        // The text names the sets left out, and both ways to count them.
+        let text = try liftledger(["balance", "--weeks", "1", "--as-of", "2026-11-04"], journal: journal).lines
+        #expect(
+            text.last
+                == "not counted, as their exercise has no muscles: Zottman Curl Variant X (2 sets); give them some "
+                + "(liftledger exercise edit \"Zottman Curl Variant X\" --primary MUSCLES), or import again with --map "
+                + "to map them to catalog exercises (docs/IMPORT.md)")
+        let edit = try liftledger(
+            ["exercise", "edit", "zottman", "curl", "variant", "x", "--primary", "biceps", "--secondary", "forearms"],
+            journal: journal)
+        #expect(
+            edit.standardOutput
+                == "changed Zottman Curl Variant X [custom-zottman-curl-variant-x]: primary biceps; secondary forearms\n",
+            "\(edit.standardError)")
+        #expect(try balance() == ["biceps,2.0,360,false", "forearms,1.0,180,false"])
+        let replay = try liftledger(["rebuild", "--dry-run"], journal: journal)
+        #expect(replay.standardOutput.isEmpty && replay.standardError.hasPrefix("0 differences"), "\(replay)")
+        // The same facts again write nothing; the catalog's exercises keep theirs; nothing to change is a usage error.
+        let head = try liftledger(["stats", "--json"], journal: journal).standardOutput
+        let again = try liftledger(
+            ["exercise", "edit", "Zottman Curl Variant X", "--primary", "biceps"], journal: journal)
+        #expect(again.standardOutput == "Zottman Curl Variant X has these facts already; nothing was written\n")
+        #expect(try liftledger(["stats", "--json"], journal: journal).standardOutput == head)
+        let catalog = try liftledger(["exercise", "edit", "bench press", "--primary", "biceps"], journal: journal)
+        #expect(catalog.status == 1 && catalog.standardError.contains("is the catalog's, and keeps its facts"))
+        #expect(try liftledger(["exercise", "edit", "Zottman Curl Variant X"], journal: journal).status == 64)
+        #expect(try liftledger(["stats", "--json"], journal: journal).standardOutput == head)
+    }
+
     /// Two processes importing one file at once: one adds its workouts, and the other, whose append finds them stored
     /// already and writes nothing, reports them as already imported. (Without that check, both reported them added in
     /// every run here: both read and plan the file before either writes.)

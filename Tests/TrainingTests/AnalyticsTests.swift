@@ -406,6 +406,46 @@ struct AnalyticsTests {
         #expect(behind.lines.count == 1 && behind.lines.first?.isPrimary == true)
     }
 
+    /// A custom exercise's muscles changed with `exercise edit` count for every workout of it, whenever it was done,
+    /// and the read models folded event by event are those a replay of the journal builds. By hand: 20 × 10 and 20 × 8
+    /// are 2 sets and 360 kg; for Zottman Curl X's primary muscle, the forearms, at first; once the biceps are its
+    /// primary and the forearms its secondary, 2 sets and 360 kg for the biceps, 1 set and 180 kg for the forearms, and
+    /// 2 pull sets (its force); a workout of 20 × 10 after the change adds 1 set and 200 kg (biceps), 0.5 and 100
+    /// (forearms).
+    @Test func aCustomExercisesChangedMusclesCountForEveryWorkoutOfIt() async throws {
+        try await log.updateProfile(ProfileUpdated(timeZone: "UTC"))
+        try await log.addCustomExercise(
+            CustomExerciseAdded(exerciseId: "", name: "Zottman Curl X", primaryMuscles: ["forearms"]))
+        try await workout(
+            at: "2026-01-05T18:00:00Z", [set("zottman curl x", "20", 10), set("zottman curl x", "20", 8)])
+        let today = LocalDate("2026-01-07")!
+        func figures() throws -> [[Double]] {
+            let balance = try log.query { try $0.balance(weeks: 1, today: today) }
+            let muscles = ["biceps", "forearms"].map { name in balance.muscles.first { $0.name == name } }
+            return muscles.map { [$0?.sets ?? 0, Double(($0?.volumeMilligrams ?? 0) / 1_000_000)] } + [
+                [balance.pullSets]
+            ]
+        }
+        #expect(try figures() == [[0, 0], [2, 360], [0]])
+        let change = CustomExerciseChange(primaryMuscles: ["biceps"], secondaryMuscles: ["forearms"], force: "pull")
+        #expect(try await log.editCustomExercise("Zottman Curl X", change).changed)
+        #expect(try figures() == [[2, 360], [1, 180], [2]])
+        // The same facts again write nothing.
+        let head = try log.journal.head().position
+        #expect(try await log.editCustomExercise("zottman curl x", change).changed == false)
+        #expect(try log.journal.head().position == head)
+        try await workout(at: "2026-01-06T18:00:00Z", [set("zottman curl x", "20", 10)])
+        #expect(try figures() == [[3, 560], [1.5, 280], [3]])
+        let rules = try log.readModels.catchUp()
+        let replayed = try log.readModels.preview(under: rules)
+        #expect(try log.readModels.tableDifferences(from: replayed).isEmpty)
+        // The catalog's exercises keep their facts.
+        let refused = await #expect(throws: TrainingError.self) {
+            try await self.log.editCustomExercise("bench press", CustomExerciseChange(primaryMuscles: ["biceps"]))
+        }
+        #expect(refused?.code == .notAllowed)
+    }
+
     /// `why balance MUSCLE` lists the working sets behind a muscle's figure, each weighed by its exercise's role, in
     /// the weeks of the profile's time zone.
     @Test func theSetsBehindAMuscleAreItsWorkingSetsWeighedByRole() async throws {

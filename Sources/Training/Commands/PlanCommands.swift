@@ -75,16 +75,6 @@ extension TrainingLog {
     /// Adds a custom exercise to the catalog; returns it.
     @discardableResult
     public func addCustomExercise(_ proposal: CustomExerciseAdded) async throws -> Exercise {
-        var proposal = proposal
-        // As free-exercise-db writes them: each muscle once (a primary one not again as secondary), the force, the
-        // mechanic and the equipment in lower case, and no equipment rather than an empty one.
-        var seen: Set<String> = []
-        proposal.primaryMuscles = proposal.primaryMuscles.filter { seen.insert($0).inserted }
-        proposal.secondaryMuscles = proposal.secondaryMuscles.filter { seen.insert($0).inserted }
-        proposal.force = proposal.force?.lowercased()
-        proposal.mechanic = proposal.mechanic?.lowercased()
-        proposal.equipment = proposal.equipment?.trimmingCharacters(in: .whitespaces).lowercased()
-        if proposal.equipment?.isEmpty == true { proposal.equipment = nil }
         let name = proposal.name.trimmingCharacters(in: .whitespaces)
         guard !ExerciseCatalog.key(name).isEmpty else {
             throw TrainingError(
@@ -96,6 +86,73 @@ extension TrainingLog {
                 .invalidValue, "an exercise's name is at most \(Exercise.maximumNameLength) characters",
                 remedy: "give a shorter name")
         }
+        let proposal = try Self.checkedFacts(proposal)
+        return try await execute { snapshot, _ in
+            let catalog = try snapshot.catalog()
+            if let existing = catalog.lookup(name) {
+                throw TrainingError(
+                    .notAllowed, "\"\(name)\" is already in the catalog as \"\(existing.name)\" (\(existing.id))",
+                    remedy: "use it as it is, or pick another name")
+            }
+            var added = proposal
+            added.name = name
+            added.exerciseId = "custom-" + ExerciseCatalog.key(name).replacingOccurrences(of: " ", with: "-")
+            return Decision(
+                stream: "catalog", expectedVersion: try snapshot.expectedVersion(of: "catalog"), events: [added],
+                result: added.exercise)
+        }
+    }
+
+    /// Changes the muscles, equipment, force or mechanic of a custom exercise, those of `change` that are not nil (an
+    /// empty secondary list, or an empty text, clears that field); every workout of it counts again with them, whenever
+    /// it was done. Returns the exercise as it stands after, and whether anything changed (when nothing does, nothing
+    /// is written).
+    public func editCustomExercise(
+        _ name: String, _ change: CustomExerciseChange
+    ) async throws -> (exercise: Exercise, changed: Bool) {
+        try await execute { snapshot, _ in
+            let catalog = try snapshot.catalog()
+            guard let exercise = catalog.lookup(name) else {
+                throw TrainingError(
+                    .notFound, "no exercise named \(name.debugDescription)",
+                    remedy: "find its name with liftledger exercise list --search WORD")
+            }
+            guard exercise.isCustom else {
+                throw TrainingError(
+                    .notAllowed, "\(exercise.name) (\(exercise.id)) is the catalog's, and keeps its facts",
+                    remedy: "add a custom exercise with liftledger exercise add NAME --primary MUSCLES")
+            }
+            let before = CustomExerciseAdded(
+                exerciseId: exercise.id, name: exercise.name, primaryMuscles: exercise.primaryMuscles,
+                secondaryMuscles: exercise.secondaryMuscles, equipment: exercise.equipment, force: exercise.force,
+                mechanic: exercise.mechanic, category: exercise.category)
+            var after = before
+            func given(_ text: String?) -> String?? { text.map { $0.isEmpty ? String?.none : $0 } }
+            if let primary = change.primaryMuscles { after.primaryMuscles = primary }
+            if let secondary = change.secondaryMuscles { after.secondaryMuscles = secondary }
+            if let equipment = given(change.equipment) { after.equipment = equipment }
+            if let force = given(change.force) { after.force = force }
+            if let mechanic = given(change.mechanic) { after.mechanic = mechanic }
+            after = try Self.checkedFacts(after)
+            let events: [any TrainingEventPayload] = after == before ? [] : [after]
+            return Decision(
+                stream: "catalog", expectedVersion: try snapshot.expectedVersion(of: "catalog"), events: events,
+                result: (after.exercise, !events.isEmpty))
+        }
+    }
+
+    /// `proposal` with each muscle once (a primary one not again as secondary), and the force, the mechanic and the
+    /// equipment in lower case, as free-exercise-db writes them (no equipment rather than an empty one); refused when a
+    /// muscle, force, mechanic or equipment is not one free-exercise-db has, or no primary muscle is given.
+    private static func checkedFacts(_ proposal: CustomExerciseAdded) throws -> CustomExerciseAdded {
+        var proposal = proposal
+        var seen: Set<String> = []
+        proposal.primaryMuscles = proposal.primaryMuscles.filter { seen.insert($0).inserted }
+        proposal.secondaryMuscles = proposal.secondaryMuscles.filter { seen.insert($0).inserted }
+        proposal.force = proposal.force?.lowercased()
+        proposal.mechanic = proposal.mechanic?.lowercased()
+        proposal.equipment = proposal.equipment?.trimmingCharacters(in: .whitespaces).lowercased()
+        if proposal.equipment?.isEmpty == true { proposal.equipment = nil }
         let unknown = (proposal.primaryMuscles + proposal.secondaryMuscles).filter {
             !ExerciseCatalog.muscleNames.contains($0)
         }
@@ -122,20 +179,7 @@ extension TrainingLog {
                 .invalidValue, "unknown \(field) \(value.debugDescription)",
                 remedy: "give \(values.dropLast().joined(separator: ", ")) or \(values.last!)")
         }
-        return try await execute { snapshot, _ in
-            let catalog = try snapshot.catalog()
-            if let existing = catalog.lookup(name) {
-                throw TrainingError(
-                    .notAllowed, "\"\(name)\" is already in the catalog as \"\(existing.name)\" (\(existing.id))",
-                    remedy: "use it as it is, or pick another name")
-            }
-            var added = proposal
-            added.name = name
-            added.exerciseId = "custom-" + ExerciseCatalog.key(name).replacingOccurrences(of: " ", with: "-")
-            return Decision(
-                stream: "catalog", expectedVersion: try snapshot.expectedVersion(of: "catalog"), events: [added],
-                result: added.exercise)
-        }
+        return proposal
     }
 
     /// The id of a routine named `name`, and the routine when `snapshot` has it, when a routine can have that name:

@@ -34,8 +34,8 @@ public struct PlanProjection: Projection {
     public static let name = "plan"
     public var name: String { Self.name }
     /// 1: the first version. 2: a time zone this machine does not know, or cannot use (past UTC+14), is passed over, as
-    /// the rules pass it over.
-    public let version: UInt32 = 2
+    /// the rules pass it over. 3: a custom exercise changed (`exercise edit`) keeps the position it was added at.
+    public let version: UInt32 = 3
     public let rulesDigest: [UInt8] = []
     public let tables = PlanTable.allCases.map(\.name)
     public let eventTypes: Set<String>? = [
@@ -76,10 +76,16 @@ public struct PlanProjection: Projection {
                 try table(.bodyWeights).put(
                     weight.finish(), forKey: Key().instant(recorded.occurredAt).unsigned(recorded.position).bytes)
             case .customExerciseAdded(let added):
+                let key = Array(added.exerciseId.utf8)
+                // A change keeps the exercise where it was added, among the others.
+                let addedAt =
+                    try table(.exercises).withValue(forKey: key) { raw in
+                        try ReadModelRow.decode(raw, table: "exercises", Self.positionAdded(decoding:))
+                    } ?? recorded.position
                 var writer = PayloadWriter()
-                writer.unsigned(1, recorded.position)
+                writer.unsigned(1, addedAt)
                 writer.bytes(2, added.encoded)
-                try table(.exercises).put(writer.finish(), forKey: Array(added.exerciseId.utf8))
+                try table(.exercises).put(writer.finish(), forKey: key)
             case .routineCreated(let created):
                 var stored = try routine(created.routineId) ?? StoredRoutine(position: recorded.position)
                 stored.routine = Routine(id: created.routineId, name: created.name, exercises: stored.routine.exercises)
@@ -100,6 +106,15 @@ public struct PlanProjection: Projection {
             }
         }
         for (id, stored) in routines { try table(.routines).put(stored.encoded, forKey: Array(id.utf8)) }
+    }
+
+    /// The position that added the custom exercise an `exercises` row holds.
+    static func positionAdded(decoding bytes: UnsafeRawBufferPointer) throws(PayloadError) -> UInt64 {
+        var reader = PayloadReader(bytes)
+        while let field = try reader.next() {
+            if field.number == 1 { return try field.unsigned() }
+        }
+        throw PayloadError("a stored custom exercise lacks its position")
     }
 }
 

@@ -63,9 +63,10 @@ public struct TrainingProjection: Projection {
     /// estimate is worked out from the exact weight, not whole milligrams; an empty note is none; a `workouts` row keeps
     /// when the last pause ended. 12: an assisted exercise's session has a top weight, its least help, and a set of
     /// it at body weight is one of no help, for records too. 13: a workout's duration is rounded to the nearest second,
-    /// not cut down. 14: a `WorkoutRestored` makes a deleted workout count again, and finishes a discarded one.
+    /// not cut down. 14: a `WorkoutRestored` makes a deleted workout count again, and finishes a discarded one. 15: a
+    /// `CustomExerciseAdded` that changes an exercise's facts (`exercise edit`) counts every workout of it again.
     public var version: UInt32 { Self.codeVersion }
-    static let codeVersion: UInt32 = 14
+    static let codeVersion: UInt32 = 15
     public let rules: Rules
     public var rulesDigest: [UInt8] { rules.foldDigest }
     public let tables = TrainingTable.allCases.map(\.name)
@@ -207,6 +208,11 @@ struct TrainingFold {
         switch recorded.event {
         case .customExerciseAdded(let added):
             try settle()
+            // An exercise's facts count for every workout of it, whenever it was done: when they change (`exercise
+            // edit`, or an exercise logged before it was added), each counted workout of it counts again.
+            if try facts(added.exerciseId) != ExerciseFacts(added.exercise) {
+                try recountWorkouts(of: added.exerciseId, before: recorded.position)
+            }
             try table(.exercises).put(added.encoded, forKey: Array(added.exerciseId.utf8))
             exerciseFacts[added.exerciseId] = nil
         case .workoutStarted(let started):
@@ -256,6 +262,25 @@ struct TrainingFold {
         changedWorkouts.insert(id)
         workouts[id] = prepared.workout
         return true
+    }
+
+    /// Notes what each counted workout with the exercise contributes now, and keeps it as changed: the next settling
+    /// moves it to what it contributes with the facts the exercise has then.
+    private mutating func recountWorkouts(of exerciseId: String, before position: UInt64) throws {
+        var streams: [String] = []
+        let prefix = Key().text(exerciseId).bytes
+        try table(.sessions).scan(prefix: prefix) { key, _ in
+            var reader = Key.Reader(key)
+            _ = reader.text()
+            _ = reader.instant()
+            streams.append(reader.text())
+            return true
+        }
+        for stream in streams {
+            guard let workout = try takeWorkout(stream, before: position) else { continue }
+            try noteBefore(workout)
+            keep(workout, wasActive: workout.isActive, startPosition: nil)
+        }
     }
 
     /// Notes what `workout` contributes, the first time this fold changes it.
