@@ -20,7 +20,4 @@ public struct CustomExerciseChange: Sendable, Equatable {
         self.force = force
         self.mechanic = mechanic
     }
-
-    /// Whether it changes nothing: no field is given.
-    public var isEmpty: Bool { self == CustomExerciseChange() }
 }
