@@ -181,18 +181,24 @@ struct ImportPlan {
     }
 
     /// Whether one of `candidates`, workouts the journal holds that start in the second `workout` does, is `workout`
-    /// by its content: the same name and the same sets. The journal then has it from another app or file
-    /// (LiftLedger's own export in Strong's layout of a workout imported from Hevy, say), under an identity of that
-    /// app's.
+    /// by its content: the same name and the same sets (or those of all of them of that name together). The journal
+    /// then has it from another app or file (LiftLedger's own export in Strong's layout of a workout imported from
+    /// Hevy, say), under an identity of that app's.
     static func holds(
         _ workout: ImportedWorkout, sets details: [SetDetails], among candidates: [WorkoutSummary],
         _ snapshot: TrainingSnapshot
     ) throws -> Bool {
+        var together: [SetDetails] = []
+        var named = 0
         for candidate in candidates where candidate.name == workout.name {
             guard let stored = try snapshot.workout(candidate.workoutId) else { continue }
             if sameSets(stored.liveSetDetails, details) { return true }
+            together += stored.liveSetDetails
+            named += 1
         }
-        return false
+        // Strong's layout tells workouts apart by start and name alone: LiftLedger's own export writes workouts of one
+        // name that start in one second as one, their sets in the order of the history, which lists them as here.
+        return named > 1 && sameSets(together, details)
     }
 
     /// Where the events an import writes come from: their metadata's source begins so.

@@ -313,8 +313,8 @@ struct ImportCLITests {
     }
 
     /// Strong's layout tells workouts apart by start and name alone: two workouts of one name starting in the same
-    /// second come back from an import as one. The export says so on standard error, naming them, and the file is
-    /// as before.
+    /// second come back from an import into a new journal as one. The export says so on standard error, naming them,
+    /// and the file is as before; into the journal it came from, the import adds nothing.
     @Test func theStrongExportNamesWorkoutsThatAnImportWillReadAsOne() throws {
         let journal = directory.child("same-start")
         #expect(try liftledger(["init"], journal: journal).status == 0)
@@ -348,6 +348,13 @@ struct ImportCLITests {
         #expect(try liftledger(["init"], journal: fresh).status == 0)
         #expect(try liftledger(["import", file, "--unit", "kg"], journal: fresh).status == 0)
         #expect(try liftledger(["history", "--json"], journal: fresh).lines.count == 2)
+        // Imported back into the journal it came from, the pair read as one is found as the two workouts it is: it
+        // was added as a third, with both sets, and counted twice.
+        let back = try liftledger(["import", file, "--unit", "kg", "--json"], journal: journal)
+        let report = try jsonObject(back.lines[0])
+        #expect(
+            report["workoutsAdded"] as? Int == 0 && report["workoutsAlreadyImported"] as? Int == 2, "\(report)")
+        #expect(try liftledger(["history", "--json"], journal: journal).lines.count == 3)
     }
 
     @Test func theStrongExportGivesWeightsInTheProfilesUnitOrInUnits() throws {

@@ -33,6 +33,19 @@ struct WorkoutCLITests {
         try jsonObject(try ok(["exercise", "show", name, "--json"]).lines[0])["name"] as! String
     }
 
+    /// A note's tab or line break shows as one space in the text outputs, which it broke across lines or out of their
+    /// columns; the JSON gives the note as it is.
+    @Test func aNotesControlCharactersShowAsSpacesInText() throws {
+        try ok(["start"])
+        try ok(["log", "squat", "100kg", "x", "5", "--note", "a\tb"])
+        #expect(try ok(["status"]).standardOutput.contains("100 kg × 5  \"a b\"\n"))
+        try ok(["finish", "--note", "x\r\n\ny"])
+        let shown = try ok(["show", "1"]).lines
+        #expect(shown.contains("note: x y") && shown.contains { $0.hasSuffix("100 kg × 5  \"a b\"") }, "\(shown)")
+        let json = try jsonObject(try ok(["show", "1", "--json"]).lines[0])
+        #expect(json["note"] as? String == "x\r\n\ny")
+    }
+
     @Test func aFullWorkoutWritesTheExpectedEventsInOrder() throws {
         try ok(["start"])
         try ok(["add", "bench", "press"])
