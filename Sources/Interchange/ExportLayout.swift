@@ -129,6 +129,13 @@ struct ExportLayout {
                     ? "export your workouts from the app as CSV and import that file, unchanged"
                     : "check --format; leave it out to detect the layout from the header")
         }
+        // So does its distance column: a bare `distance` would be read in kilometres or miles by the weights' unit.
+        if format == .hevy, columns[.distance] != nil, metres == nil {
+            throw ImportError(
+                .unknownLayout, "the header's distance column names no unit, as a hevy export's does",
+                remedy: "export your workouts from the app as CSV and import that file, unchanged "
+                    + "(its distance column is distance_km or distance_miles)")
+        }
         self.format = format
         self.columns = columns
         self.weightUnit = weightUnit

@@ -47,6 +47,12 @@ struct ImportPlan {
         // The counted workouts the journal holds, by the whole second they start in (an export gives no fractions):
         // read once, when a workout is new to its app's identity.
         var heldByStart: [Int64: [WorkoutSummary]]?
+        // The counted workouts that start in the second `workout` may have started in.
+        func held(startingWith workout: ImportedWorkout) throws -> [WorkoutSummary] {
+            let held = try heldByStart ?? Dictionary(grouping: snapshot.history()) { Self.second($0.startedAt) }
+            heldByStart = held
+            return Self.starts(of: workout, in: timeZone).flatMap { held[Self.second($0)] ?? [] }
+        }
         // The same for the workouts deleted in LiftLedger, which stay so: read once, when one is held by neither.
         var deletedByStart: [Int64: [Workout]]?
         for workout in workouts {
@@ -77,13 +83,7 @@ struct ImportPlan {
             report.restRows += workout.items.count - workout.sets.count
             let identity = Self.identity(format, workout)
             guard let position = try journal.position(ofEvent: identity) else {
-                let held = try heldByStart ?? Dictionary(grouping: snapshot.history()) { Self.second($0.startedAt) }
-                heldByStart = held
-                // A start in the hour the clocks go back over was read as its first pass; LiftLedger's own export
-                // writes the second pass's local time the same.
-                let starts = [workout.start] + (timeZone.secondPass(of: workout.start).map { [$0] } ?? [])
-                let candidates = starts.flatMap { held[Self.second($0)] ?? [] }
-                if try Self.holds(workout, sets: details, among: candidates, snapshot) {
+                if try Self.holds(workout, sets: details, among: held(startingWith: workout), snapshot) {
                     report.alreadyImported += 1
                     continue
                 }
@@ -93,7 +93,9 @@ struct ImportPlan {
                         grouping: snapshot.everyWorkout().filter { $0.isDeleted && $0.finishedAt != nil },
                         by: { Self.second($0.startedAt) })
                 deletedByStart = deleted
-                let deletedCandidates = starts.flatMap { deleted[Self.second($0)] ?? [] }
+                let deletedCandidates = Self.starts(of: workout, in: timeZone).flatMap {
+                    deleted[Self.second($0)] ?? []
+                }
                 if deletedCandidates.contains(where: {
                     $0.name == workout.name && Self.sameSets($0.liveSetDetails, details)
                 }) {
@@ -122,6 +124,15 @@ struct ImportPlan {
             if setsAsImported && !changedStart && !changedNote {
                 report.alreadyImported += 1
                 continue
+            }
+            // LiftLedger's own export of this workout and another of its name starting in its second, written as one:
+            // those workouts together, not a workout to correct with the other's sets.
+            if !setsAsImported, !Self.sameSets(stored.liveSetDetails, details) {
+                let together = try held(startingWith: workout)
+                if together.count > 1, try Self.holds(workout, sets: details, among: together, snapshot) {
+                    report.alreadyImported += 1
+                    continue
+                }
             }
             // As it stands, the workout may read as the file does already (LiftLedger's own export of it, after
             // changes made in LiftLedger): nothing to correct. A start or a note the file gives otherwise (read in
@@ -172,6 +183,12 @@ struct ImportPlan {
         }
         report.customExercisesAdded = newCustoms.map(\.name)
         return (appends, report)
+    }
+
+    /// When `workout` may have started: its start, and, in the hour the clocks go back over (which a local time reads
+    /// as its first pass), the second pass's time, which LiftLedger's own export writes the same.
+    static func starts(of workout: ImportedWorkout, in timeZone: TimeZone) -> [Timestamp] {
+        [workout.start] + (timeZone.secondPass(of: workout.start).map { [$0] } ?? [])
     }
 
     /// The whole second `time` falls in, since the epoch: a workout logged live starts at a fraction of a second, which

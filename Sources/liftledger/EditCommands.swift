@@ -260,7 +260,7 @@ struct EditCommand: AsyncParsableCommand {
                         + "(was \(TrainingFormat.localTime(was.startedAt, in: zone)))")
             }
             if now.name != was.name { changes.append("name \(now.name) (was \(was.name))") }
-            if now.note != was.note { changes.append(now.note.map { "note \($0.onOneLine)" } ?? "no note") }
+            if now.note != was.note { changes.append(now.note.map { "note \($0)" } ?? "no note") }
         }
         Terminal.write("edited \(id)" + (changes.isEmpty ? "" : ": " + changes.joined(separator: "; ")) + "\n")
     }

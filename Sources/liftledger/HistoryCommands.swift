@@ -208,7 +208,7 @@ struct ShowCommand: AsyncParsableCommand {
                     "\(time)\(summary.sets) set\(summary.sets == 1 ? "" : "s"), "
                         + "\(context.mass(summary.volume)) \(context.unit.rawValue) volume")
             }
-            if let note = workout.note { lines.append("note: \(note.onOneLine)") }
+            if let note = workout.note { lines.append("note: \(note)") }
             for exercise in workout.exercises {
                 let sets = workout.countedSets.filter { $0.details.exerciseId == exercise.exerciseId }
                 // A finished workout shows what was done, as `history` does: not a routine's exercise left out, nor

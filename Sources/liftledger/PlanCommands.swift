@@ -422,7 +422,7 @@ struct ExerciseEditCommand: AsyncParsableCommand {
         }
         let log = try location.trainingLog()
         let (exercise, changed) = try await log.editCustomExercise(
-            name.joined(separator: " "),
+            try log.exerciseReference(name.joined(separator: " ")),
             CustomExerciseChange(
                 primaryMuscles: primary.map(list), secondaryMuscles: secondary.map(list), equipment: equipment,
                 force: force, mechanic: mechanic))
@@ -430,11 +430,13 @@ struct ExerciseEditCommand: AsyncParsableCommand {
             Terminal.write("\(exercise.name) has these facts already; nothing was written\n")
             return
         }
-        // What the workouts now count for, as exercise show gives it.
-        let secondary = exercise.secondaryMuscles.joined(separator: ", ")
-        Terminal.write(
-            "changed \(exercise.name) [\(exercise.id)]: primary \(exercise.primaryMuscles.joined(separator: ", "))"
-                + (secondary.isEmpty ? "" : "; secondary \(secondary)") + "\n")
+        // Its facts as they now stand, as exercise show gives them: what every workout of it counts for.
+        let facts = [
+            ("primary", exercise.primaryMuscles.joined(separator: ", ")),
+            ("secondary", exercise.secondaryMuscles.joined(separator: ", ")), ("equipment", exercise.equipment ?? ""),
+            ("force", exercise.force ?? ""), ("mechanic", exercise.mechanic ?? ""),
+        ].filter { !$0.1.isEmpty }.map { "\($0.0) \($0.1)" }
+        Terminal.write("changed \(exercise.name) [\(exercise.id)]: \(facts.joined(separator: "; "))\n")
         try log.rebuildAfter("the change of \(exercise.name)")
     }
 }

@@ -28,7 +28,7 @@ enum TrainingFormat {
         if let seconds = details.durationSeconds { parts.append(duration(seconds: Int64(seconds))) }
         if let metres = details.distanceMeters { parts.append(distance(metres: metres, unit)) }
         if let rpe = details.rpe { parts.append("RPE \(rpe)") }
-        if let note = details.note { parts.append("\"\(note.onOneLine)\"") }
+        if let note = details.note { parts.append("\"\(note)\"") }
         return parts.joined(separator: "  ")
     }
 

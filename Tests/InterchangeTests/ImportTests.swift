@@ -975,6 +975,16 @@ struct ImportTests {
             edited?.code == .unknownLayout
                 && edited?.message == "the header lacks the weight_kg (or weight_lbs) column of a hevy export",
             "\(String(describing: edited))")
+        // Its distance column too: a bare `distance` was read in kilometres beside `weight_kg`, in miles beside
+        // `weight_lbs`.
+        let distanceless = directory.child("hevy-distance.csv")
+        try Data(hevy.replacingOccurrences(of: "\"distance_km\"", with: "\"distance\"").utf8)
+            .write(to: URL(fileURLWithPath: distanceless))
+        let distance = await importError { _ = try await importing(distanceless, unit: nil) }
+        #expect(
+            distance?.code == .unknownLayout
+                && distance?.message == "the header's distance column names no unit, as a hevy export's does",
+            "\(String(describing: distance))")
         // A real export in another encoding is said to be one, with the fix: UTF-16 with its byte-order mark and
         // without, and Latin-1 (its `Ü` one byte, 0xDC, which UTF-8 never has alone).
         let strong = try String(contentsOfFile: Self.synthetic + "strong-de.csv", encoding: .utf8)

@@ -92,7 +92,10 @@ extension TrainingLog {
             if let existing = catalog.lookup(name) {
                 throw TrainingError(
                     .notAllowed, "\"\(name)\" is already in the catalog as \"\(existing.name)\" (\(existing.id))",
-                    remedy: "use it as it is, or pick another name")
+                    remedy: existing.isCustom
+                        ? "change its facts with liftledger exercise edit \(Shell.word(existing.name)) --primary MUSCLES, "
+                            + "or pick another name"
+                        : "use it as it is, or pick another name")
             }
             var added = proposal
             added.name = name
@@ -111,12 +114,7 @@ extension TrainingLog {
         _ name: String, _ change: CustomExerciseChange
     ) async throws -> (exercise: Exercise, changed: Bool) {
         try await execute { snapshot, _ in
-            let catalog = try snapshot.catalog()
-            guard let exercise = catalog.lookup(name) else {
-                throw TrainingError(
-                    .notFound, "no exercise named \(name.debugDescription)",
-                    remedy: "find its name with liftledger exercise list --search WORD")
-            }
+            let exercise = try self.exercise(name, in: snapshot)
             guard exercise.isCustom else {
                 throw TrainingError(
                     .notAllowed, "\(exercise.name) (\(exercise.id)) is the catalog's, and keeps its facts",

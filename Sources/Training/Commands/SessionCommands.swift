@@ -200,7 +200,7 @@ extension TrainingLog {
         guard !confirmed, let weight, weight.milligrams > 0, reps > mostRepsUnconfirmed else { return }
         throw TrainingError(
             .needsConfirmation,
-            "\(reps) reps of \(exercise.name) with \(weight): are the weight and the reps the other way round?",
+            "\(reps) reps of \(exercise.name) with \(weight): the weight and the reps may be the other way round",
             remedy: "give the weight first, then the reps; if it is right, add --confirm")
     }
 
