@@ -349,10 +349,6 @@ struct ExerciseAddCommand: AsyncParsableCommand {
     var new = false
 
     func run() async throws {
-        func list(_ text: String?) -> [String] {
-            (text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-                .filter { !$0.isEmpty }
-        }
         let log = try location.trainingLog()
         // Another app's name for a catalog exercise, which imports and `log` take for it: a custom exercise of that
         // name would take its place there, and an import of the app's file would move its sets over.
@@ -372,8 +368,8 @@ struct ExerciseAddCommand: AsyncParsableCommand {
         }
         let exercise = try await log.addCustomExercise(
             CustomExerciseAdded(
-                exerciseId: "", name: typed, primaryMuscles: list(primary),
-                secondaryMuscles: list(secondary), equipment: equipment, force: force, mechanic: mechanic,
+                exerciseId: "", name: typed, primaryMuscles: muscles(primary),
+                secondaryMuscles: muscles(secondary ?? ""), equipment: equipment, force: force, mechanic: mechanic,
                 category: "strength"))
         Terminal.write("added \(exercise.name) [\(exercise.id)]\n")
     }
@@ -416,15 +412,11 @@ struct ExerciseEditCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        func list(_ text: String) -> [String] {
-            text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-                .filter { !$0.isEmpty }
-        }
         let log = try location.trainingLog()
         let (exercise, changed) = try await log.editCustomExercise(
             try log.exerciseReference(name.joined(separator: " ")),
             CustomExerciseChange(
-                primaryMuscles: primary.map(list), secondaryMuscles: secondary.map(list), equipment: equipment,
+                primaryMuscles: primary.map(muscles), secondaryMuscles: secondary.map(muscles), equipment: equipment,
                 force: force, mechanic: mechanic))
         guard changed else {
             Terminal.write("\(exercise.name) has these facts already; nothing was written\n")
@@ -439,4 +431,9 @@ struct ExerciseEditCommand: AsyncParsableCommand {
         Terminal.write("changed \(exercise.name) [\(exercise.id)]: \(facts.joined(separator: "; "))\n")
         try log.rebuildAfter("the change of \(exercise.name)")
     }
+}
+
+/// The muscles of a comma-separated list, as `exercise add` and `exercise edit` take them: trimmed, in lower case.
+private func muscles(_ text: String) -> [String] {
+    text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
 }
