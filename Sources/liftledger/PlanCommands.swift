@@ -422,12 +422,13 @@ struct ExerciseEditCommand: AsyncParsableCommand {
             Terminal.write("\(exercise.name) has these facts already; nothing was written\n")
             return
         }
-        // Its facts as they now stand, as exercise show gives them: what every workout of it counts for.
+        // Its facts as they now stand, every one, `none` for one it lacks (a fact cleared, or one it never had): what
+        // every workout of it counts for.
         let facts = [
             ("primary", exercise.primaryMuscles.joined(separator: ", ")),
             ("secondary", exercise.secondaryMuscles.joined(separator: ", ")), ("equipment", exercise.equipment ?? ""),
             ("force", exercise.force ?? ""), ("mechanic", exercise.mechanic ?? ""),
-        ].filter { !$0.1.isEmpty }.map { "\($0.0) \($0.1)" }
+        ].map { "\($0.0) \($0.1.isEmpty ? "none" : $0.1)" }
         Terminal.write("changed \(exercise.name) [\(exercise.id)]: \(facts.joined(separator: "; "))\n")
         try log.rebuildAfter("the change of \(exercise.name)")
     }

@@ -222,11 +222,11 @@ struct RoutineEditCommand: AsyncParsableCommand {
         let exerciseReference = try log.exerciseReference(exercise.joined(separator: " "))
         let (name, changed) = try await log.editRoutineExercise(
             routine, exercise: exerciseReference, sets: sets, reps: reps, restSeconds: restSeconds)
+        let exerciseName = try log.catalogName(exerciseReference)
         Terminal.write(
             changed
-                ? "changed in \(name)\n"
-                : "\(try log.catalogName(exerciseReference)) has these targets in \(name) already; nothing was written\n"
-        )
+                ? "changed \(exerciseName) in \(name)\n"
+                : "\(exerciseName) has these targets in \(name) already; nothing was written\n")
     }
 }
 
@@ -244,9 +244,13 @@ struct RoutineRemoveCommand: AsyncParsableCommand {
 
     func run() async throws {
         let log = try location.trainingLog()
-        let name = try await log.removeFromRoutine(
-            routine, exercise: try log.exerciseReference(exercise.joined(separator: " ")))
-        Terminal.write("removed from \(name)\n")
+        let exerciseReference = try log.exerciseReference(exercise.joined(separator: " "))
+        let (name, left) = try await log.removeFromRoutine(routine, exercise: exerciseReference)
+        Terminal.write("removed \(try log.catalogName(exerciseReference)) from \(name)\n")
+        // A routine of no exercises is gone, as one deleted is: said, rather than found out at the next start.
+        guard left == 0 else { return }
+        Terminal.write("\(name) has no exercises left, so it is gone; routine add makes it again\n")
+        try RoutineDeleteCommand.noteScheduleNaming(name, log)
     }
 }
 
@@ -272,10 +276,11 @@ struct RoutineMoveCommand: AsyncParsableCommand {
         let position = Int(words.last!)!
         let exercise = try log.exerciseReference(words.dropLast().joined(separator: " "))
         let (name, moved) = try await log.moveInRoutine(routine, exercise: exercise, to: position)
+        let exerciseName = try log.catalogName(exercise)
         Terminal.write(
             moved
-                ? "moved in \(name)\n"
-                : "\(try log.catalogName(exercise)) is in place \(position) of \(name) already; nothing was written\n")
+                ? "moved \(exerciseName) to place \(position) of \(name)\n"
+                : "\(exerciseName) is in place \(position) of \(name) already; nothing was written\n")
     }
 }
 
@@ -294,7 +299,12 @@ struct RoutineDeleteCommand: AsyncParsableCommand {
         let log = try location.trainingLog()
         let (name, exercises) = try await log.deleteRoutine(routine)
         Terminal.write("deleted \(name) (\(exercises) exercise\(exercises == 1 ? "" : "s") taken out)\n")
-        // A schedule that names it leaves its days without a routine: `today` offers to make it again then.
+        try Self.noteScheduleNaming(name, log)
+    }
+
+    /// Notes that the schedule names a routine that is gone: its days are left without one, and `today` offers to make
+    /// it again then.
+    static func noteScheduleNaming(_ name: String, _ log: TrainingLog) throws {
         let id = Routine.id(forName: name)
         let scheduled = try log.query { snapshot in
             try snapshot.schedule().event.days.contains { !$0.isEmpty && Routine.id(forName: $0) == id }

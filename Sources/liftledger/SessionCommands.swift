@@ -423,8 +423,13 @@ struct ResumeCommand: AsyncParsableCommand {
 
     @OptionGroup var location: JournalLocation
 
+    @Flag(
+        name: .customLong("continue"),
+        help: "Resume the workout even when it is stale (paused past the rule session.stale-after).")
+    var continuesStale = false
+
     func run() async throws {
-        try await location.trainingLog().resume()
+        try await location.trainingLog().resume(continuesStale: continuesStale)
         Terminal.write("resumed\n")
     }
 }

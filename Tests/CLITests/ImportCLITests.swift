@@ -240,7 +240,8 @@ struct ImportCLITests {
             journal: journal)
         #expect(
             edit.standardOutput
-                == "changed Zottman Curl Variant X [custom-zottman-curl-variant-x]: primary biceps; secondary forearms\n",
+                == "changed Zottman Curl Variant X [custom-zottman-curl-variant-x]: primary biceps; secondary forearms; "
+                + "equipment none; force none; mechanic none\n",
             "\(edit.standardError)")
         #expect(try balance() == ["biceps,2.0,360,false", "forearms,1.0,180,false"])
         let replay = try liftledger(["rebuild", "--dry-run"], journal: journal)

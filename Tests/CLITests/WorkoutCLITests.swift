@@ -1210,15 +1210,20 @@ struct WorkoutCLITests {
         #expect(try ok(["today"]).standardOutput.hasSuffix(": rest day; workout-1 (Legs) is in progress\n"))
         // Messages name the routine as it was first named, however it is typed.
         #expect(try ok(["routine", "add", "UPPER a", "squat"]).standardOutput == "added Barbell Squat to Upper A\n")
-        #expect(try ok(["routine", "move", "upper-a", "squat", "1"]).standardOutput == "moved in Upper A\n")
+        #expect(
+            try ok(["routine", "move", "upper-a", "squat", "1"]).standardOutput
+                == "moved Barbell Squat to place 1 of Upper A\n")
         // An exercise of several words, unquoted, as move-exercise takes it; to the place it has, nothing is written.
         let head = try jsonObject(try ok(["stats", "--json"]).lines[0])["headHash"] as? String
         #expect(
             try ok(["routine", "move", "Upper A", "bench", "press", "2"]).standardOutput
                 == "Barbell Bench Press - Medium Grip is in place 2 of Upper A already; nothing was written\n")
         #expect(try jsonObject(try ok(["stats", "--json"]).lines[0])["headHash"] as? String == head)
-        #expect(try ok(["routine", "move", "Upper A", "bench", "press", "1"]).standardOutput == "moved in Upper A\n")
-        #expect(try ok(["routine", "remove", "UPPER A", "squat"]).standardOutput == "removed from Upper A\n")
+        #expect(
+            try ok(["routine", "move", "Upper A", "bench", "press", "1"]).standardOutput
+                == "moved Barbell Bench Press - Medium Grip to place 1 of Upper A\n")
+        #expect(
+            try ok(["routine", "remove", "UPPER A", "squat"]).standardOutput == "removed Barbell Squat from Upper A\n")
 
         // Targets written as a lifter writes them are pointed to the options; a subcommand mistyped is pointed to.
         let refusals: [([String], String)] = [
@@ -1241,7 +1246,7 @@ struct WorkoutCLITests {
         try ok(["routine", "add", "Upper A", "squat"])
         #expect(
             try ok(["routine", "edit", "upper a", "bench press", "--reps", "3-5", "--rest", "4m"]).standardOutput
-                == "changed in Upper A\n")
+                == "changed Barbell Bench Press - Medium Grip in Upper A\n")
         let edited = try jsonObject(try ok(["routine", "show", "Upper", "A", "--json"]).lines[0])
         let editedExercises = try #require(edited["exercises"] as? [[String: Any]])
         #expect(
@@ -1276,6 +1281,16 @@ struct WorkoutCLITests {
                 == "no finished workouts of routine Arms from 2099-01-01\n")
         let again = try liftledger(["routine", "delete", "Legs"], journal: journal)
         #expect(again.status == 1 && again.standardError.contains(#"no routine "Legs""#), "\(again.standardError)")
+        // Its last exercise removed, a routine is gone as one deleted is, and that is said (it was not).
+        try ok(["routine", "add", "Solo", "squat"])
+        try ok(["schedule", "set", "--split", "Solo,rest", "--start", "2099-11-20"])
+        #expect(
+            try ok(["routine", "remove", "solo", "squat"]).lines == [
+                "removed Barbell Squat from Solo", "Solo has no exercises left, so it is gone; routine add makes it again",
+                "note: the schedule still names Solo; change it with liftledger schedule set, or add the routine "
+                    + "again with liftledger routine add",
+            ])
+        #expect(try liftledger(["routine", "show", "Solo"], journal: journal).status == 1)
     }
 
     /// A custom exercise whose name holds what reads as a weight or as sets × reps is logged by its name quoted: the

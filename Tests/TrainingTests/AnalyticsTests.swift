@@ -642,6 +642,24 @@ struct AnalyticsTests {
                 == "the week of 2026-03-09 had 1500 kg of volume, 300% of the 4 weeks before (500 kg a week)")
     }
 
+    /// The weeks before the first workout's are left out of a spike's average. Weeks start on Monday; today is Wednesday
+    /// 2026-03-18. One 100 kg × 5 set (500 kg) in each of the weeks of 2026-03-02 and 2026-03-09: the week before the
+    /// last had 500 kg, so the last week's 500 kg is 100% of it, no spike. Averaged with the three weeks before the
+    /// first workout as none, it was (0 + 0 + 0 + 500) / 4 = 125 kg, and 500 kg read as a 400% spike. Three such sets
+    /// in the last week instead, 1,500 kg, are 300% of the week before.
+    @Test func aVolumeSpikeLeavesOutTheWeeksBeforeTheFirstWorkout() async throws {
+        try await log.updateProfile(ProfileUpdated(timeZone: "UTC"))
+        func spike() throws -> String? {
+            try log.query { try $0.insights(today: LocalDate("2026-03-18")!, names: { $0 }, unit: .kilograms) }
+                .first { $0.kind == .volumeSpike }?.message
+        }
+        try await workout(at: "2026-03-03T18:00:00Z", [set("squat", "100", 5)])
+        try await workout(at: "2026-03-10T18:00:00Z", [set("squat", "100", 5)])
+        #expect(try spike() == nil)
+        try await workout(at: "2026-03-11T18:00:00Z", Array(repeating: set("squat", "100", 5), count: 2))
+        #expect(try spike() == "the week of 2026-03-09 had 1500 kg of volume, 300% of the week before (500 kg a week)")
+    }
+
     /// A workout every set of which is implausible (dated 1999, before 2000) makes no day of training: none for the
     /// calendar or a streak, though the history lists it.
     @Test func aWorkoutOfImplausibleSetsAloneMakesNoTrainingDay() async throws {

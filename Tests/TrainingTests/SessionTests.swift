@@ -305,6 +305,27 @@ struct SessionTests {
         #expect(try log.query { try $0.history() }.first?.durationSeconds == 2_400)
     }
 
+    /// A workout paused past the rule `session.stale-after` is resumed only when asked to continue it: resumed, it
+    /// would look fresh, and today's sets would join it. There was no way to ask: `resume` had no `--continue`, and
+    /// the refusal pointed to `log --continue`. Paused at 18:40, two days later `resume` is refused, writing nothing,
+    /// with the way to continue; with it, the workout runs again, and a set then is let in.
+    @Test func aPausedStaleWorkoutIsResumedWhenAskedToContinue() async throws {
+        let test = try TestJournal()
+        let clock = ManualClock("2026-11-22T18:00:00Z")
+        let log = try TrainingLog(journal: test.journal, clock: clock.function)
+        try await log.start()
+        clock.advance(seconds: 2_400)
+        try await log.pause()
+        clock.advance(seconds: 2 * 86_400)
+        let head = try test.journal.head()
+        let error = await #expect(throws: TrainingError.self) { try await log.resume() }
+        #expect(error?.remedy.hasSuffix(" first, or resume it anyway with liftledger resume --continue") == true)
+        #expect(try test.journal.head() == head)
+        try await log.resume(continuesStale: true)
+        #expect(try log.activeSession()?.isPaused == false)
+        try await log.logSet(SetRequest(exercise: "squat", weight: nil, reps: 5))
+    }
+
     /// A pause that ended after the last set bounds a finish: its whole time is out of the time trained, so a finish
     /// before its end would leave it out twice. Set at 6 s, paused at 7 s, resumed at 11.25 s: a finish at 9 s is
     /// refused, in Berlin's time (UTC+1 in November), as `--at` reads one, and the remedy gives the earliest whole

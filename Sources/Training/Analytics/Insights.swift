@@ -167,25 +167,30 @@ extension TrainingSnapshot {
                     evidence: recent.map(volumeEvidence)))
         }
         let lastWeek = weeks[weeks.count - 1]
-        let baseline = weeks.dropLast().suffix(4)
-        let average = baseline.reduce(0.0) { $0 + milligramsOfVolume(total($1)) } / Double(baseline.count)
+        let fourBefore = weeks.dropLast().suffix(4)
+        // The weeks before the first workout's had no volume because there was no training yet, not because of a
+        // break: they are left out of the average, as the consistency insight leaves them out.
+        let firstWeek = firstDay.map { LocalDate(dayNumber: $0).weekStart(rules.weekStart).dayNumber }
+        let baseline = fourBefore.filter { $0.dayNumber >= firstWeek ?? Int.max }
+        let average =
+            baseline.isEmpty ? 0 : baseline.reduce(0.0) { $0 + milligramsOfVolume(total($1)) } / Double(baseline.count)
         let latest = milligramsOfVolume(total(lastWeek))
         if average > 0, latest > 1.5 * average {
+            let span = baseline.count == 1 ? "the week before" : "the \(baseline.count) weeks before"
             insights.append(
                 Insight(
                     kind: .volumeSpike, exerciseId: nil,
                     message:
                         "the week of \(lastWeek) had \(volume(latest)) of volume, "
-                        + "\(Int((latest / average * 100).rounded()))% of the 4 weeks before "
-                        + "(\(volume(average)) a week)",
+                        + "\(Int((latest / average * 100).rounded()))% of \(span) (\(volume(average)) a week)",
                     evidence: (baseline + [lastWeek]).map(volumeEvidence)))
-        } else if average == 0, latest > 0, let firstDay, let start = baseline.first, firstDay < start.dayNumber {
+        } else if average == 0, latest > 0, let firstDay, let start = fourBefore.first, firstDay < start.dayNumber {
             // Back after four weeks of no volume, having trained before them: any volume is a jump from nothing.
             insights.append(
                 Insight(
                     kind: .volumeSpike, exerciseId: nil,
                     message: "the week of \(lastWeek) had \(volume(latest)) of volume, after 4 weeks with none",
-                    evidence: (baseline + [lastWeek]).map(volumeEvidence)))
+                    evidence: (fourBefore + [lastWeek]).map(volumeEvidence)))
         }
         return insights
     }

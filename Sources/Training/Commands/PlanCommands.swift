@@ -293,15 +293,19 @@ extension TrainingLog {
         }
     }
 
-    /// Removes an exercise from a routine; returns the routine's name.
+    /// Removes an exercise from a routine; returns the routine's name and how many exercises it has left. A routine
+    /// left with none is gone, as ``deleteRoutine(_:)`` leaves one.
     @discardableResult
-    public func removeFromRoutine(_ routineName: String, exercise name: String) async throws -> String {
+    public func removeFromRoutine(
+        _ routineName: String, exercise name: String
+    ) async throws -> (routine: String, exercisesLeft: Int) {
         try await execute { snapshot, _ in
             let (routine, exerciseId) = try routineExercise(routineName, name, in: snapshot)
             return Decision(
                 stream: Routine.streamID(routine.id),
                 expectedVersion: try snapshot.expectedVersion(of: Routine.streamID(routine.id)),
-                events: [RoutineExerciseRemoved(exerciseId: exerciseId)], result: routine.name)
+                events: [RoutineExerciseRemoved(exerciseId: exerciseId)],
+                result: (routine.name, routine.exercises.count - 1))
         }
     }
 

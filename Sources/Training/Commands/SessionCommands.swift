@@ -302,9 +302,16 @@ extension TrainingLog {
     }
 
     /// Restarts the workout's clock.
-    public func resume() async throws {
+    ///
+    /// A workout paused past the rule `session.stale-after` is refused, as any change to a stale workout is, unless
+    /// `continuesStale`: the lifter is back at it.
+    public func resume(continuesStale: Bool = false) async throws {
         try await execute { snapshot, now in
-            let workout = try freshActiveWorkout(snapshot, at: now)
+            let workout = try activeWorkout(snapshot)
+            if !continuesStale {
+                try Self.requireNotStale(
+                    workout, snapshot, at: now, then: " first, or resume it anyway with liftledger resume --continue")
+            }
             guard workout.pausedAt != nil else {
                 throw TrainingError(.notAllowed, "the workout is not paused", remedy: "pause it with liftledger pause")
             }
