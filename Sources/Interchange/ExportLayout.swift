@@ -20,6 +20,8 @@ struct ExportLayout {
 
     let format: ExportFormat
     let columns: [Column: Int]
+    /// How many fields the header has.
+    let fieldCount: Int
     /// The unit of every weight, when the header says (`weight_kg`, `Weight (lbs)`).
     let weightUnit: MassUnit?
     /// Metres in one distance unit, when the header says (`distance_km`, `Distance (meters)`).
@@ -138,6 +140,7 @@ struct ExportLayout {
         }
         self.format = format
         self.columns = columns
+        fieldCount = header.count
         self.weightUnit = weightUnit
         self.metresPerDistanceUnit = metres
         var description = format.rawValue

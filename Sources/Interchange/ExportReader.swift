@@ -74,6 +74,16 @@ struct ExportReader {
                     .malformed, "line \(line) has \(fields.count) fields where the header has \(needed)",
                     remedy: "the file looks cut short or edited: export it from the app again")
             }
+            // A row longer than the header, past it with more than empty fields (a note's comma left unquoted, two
+            // rows joined by a lost line break), would read its values in the wrong columns, or leave some out.
+            if fields.count > layout.fieldCount,
+                fields[layout.fieldCount...].contains(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty })
+            {
+                throw ImportError(
+                    .malformed, "line \(line) has \(fields.count) fields where the header has \(layout.fieldCount)",
+                    remedy: "quote a field that holds the delimiter (\"felt good, tired\"), or put back a lost line "
+                        + "break; or export the file from the app again")
+            }
             func field(_ column: ExportLayout.Column) -> String {
                 columns[column].map { fields[$0] } ?? ""
             }

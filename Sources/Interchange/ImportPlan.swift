@@ -47,11 +47,15 @@ struct ImportPlan {
         // The counted workouts the journal holds, by the whole second they start in (an export gives no fractions):
         // read once, when a workout is new to its app's identity.
         var heldByStart: [Int64: [WorkoutSummary]]?
-        // The counted workouts that start in the second `workout` may have started in.
-        func held(startingWith workout: ImportedWorkout) throws -> [WorkoutSummary] {
+        // The counted workouts that start in `second`.
+        func held(startingIn second: Int64) throws -> [WorkoutSummary] {
             let held = try heldByStart ?? Dictionary(grouping: snapshot.history()) { Self.second($0.startedAt) }
             heldByStart = held
-            return Self.starts(of: workout, in: timeZone).flatMap { held[Self.second($0)] ?? [] }
+            return held[second] ?? []
+        }
+        // The counted workouts that start in the second `workout` may have started in.
+        func held(startingWith workout: ImportedWorkout) throws -> [WorkoutSummary] {
+            try Self.starts(of: workout, in: timeZone).flatMap { try held(startingIn: Self.second($0)) }
         }
         // The same for the workouts deleted in LiftLedger, which stay so: read once, when one is held by neither.
         var deletedByStart: [Int64: [Workout]]?
@@ -163,6 +167,17 @@ struct ImportPlan {
                             $0.proposed(
                                 occurredAt: Self.end(of: stored, startingAt: start) ?? workout.end, metadata: metadata)
                         }))
+            }
+        }
+        // A new workout that starts within a minute of one the journal holds may be that one from another app (Hevy
+        // gives minutes, Strong seconds), renamed, or changed since an earlier export: added all the same, and named.
+        for workout in newWorkouts {
+            let near = try Self.starts(of: workout, in: timeZone).flatMap { start in
+                let second = Self.second(start)
+                return try (second - 59...second + 59).flatMap { try held(startingIn: $0) }
+            }
+            if let held = near.first {
+                report.nearlyHeld.append((workout.firstLine, held.workoutId))
             }
         }
         let streams = try snapshot.freeWorkoutStreams(newWorkouts.count)
@@ -455,6 +470,8 @@ struct PlanReport {
     var customExercisesAdded: [String] = []
     var implausible: [(line: Int, why: String)] = []
     var corrections: [WorkoutCorrection] = []
+    /// Workouts added that start within a minute of one the journal holds: the line of each, and that workout.
+    var nearlyHeld: [(line: Int, workoutId: String)] = []
 
     mutating func count(_ set: ImportedSet, mapped: ExerciseMapper.Outcome) {
         sets += 1
@@ -509,11 +526,17 @@ public struct ImportReport: Sendable {
     public let implausible: [(line: Int, why: String)]
     /// The workouts imported before that the file changes, in the order they started.
     public let corrections: [WorkoutCorrection]
+    /// Workouts added that start within a minute of one the journal holds (perhaps that one, from another app, renamed,
+    /// or changed since an earlier export): the line of each, and that workout's id, in file order.
+    public let nearlyHeld: [(line: Int, workoutId: String)]
+    /// The time zone the file's local times were read in.
+    public let timeZone: String
     public let headBefore: UInt64
     public let headAfter: UInt64
 
     init(
-        file: String, layout: String, digest: String, rows: Int, plan: PlanReport, headBefore: UInt64, headAfter: UInt64
+        file: String, layout: String, digest: String, rows: Int, plan: PlanReport, timeZone: String,
+        headBefore: UInt64, headAfter: UInt64
     ) {
         self.file = file
         self.layout = layout
@@ -536,6 +559,8 @@ public struct ImportReport: Sendable {
         customExercisesAdded = plan.customExercisesAdded
         implausible = plan.implausible.sorted { $0.line < $1.line }
         corrections = plan.corrections.sorted { ($0.startedAt, $0.workoutId) < ($1.startedAt, $1.workoutId) }
+        nearlyHeld = plan.nearlyHeld.sorted { $0.line < $1.line }
+        self.timeZone = timeZone
         self.headBefore = headBefore
         self.headAfter = headAfter
     }

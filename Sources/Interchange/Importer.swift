@@ -125,8 +125,8 @@ public struct Importer: Sendable {
         }
         // Read straight from the journal: a file refused while it is read leaves every byte as it was.
         let rules = try Rules.load(from: log.journal)
-        var exportReader = ExportReader(
-            layout: layout, unit: options.unit, timeZone: options.timeZone ?? rules.timeZone)
+        let readIn = options.timeZone ?? rules.timeZone
+        var exportReader = ExportReader(layout: layout, unit: options.unit, timeZone: readIn)
         let workouts = try exportReader.workouts(rows).sorted { ($0.start, $0.firstLine) < ($1.start, $1.firstLine) }
         // A header that names the weights' unit wins over --unit, which went unheeded when it named the other.
         if let given = options.unit, let named = layout.weightUnit, given != named {
@@ -164,6 +164,7 @@ public struct Importer: Sendable {
             if options.isDryRun {
                 return ImportReport(
                     file: path, layout: layout.description, digest: digest, rows: rows.count, plan: report,
+                    timeZone: readIn.identifier,
                     headBefore: headBefore, headAfter: headBefore)
             }
             let written: [UInt64]
@@ -186,6 +187,7 @@ public struct Importer: Sendable {
             // appended meanwhile.
             return ImportReport(
                 file: path, layout: layout.description, digest: digest, rows: rows.count, plan: report,
+                timeZone: readIn.identifier,
                 headBefore: written.min().map { $0 - 1 } ?? headBefore, headAfter: written.max() ?? headBefore)
         }
         throw TrainingError(.contention, "other writers kept changing the same data", remedy: "import again")

@@ -111,6 +111,18 @@ struct ImportCommand: AsyncParsableCommand {
                 "    \(correction.workoutId) (\(LocalDate(correction.startedAt.date, in: timeZone)) "
                     + "\(correction.name)): \(changes.joined(separator: ", "))")
         }
+        // Another app's copy of a workout (Hevy gives minutes, Strong seconds), one renamed, or one changed since an
+        // earlier export reads as a new workout: added, and named, so that a double can be found.
+        if !report.nearlyHeld.isEmpty {
+            let listed = report.nearlyHeld.prefix(5).map { "line \($0.line) beside \($0.workoutId)" }
+            let more = report.nearlyHeld.count > 5 ? ", and \(report.nearlyHeld.count - 5) more" : ""
+            lines.append(
+                "  note: \(counted(report.nearlyHeld.count, "workout")) \(dryRun ? "to add" : "added") "
+                    + "\(report.nearlyHeld.count == 1 ? "starts" : "start") within a minute of one the journal holds "
+                    + "(\(listed.joined(separator: ", "))\(more)): the same workout from another app or an earlier "
+                    + "export? compare them with liftledger show, and delete a copy with liftledger delete")
+        }
+        lines.append("  local times read in \(report.timeZone) (--time-zone reads them in another)")
         lines += [
             "  sets: \(report.sets) (\(counted(report.warmupSets, "warm-up"))), rest rows: \(report.restRows), "
                 + "volume with warm-ups: \(unit.text(milligrams: Double(report.volumeMilligrams), digits: 1)) "
@@ -164,6 +176,14 @@ struct ImportCommand: AsyncParsableCommand {
                         ])
                     })
             ),
+            (
+                "nearlyHeld",
+                .array(
+                    report.nearlyHeld.map {
+                        .object([("line", .integer(Int64($0.line))), ("workoutId", .string($0.workoutId))])
+                    })
+            ),
+            ("timeZone", .string(report.timeZone)),
             ("workoutsWithoutSets", .integer(Int64(report.workoutsWithoutSets))),
             ("sets", .integer(Int64(report.sets))), ("warmupSets", .integer(Int64(report.warmupSets))),
             ("restRows", .integer(Int64(report.restRows))),

@@ -155,6 +155,46 @@ struct ImportCLITests {
         #expect(again.lines.contains("  workouts: 37 (0 added, 37 already imported, 0 corrected)"), "\(again.lines)")
     }
 
+    /// A workout from Strong, then the same one from Hevy, which gives minutes where Strong gives seconds (10:54:24 and
+    /// 10:54): the two identities differ and the starts are not in the same second, so the Hevy one is added, but the
+    /// report names it beside the workout it may be, as it does one renamed; one a day later is not named. The report
+    /// names the zone the times were read in.
+    @Test func aWorkoutAddedWithinAMinuteOfOneHeldIsNamed() throws {
+        let journal = directory.child("near")
+        #expect(try liftledger(["init"], journal: journal).status == 0)
+        #expect(try liftledger(["profile", "set", "--time-zone", "Europe/Berlin"], journal: journal).status == 0)
+        let strong = directory.child("strong.csv")
+        try Data(
+            """
+            Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,RPE
+            2026-04-25 10:54:24,Lower Body,44m,Squat (Barbell),1,100,5,0,0,
+
+            """.utf8
+        ).write(to: URL(fileURLWithPath: strong))
+        #expect(try liftledger(["import", strong, "--unit", "kg"], journal: journal).status == 0)
+        let hevy = directory.child("hevy.csv")
+        try Data(
+            """
+            "title","start_time","end_time","description","exercise_title","superset_id","exercise_notes","set_index","set_type","weight_kg","reps","distance_km","duration_seconds","rpe"
+            "Lower Body","25 Apr 2026, 10:54","25 Apr 2026, 11:38","","Squat (Barbell)",,"",0,"normal",100,5,,,
+            "Lower Body","26 Apr 2026, 10:54","26 Apr 2026, 11:38","","Squat (Barbell)",,"",0,"normal",100,5,,,
+
+            """.utf8
+        ).write(to: URL(fileURLWithPath: hevy))
+        let dryRun = try liftledger(["import", hevy, "--dry-run"], journal: journal)
+        #expect(dryRun.lines.contains("  workouts: 2 (2 added, 0 already imported, 0 corrected)"), "\(dryRun.lines)")
+        #expect(
+            dryRun.lines.contains(
+                "  note: 1 workout to add starts within a minute of one the journal holds (line 2 beside workout-1): "
+                    + "the same workout from another app or an earlier export? compare them with liftledger show, and "
+                    + "delete a copy with liftledger delete"), "\(dryRun.lines)")
+        #expect(dryRun.lines.contains("  local times read in Europe/Berlin (--time-zone reads them in another)"))
+        let json = try jsonObject(try liftledger(["import", hevy, "--json"], journal: journal).lines[0])
+        let near = try #require(json["nearlyHeld"] as? [[String: Any]])
+        #expect(near.count == 1 && near[0]["line"] as? Int == 2 && near[0]["workoutId"] as? String == "workout-1")
+        #expect(json["timeZone"] as? String == "Europe/Berlin")
+    }
+
     /// A FitNotes export gives dates and no times: its workouts start and finish at the same instant, and show no time
     /// trained (`—` in the history's column, nothing in `show`), not `0s`, which would read as a time measured. Their
     /// JSON still gives 0 seconds. (A workout finished live within half a second of its start shows `0s`: see
@@ -445,6 +485,26 @@ struct ImportCLITests {
         let refused = try liftledger(["import", cut, "--unit", "lb"], journal: journal)
         #expect(
             refused.status != 0 && refused.standardError.hasPrefix("liftledger: error: \(cut): line 3 has 4 fields"))
+        // A row with a field past the header's (a note's comma left unquoted) would read its values in the wrong
+        // columns: refused too. An empty one (a delimiter ending the row) is passed over.
+        let headerFields = lines[0].split(separator: ",", omittingEmptySubsequences: false).count
+        for (ending, refuses) in [(",tired", true), (",", false)] {
+            var longer = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            longer[2] += ending
+            let file = directory.child("longer.csv")
+            try Data(longer.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: file))
+            let result = try liftledger(["import", file, "--unit", "lb", "--dry-run"], journal: journal)
+            if refuses {
+                #expect(
+                    result.status == 1
+                        && result.standardError.hasPrefix(
+                            "liftledger: error: \(file): line 3 has \(headerFields + 1) fields where the header has "
+                                + "\(headerFields); quote a field that holds the delimiter"),
+                    "\(result.standardError)")
+            } else {
+                #expect(result.status == 0, "\(result.standardError)")
+            }
+        }
         #expect(try liftledger(["import", source, "--unit", "lb"], journal: journal).status == 0)
         let dryRun = try liftledger(["import", source, "--unit", "lb", "--dry-run"], journal: journal)
         #expect(dryRun.status == 0 && dryRun.standardOutput.hasPrefix("would import "))
