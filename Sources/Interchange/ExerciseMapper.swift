@@ -29,6 +29,8 @@ struct ExerciseMapper {
     let catalog: ExerciseCatalog
     /// Normalised app name → exercise, from the user's mapping file.
     private let overrides: [String: Exercise]
+    /// The mapping file's names as written, by their normal form.
+    let mappedNames: [String: String]
     /// Normalised app name → catalog id, shipped.
     private let table: [String: String]
 
@@ -36,10 +38,10 @@ struct ExerciseMapper {
         self.catalog = catalog
         table = try Self.shipped.get()
         var overrides: [String: Exercise] = [:]
+        var names: [String: String] = [:]
         if let mappingFile {
             // Names are compared as imports compare them (case, blanks and punctuation aside): two that compare
             // alike would map one name two ways, the one taken left to the order a dictionary gives.
-            var names: [String: String] = [:]
             for (name, target) in try Self.readMapping(mappingFile).sorted(by: { $0.key < $1.key }) {
                 let key = ExerciseCatalog.key(name)
                 guard !key.isEmpty else {
@@ -54,7 +56,9 @@ struct ExerciseMapper {
                             + "one name written two ways",
                         remedy: "keep one exercise for each name")
                 }
-                guard let exercise = catalog.lookup(target) else {
+                // A catalog name or id as the catalog reads it, else another app's name for one, as every command
+                // takes it (`Bicep Curl (Dumbbell)`).
+                guard let exercise = catalog.lookup(target) ?? Self.known(target, catalog: catalog, table: table) else {
                     throw ImportError(
                         .mapping,
                         "the mapping file maps \(name.debugDescription) to \(target.debugDescription), "
@@ -65,6 +69,7 @@ struct ExerciseMapper {
             }
         }
         self.overrides = overrides
+        mappedNames = names
     }
 
     /// What `name` maps to; `category` (FitNotes') gives a custom exercise its muscles.
@@ -73,22 +78,34 @@ struct ExerciseMapper {
         if let exercise = overrides[key] { return .exercise(exercise) }
         // A custom exercise of that very name (the user's own, or an earlier import's) before the apps' names: an
         // export of it reads back as it.
+        if let exercise = Self.known(name, catalog: catalog, table: table) { return .exercise(exercise) }
         let id = "custom-" + key.replacingOccurrences(of: " ", with: "-")
-        if let existing = catalog.exercise(id: id) { return .exercise(existing) }
-        if let id = table[key], let exercise = catalog.exercise(id: id) { return .exercise(exercise) }
-        if let exercise = catalog.lookup(name) { return .exercise(exercise) }
-        if let open = name.firstIndex(of: "("), let close = name.lastIndex(of: ")"), open < close {
-            let base = String(name[..<open])
-            let equipment = String(name[name.index(after: open)..<close])
-            for candidate in ["\(equipment) \(base)", "\(base) \(equipment)"] {
-                if let exercise = catalog.lookup(candidate) { return .exercise(exercise) }
-            }
-        }
         let muscles = category.flatMap { Self.categoryMuscles[$0.lowercased()] } ?? ([], [])
         return .custom(
             CustomExerciseAdded(
                 exerciseId: id, name: name, primaryMuscles: muscles.0, secondaryMuscles: muscles.1,
                 category: category?.lowercased() == "cardio" ? "cardio" : "strength"))
+    }
+
+    /// The exercise an app's `name` is, when the catalog has one for it: a custom exercise of that very name (the
+    /// user's own, or an earlier import's) before the apps' names, so that an export of it reads back as it; then the
+    /// shipped table of app names; then the catalog's names and aliases, with the equipment in brackets moved in front
+    /// or behind (`Curl (Dumbbell)`). A mapping file's targets are read so too.
+    private static func known(_ name: String, catalog: ExerciseCatalog, table: [String: String]) -> Exercise? {
+        let key = ExerciseCatalog.key(name)
+        if let existing = catalog.exercise(id: "custom-" + key.replacingOccurrences(of: " ", with: "-")) {
+            return existing
+        }
+        if let id = table[key], let exercise = catalog.exercise(id: id) { return exercise }
+        if let exercise = catalog.lookup(name) { return exercise }
+        if let open = name.firstIndex(of: "("), let close = name.lastIndex(of: ")"), open < close {
+            let base = String(name[..<open])
+            let equipment = String(name[name.index(after: open)..<close])
+            for candidate in ["\(equipment) \(base)", "\(base) \(equipment)"] {
+                if let exercise = catalog.lookup(candidate) { return exercise }
+            }
+        }
+        return nil
     }
 
     /// FitNotes' categories, as muscles.

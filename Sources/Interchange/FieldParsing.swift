@@ -191,6 +191,31 @@ struct FieldParser {
         return plain(from == .kilograms ? value.doubleValue / factor : value.doubleValue * factor)
     }
 
+    /// For a time on a 12-hour clock at the end of `text` (`9:40:00 PM`, `9:40 p. m.`, `下午9:40:00`, its marker after
+    /// the time or before it), how it reads on a 24-hour clock (`9:40:00 PM as 21:40:00`); nil for any other text.
+    static func onTwentyFourHourClock(_ text: String) -> String? {
+        let after = /(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([ap])\.?\s?m\.?$/.ignoresCase()
+        let before = /(上午|下午)\s*(\d{1,2}):(\d{2})(?::(\d{2}))?/
+        let hour: Substring
+        let minute: Substring
+        let second: Substring?
+        let isAfternoon: Bool
+        let written: Substring
+        if let match = text.firstMatch(of: after) {
+            (written, hour, minute, second) = (match.0, match.1, match.2, match.3)
+            isAfternoon = match.4.lowercased() == "p"
+        } else if let match = text.firstMatch(of: before) {
+            (written, hour, minute, second) = (match.0, match.2, match.3, match.4)
+            isAfternoon = match.1 == "下午"
+        } else {
+            return nil
+        }
+        // 12 AM is midnight, 12 PM noon.
+        let hours = Int(hour)! % 12 + (isAfternoon ? 12 : 0)
+        let clock = String(format: "%02d:%@", hours, String(minute)) + (second.map { ":\($0)" } ?? "")
+        return "\(written) as \(clock)"
+    }
+
     /// An instant from a local date-time (`2026-04-24 09:40:00`, `2026-04-24T09:40`, `2022-09-14`: noon, for
     /// exports without a time), Hevy's `9 Apr 2026, 17:18`, or RFC 3339.
     mutating func instant(_ text: String, line: Int, _ what: String = "date") throws(ImportError) -> Timestamp {
@@ -210,13 +235,12 @@ struct FieldParser {
         guard let parts, let date = calendar.date(from: parts) else {
             // "9:40:00 PM", "9:40 p. m.", "下午9:40:00": a 12-hour clock, its marker after the time or before it, which
             // every row of the file then has.
-            let twelveHourClock = /(\d{1,2}:\d{2}(:\d{2})?\s*[ap]\.?\s?m\.?$)|((上午|下午)\s*\d{1,2}:\d{2})/
-            if trimmed.firstMatch(of: twelveHourClock.ignoresCase()) != nil {
+            if let example = Self.onTwentyFourHourClock(trimmed) {
                 throw ImportError(
                     .malformed,
                     "line \(line): \(what) \(text.prefix(40).debugDescription) is on a 12-hour clock, which an import "
                         + "does not read",
-                    remedy: "write the file's times on a 24-hour clock (2026-04-24 21:40:00), then import again")
+                    remedy: "write the file's times on a 24-hour clock (\(example)), then import again")
             }
             throw Self.malformed(line, what, text)
         }

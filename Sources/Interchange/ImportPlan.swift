@@ -197,6 +197,9 @@ struct ImportPlan {
                 at: 0)
         }
         report.customExercisesAdded = newCustoms.map(\.name)
+        // A name the mapping file maps that no row has is most likely mistyped: its rows became custom exercises.
+        let named = Set(workouts.flatMap(\.sets).map { ExerciseCatalog.key($0.exercise) })
+        report.unusedMappings = mapper.mappedNames.filter { !named.contains($0.key) }.values.sorted()
         return (appends, report)
     }
 
@@ -472,6 +475,8 @@ struct PlanReport {
     var corrections: [WorkoutCorrection] = []
     /// Workouts added that start within a minute of one the journal holds: the line of each, and that workout.
     var nearlyHeld: [(line: Int, workoutId: String)] = []
+    /// The names the mapping file maps that no row of the file has, sorted.
+    var unusedMappings: [String] = []
 
     mutating func count(_ set: ImportedSet, mapped: ExerciseMapper.Outcome) {
         sets += 1
@@ -531,6 +536,8 @@ public struct ImportReport: Sendable {
     public let nearlyHeld: [(line: Int, workoutId: String)]
     /// The time zone the file's local times were read in.
     public let timeZone: String
+    /// The names the mapping file maps that no row of the file has (mistyped, perhaps), sorted.
+    public let unusedMappings: [String]
     public let headBefore: UInt64
     public let headAfter: UInt64
 
@@ -561,6 +568,7 @@ public struct ImportReport: Sendable {
         corrections = plan.corrections.sorted { ($0.startedAt, $0.workoutId) < ($1.startedAt, $1.workoutId) }
         nearlyHeld = plan.nearlyHeld.sorted { $0.line < $1.line }
         self.timeZone = timeZone
+        unusedMappings = plan.unusedMappings
         self.headBefore = headBefore
         self.headAfter = headAfter
     }

@@ -135,6 +135,11 @@ struct ImportCommand: AsyncParsableCommand {
                 "    \(entry.appName) -> \(entry.isCustom ? "custom: " : "")\(entry.name) "
                     + "(\(counted(entry.sets, "set")))")
         }
+        if !report.unusedMappings.isEmpty {
+            lines.append(
+                "  note: the mapping file maps \(report.unusedMappings.map(\.debugDescription).joined(separator: ", ")), "
+                    + "which no row of the file names: check the spelling against the names above")
+        }
         lines.append("  rows skipped: none")
         if report.implausible.isEmpty {
             lines.append("  rows flagged: none")
@@ -200,6 +205,7 @@ struct ImportCommand: AsyncParsableCommand {
                     })
             ),
             ("customExercisesAdded", .array(report.customExercisesAdded.map(JSON.string))),
+            ("unusedMappings", .array(report.unusedMappings.map(JSON.string))),
             (
                 "flagged",
                 .array(

@@ -332,6 +332,17 @@ struct ImportTests {
         let remapped = try #require(try log.query { try $0.workout("workout-1") })
         #expect(remapped.exercises.map(\.exerciseId) == ["Dumbbell_Bench_Press", "One-Arm_Kettlebell_Swings"])
         #expect(remapped.countedSets.map(\.details.exerciseId).first == "Dumbbell_Bench_Press")
+
+        // A target given by another app's name, as every command takes one (it was refused as "no exercise"); a name
+        // no row has, mistyped, is reported (it was passed over without a word).
+        try Data(
+            #"{"Flat Barbell Bench Press": "Bench Press (Barbell)", "Kettlebell Swing Thng": "One-Arm Kettlebell Swings"}"#
+                .utf8
+        ).write(to: URL(fileURLWithPath: mapping))
+        let typo = try await importing("fitnotes-old.csv", map: mapping)
+        #expect(typo.unusedMappings == ["Kettlebell Swing Thng"])
+        let back = try #require(try log.query { try $0.workout("workout-1") })
+        #expect(back.countedSets.map(\.details.exerciseId).first == "Barbell_Bench_Press_-_Medium_Grip")
     }
 
     /// A mapping file that maps a name twice is refused, naming it (the JSON reader kept the last), and so is one that
@@ -1017,14 +1028,24 @@ struct ImportTests {
             twelveError?.message
                 == "line 2: date \"2026-04-24 9:40:00 PM\" is on a 12-hour clock, which an import does not read",
             "\(String(describing: twelveError))")
-        // Its other spellings, Spanish and Chinese; a text that ends as a word of the language does is no time.
-        for (date, isTwelveHour) in [
-            ("2026-04-24 9:40:00 p. m.", true), ("2026-04-24 下午9:40:00", true), ("Leg Program", false),
+        // The remedy gives the row's own time on a 24-hour clock: it gave a fixed example, 21:40:00, for every time.
+        #expect(
+            twelveError?.remedy.hasPrefix("write the file's times on a 24-hour clock (9:40:00 PM as 21:40:00)") == true)
+        // Its other spellings, Spanish and Chinese, and the hours around noon and midnight (by hand: 12 AM is 00, 12 PM
+        // is 12, 上午 is before noon); a text that ends as a word of the language does is no time.
+        for (date, asWritten) in [
+            ("2026-04-24 9:40:00 p. m.", "9:40:00 p. m. as 21:40:00"),
+            ("2026-04-24 下午9:40:00", "下午9:40:00 as 21:40:00"),
+            ("2026-04-24 12:05 AM", "12:05 AM as 00:05"), ("2026-04-24 12:30:15 pm", "12:30:15 pm as 12:30:15"),
+            ("2026-04-24 上午7:05", "上午7:05 as 07:05"), ("Leg Program", nil),
         ] {
             let error = try await dateError(date)
             #expect(
-                error?.message.hasSuffix("is on a 12-hour clock, which an import does not read") == isTwelveHour,
+                error?.message.hasSuffix("is on a 12-hour clock, which an import does not read") == (asWritten != nil),
                 "\(date)")
+            if let asWritten {
+                #expect(error?.remedy.contains("(\(asWritten))") == true, "\(date): \(error?.remedy ?? "")")
+            }
         }
         // A compressed download of an export is said to be an archive, not UTF-16 (a gzip stream has NUL bytes): gzip's
         // own output, and a file that opens as a zip archive does (`PK` 3 4).
