@@ -197,7 +197,13 @@ struct ProfileWeightsCommand: AsyncParsableCommand {
             } else {
                 Terminal.write(padded("date", 12) + padded("weight", 12) + "change \(context.unit.rawValue)\n")
                 for index in shown {
-                    let difference = change(index).map { ($0 > 0 ? "+" : "") + context.mass($0) } ?? "-"
+                    // A change that rounds to nothing in the unit shown is 0, with no sign.
+                    let difference =
+                        change(index).map { change in
+                            let text = context.mass(change)
+                            let isNone = text.allSatisfy { "-0.".contains($0) }
+                            return isNone ? "0" : (change > 0 ? "+" : "") + text
+                        } ?? "-"
                     Terminal.write(
                         padded(context.date(entries[index].at).description, 12)
                             + padded(entries[index].weight.description, 12) + difference + "\n")

@@ -120,10 +120,16 @@ enum RoutineTargets {
 
     /// `--rest`: seconds, or a time as `log --time` reads one.
     static func restSeconds(_ text: String) throws -> UInt32 {
-        guard let seconds = try? TimeAndDistance.seconds(text) else {
+        let remedy = "give 1 to 3600 seconds or a time up to an hour, such as 90, 1:30 or 2m"
+        // Read as a time, but none, or more than a week: said so, not that it cannot be read.
+        let plain = text.trimmingCharacters(in: .whitespaces)
+        if plain.allSatisfy(\.isASCII), let seconds = UInt64(plain), seconds == 0 || seconds > 3_600 {
             throw CLIError(
-                message: "cannot read --rest \(text.debugDescription)",
-                remedy: "give 1 to 3600 seconds or a time up to an hour, such as 90, 1:30 or 2m")
+                message: "--rest \(text.debugDescription) is \(seconds == 0 ? "no rest" : "more than an hour")",
+                remedy: remedy)
+        }
+        guard let seconds = try? TimeAndDistance.seconds(text) else {
+            throw CLIError(message: "cannot read --rest \(text.debugDescription)", remedy: remedy)
         }
         return seconds
     }

@@ -211,6 +211,15 @@ struct WorkoutCLITests {
             alone.status == 64 && alone.standardError.contains("--at dates a body weight; give --body-weight with it"),
             "\(alone.standardError)")
         #expect(try ok(["events", "--json"]).standardOutput == before)
+        // The same reading at the same instant again writes nothing: it was a second reading.
+        #expect(
+            try ok(["profile", "set", "--body-weight", "178.5lb", "--at", "2026-11-15 07:30"]).standardOutput
+                == "the profile holds these values already; nothing was written\n")
+        #expect(try ok(["events", "--json"]).standardOutput == before)
+        // A change that rounds to nothing in the unit shown has no sign: 81 kg (178.5744 lb by hand) to 178.57 lb is
+        // -0.0044 lb, shown 0, not -0.
+        try ok(["profile", "set", "--body-weight", "178.57lb"])
+        #expect(try ok(["profile", "weights"]).lines.last?.hasSuffix("178.57 lb   0") == true)
     }
 
     /// 225 × 0.45359237 = 102.05828325, worked by hand.
@@ -392,7 +401,8 @@ struct WorkoutCLITests {
             (["rest", "--durability", "relaxed", "extend", "30"], "extend came after an option; name it first"),
             (["schedule", "set", "--split", "Push,,Legs"], "day 2 of --split is empty"),
             (["schedule", "set", "--split", ""], "day 1 of --split is empty"),
-            (["routine", "add", "Push", "bench", "--rest", "0"], "cannot read --rest \"0\"; give 1 to 3600 seconds"),
+            (["routine", "add", "Push", "bench", "--rest", "0"], "--rest \"0\" is no rest; give 1 to 3600 seconds"),
+            (["routine", "add", "Push", "bench", "--rest", "7200"], "--rest \"7200\" is more than an hour; give 1 to"),
             (["routine", "add", "Push", "bench", "--rest", "soon"], "cannot read --rest \"soon\"; give 1 to 3600 s"),
             (["correct", "1", "--weight", "900kg"], "--confirm"),
         ]

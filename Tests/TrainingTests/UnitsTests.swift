@@ -121,6 +121,32 @@ struct UnitsTests {
         for bad in ["5", "-3km", "1001km", "0m", "km", "5 furlongs", "", "0.0009m", "1234.12345m"] {
             #expect(throws: TrainingError.self, "\(bad)") { try TimeAndDistance.metres(bad) }
         }
+        // A time or distance read but out of bounds is said to be so: it was said not to be read.
+        for (text, message) in [
+            ("99999999", "a time of \"99999999\" is more than a week"), ("0", "a time of \"0\" is no time"),
+        ] {
+            #expect(Self.message { try TimeAndDistance.seconds(text) } == message, "\(text)")
+        }
+        for (text, message) in [
+            ("5000km", "a distance of \"5000km\" is more than 1000km"),
+            ("0.0009m", "a distance of \"0.0009m\" is less than 0.001m"),
+            ("1234.12345m", "a distance of \"1234.12345m\" has more than four decimals"),
+            ("5 furlongs", "cannot read the distance \"5 furlongs\""),
+        ] {
+            #expect(Self.message { try TimeAndDistance.metres(text) } == message, "\(text)")
+        }
+    }
+
+    /// The message of the error `body` throws, or nil.
+    private static func message(_ body: () throws -> Any) -> String? {
+        do {
+            _ = try body()
+            return nil
+        } catch let error as TrainingError {
+            return error.message
+        } catch {
+            return "\(error)"
+        }
     }
 
     private func parts(_ entry: SetEntry) -> String { parts(entry.exercise, entry.weight, entry.reps) }
@@ -197,6 +223,8 @@ struct UnitsTests {
             ("bench 1,5kg x 5", "weight \"1,5kg\" has a decimal comma", "write it with a point: 1.5kg"),
             ("bench 102,5 x 5", "weight \"102,5\" has a decimal comma", "write it with a point: 102.5"),
             ("bench -5kg x 5", "weight \"-5kg\" is not a number of 0 or more", "give a weight such as 100kg"),
+            // A number with a unit of no other weight: the unit is what is wrong.
+            ("bench 100stone x 5", "weight \"100stone\" is in \"stone\", which is neither kg nor lb", "give it in kg or lb"),
             ("pull up bw+20kg x 5", "weight \"bw+20kg\" adds to body weight", "give the weight added alone"),
             ("pull up bw + 20kg x 5", "weight \"bw + 20kg\" adds to body weight", "give the weight added alone"),
             ("dip bw-15 x 5", "weight \"bw-15\" adds to body weight", "an assisted exercise's weight is the help"),

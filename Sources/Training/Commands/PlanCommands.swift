@@ -65,7 +65,12 @@ extension TrainingLog {
             leaveOutUnchanged(\.timeZone)
             var events: [any TrainingEventPayload] = []
             if changed != ProfileUpdated() { events.append(changed) }
-            if let bodyWeight { events.append(BodyWeightRecorded(weight: bodyWeight)) }
+            // The same reading at the same instant again (a command run twice) is one reading, not two.
+            let isRecorded =
+                try taken.map { taken in
+                    try snapshot.profile().bodyWeights.contains { $0.at == taken && $0.weight == bodyWeight }
+                } ?? false
+            if let bodyWeight, !isRecorded { events.append(BodyWeightRecorded(weight: bodyWeight)) }
             return Decision(
                 stream: "profile", expectedVersion: try snapshot.expectedVersion(of: "profile"), events: events,
                 result: !events.isEmpty, occurredAt: taken)
@@ -78,7 +83,7 @@ extension TrainingLog {
         let name = proposal.name.trimmingCharacters(in: .whitespaces)
         guard !ExerciseCatalog.key(name).isEmpty else {
             throw TrainingError(
-                .invalidValue, "an exercise needs a name", remedy: "give one, such as \"Zercher Squat\"")
+                .invalidValue, "an exercise needs a name", remedy: "give one, such as \"Sled Drag Backward\"")
         }
         try Self.requireOneLine(name, "an exercise's name")
         guard Exercise.fitsName(name) else {

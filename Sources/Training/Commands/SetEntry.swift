@@ -282,7 +282,7 @@ public struct SetEntry: Sendable, Equatable {
         guard let reps = UInt32(digits), reps <= 1_000 else {
             throw TrainingError(
                 .invalidValue, "reps \(text.debugDescription) are not a whole number from 0 to 1000",
-                remedy: "give the number of repetitions done, such as x 5")
+                remedy: "give the number of repetitions done, a whole number such as 5")
         }
         return reps
     }
@@ -343,6 +343,14 @@ public struct SetEntry: Sendable, Equatable {
                 throw TrainingError(
                     .invalidValue, "weight \(typed) is written with an exponent",
                     remedy: "give it in plain digits, such as 102.5")
+            }
+            // "100stone": a number, and a unit of no other weight than kilograms and pounds.
+            let digits = lowered.prefix { $0.isNumber || $0 == "." }
+            let word = lowered.dropFirst(digits.count).trimmingCharacters(in: .whitespaces)
+            if ExactDecimal(String(digits)) != nil, !word.isEmpty, word.allSatisfy(\.isLetter) {
+                throw TrainingError(
+                    .invalidValue, "weight \(typed) is in \(word.debugDescription), which is neither kg nor lb",
+                    remedy: "give it in kg or lb, such as 100kg or 225lb")
             }
             throw TrainingError(
                 .invalidValue, "weight \(typed) is not a number of 0 or more",

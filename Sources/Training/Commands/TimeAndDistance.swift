@@ -24,7 +24,7 @@ public enum TimeAndDistance {
                 guard let value = UInt64(part), index == 0 || value < 60 else { throw refused }
                 total = total * 60 + value
             }
-        } else if let plain = UInt64(trimmed), plain <= UInt64(maximumSeconds) {
+        } else if let plain = UInt64(trimmed) {
             total = plain
         } else {
             var number: UInt64?
@@ -74,10 +74,18 @@ public enum TimeAndDistance {
         ]
         let names = ["meters": "m", "metres": "m", "mile": "mi", "miles": "mi", "yard": "yd", "yards": "yd"]
         guard let value = ExactDecimal(number), let factor = factors[names[unit] ?? unit],
-            value.scale <= 4, let metres = value.multiplied(by: factor),
-            !(metres < ExactDecimal(significand: 1, scale: 3)!),
-            !(maximumMetres < metres)
+            let metres = value.multiplied(by: factor)
         else { throw refused }
+        // Read, but out of bounds: said so, not that it cannot be read.
+        let least = ExactDecimal(significand: 1, scale: 3)!
+        guard value.scale <= 4, !(metres < least), !(maximumMetres < metres) else {
+            let why =
+                value.scale > 4
+                ? "has more than four decimals" : metres < least ? "is less than 0.001m" : "is more than 1000km"
+            throw TrainingError(
+                .invalidValue, "a distance of \(text.debugDescription) \(why)",
+                remedy: "give 0.001m to 1000km, with at most four decimals, such as 5km, 400m or 3.1mi")
+        }
         return metres
     }
 
