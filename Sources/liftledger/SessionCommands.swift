@@ -95,13 +95,13 @@ struct LogCommand: AsyncParsableCommand {
 
     func run() async throws {
         let log = try location.trainingLog()
-        let (unit, catalog, paused) = try log.query { snapshot in
+        let (unit, catalog, paused, late) = try log.query { snapshot in
             // The set goes to the workout in progress unless --workout names another.
             let active = try snapshot.activeWorkout()
             let target = workout.map(Workout.streamID(reference:)) ?? active?.id
             return (
                 try snapshot.profileFields().unit ?? .kilograms, try snapshot.catalog(),
-                active?.pausedAt != nil && target == active?.id
+                active?.pausedAt != nil && target == active?.id, target != active?.id ? target : nil
             )
         }
         try Self.checkForgottenParts(
@@ -133,7 +133,9 @@ struct LogCommand: AsyncParsableCommand {
             durationSeconds: seconds, distanceMeters: metres)
         // In the order of the events: the clock runs again, then the set, then the rest it starts.
         if paused { Terminal.write("the workout was paused: its clock runs again\n") }
-        Terminal.write("set \(number): \(name) \(TrainingFormat.details(details, unit))\n")
+        // A set added to a finished workout names it: it is not the set of a workout in progress.
+        let into = late.map { " of \($0), finished" } ?? ""
+        Terminal.write("set \(number)\(into): \(name) \(TrainingFormat.details(details, unit))\n")
         if let rest = logged.restSeconds {
             let duration = TrainingFormat.duration(seconds: Int64(rest))
             Terminal.write("rest: \(duration) started (the routine's; liftledger rest skip stops it)\n")

@@ -172,7 +172,11 @@ struct WorkoutCLITests {
             )
         }
         try ok(["finish"])
-        #expect(try ok(["log", "bench press", "100kg", "x", "5", "--workout", "1"]).lines.count == 1)
+        // A set added to a finished workout names it.
+        #expect(
+            try ok(["log", "bench press", "100kg", "x", "5", "--workout", "1"]).lines == [
+                "set 4 of workout-1, finished: Barbell Bench Press - Medium Grip 100 kg × 5"
+            ])
         #expect(try events().last?["type"] as? String == "SetLogged")
     }
 
