@@ -20,7 +20,8 @@ struct StatusCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Show the session as at this instant (RFC 3339; not before its last activity) instead of now.",
+            "Show the session as at this instant ('YYYY-MM-DD HH:MM' in the profile's time zone, or an RFC 3339 "
+                + "time; not before its last activity) instead of now.",
             valueName: "time"))
     var now: String?
 
@@ -39,15 +40,13 @@ struct StatusCommand: AsyncParsableCommand {
 
     func run() async throws {
         // Read here rather than in validate(): a time the command reads itself exits 1, as dates do (README.md).
-        let instant = try now.map { text in
-            guard let instant = Timestamp(rfc3339: text) else {
-                throw CLIError(
-                    message: "cannot read --now \(text.debugDescription)",
-                    remedy: "give an RFC 3339 time such as 2026-11-22T18:00:00Z")
-            }
-            return instant
-        }
         let log = try location.trainingLog()
+        // Read as finish --at and profile set --at read a time.
+        let instant = try now.map { text in
+            try Timestamp.parseNotingRepeats(
+                text, in: try log.query { $0.rules.timeZone }, option: "--now",
+                forms: "'YYYY-MM-DD HH:MM' in the profile's time zone, or an RFC 3339 time")
+        }
         let session = try log.activeSession(at: instant, staleAfterSeconds: staleAfter)
         // The session is the one that stands now: a time before its last activity would show what had not happened yet.
         if let instant, let last = session?.workout.lastActivityAt, instant < last {

@@ -458,7 +458,11 @@ struct WorkoutCLITests {
             (["progress", " "], "no exercise named; give the exercise's name, such as \"bench press\"", 1),
             (["why", "squat", "--as-of", "2020-01-01"], "had no records as of 2020-01-01; give a later --as-of", 1),
             (["prs", "--as-of", "+5"], "cannot read --as-of \"+5\"", 1),
-            (["status", "--now", "yesterday"], "cannot read --now \"yesterday\"; give an RFC 3339 time", 1),
+            (
+                ["status", "--now", "yesterday"],
+                "cannot read --now \"yesterday\"; give 'YYYY-MM-DD HH:MM' in the profile's time zone, or an RFC 3339",
+                1
+            ),
             // The range of the rule it stands in for (0 and 9223372036854775807 were taken).
             (["status", "--stale-after", "59"], "--stale-after takes 60 to 604800 seconds, as the rule", 64),
             (["status", "--stale-after", "604801"], "--stale-after takes 60 to 604800 seconds", 64),
@@ -997,6 +1001,9 @@ struct WorkoutCLITests {
                 == "liftledger: error: --now 2020-01-01T00:00:00Z is before the workout's last activity, at \(loggedAt); "
                 + "give a time at or after it; status shows the session as it stands, not as it was\n")
         #expect(try ok(["status", "--json", "--now", loggedAt]).lines.count == 1)
+        // A local time, as finish --at takes one (it took RFC 3339 alone): in 2100, the session is stale.
+        let later = try jsonObject(try ok(["status", "--json", "--now", "2100-01-01 08:00"]).lines[0])
+        #expect(later["stale"] as? Bool == true, "\(later)")
     }
 
     /// A new first day of the week moves a workout's counters to another week: the preview lists the week's workouts,
