@@ -236,7 +236,16 @@ struct EditCommand: AsyncParsableCommand {
                 // A start in the second pass of the hour the clocks go back over keeps to the second pass where the
                 // day has one (its own day: the workout stays where it was).
                 let isSecondPass = current.map { zone.firstPass(of: $0.startedAt) != $0.startedAt } ?? false
-                start = isSecondPass ? zone.secondPass(of: moved) ?? moved : moved
+                let second = zone.secondPass(of: moved)
+                start = isSecondPass ? second ?? moved : moved
+                // The time comes twice that day: which pass was taken is said, as for a time given in full.
+                if let second {
+                    let (taken, other) = isSecondPass ? ("second", "first") : ("first", "second")
+                    Terminal.writeError(
+                        "liftledger: note: \(local) comes twice in \(zone.identifier), as the clocks go back; this is "
+                            + "the \(taken), \(Self.withOffset(start!, zone)); for the \(other), give "
+                            + "\(Self.withOffset(isSecondPass ? moved : second, zone))\n")
+                }
             } else {
                 start = try Timestamp.parseNotingRepeats(
                     date, in: zone, option: "--date", forms: "YYYY-MM-DD, 'YYYY-MM-DD HH:MM' or an RFC 3339 time")
@@ -255,14 +264,26 @@ struct EditCommand: AsyncParsableCommand {
         var changes: [String] = []
         if let was, let now {
             if now.startedAt != was.startedAt {
-                changes.append(
-                    "starts \(TrainingFormat.localTime(now.startedAt, in: zone)) "
-                        + "(was \(TrainingFormat.localTime(was.startedAt, in: zone)))")
+                // A local time the clocks pass twice is given with its offset: the two passes read alike without it.
+                func shown(_ time: Timestamp) -> String {
+                    zone.secondPass(of: zone.firstPass(of: time)) == nil
+                        ? TrainingFormat.localTime(time, in: zone) : Self.withOffset(time, zone)
+                }
+                changes.append("starts \(shown(now.startedAt)) (was \(shown(was.startedAt)))")
             }
             if now.name != was.name { changes.append("name \(now.name) (was \(was.name))") }
             if now.note != was.note { changes.append(now.note.map { "note \($0)" } ?? "no note") }
         }
         Terminal.write("edited \(id)" + (changes.isEmpty ? "" : ": " + changes.joined(separator: "; ")) + "\n")
+    }
+
+    /// `time` in `zone` with its offset, as `--date` takes it: `2026-10-25T02:30:00+01:00`.
+    static func withOffset(_ time: Timestamp, _ zone: TimeZone) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = zone
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ssxxx"
+        return formatter.string(from: time.date)
     }
 }
 

@@ -1399,6 +1399,16 @@ struct WorkoutCLITests {
         let json = try jsonObject(try ok(["show", "1", "--json"]).lines[0])
         #expect(json["startedAt"] as? String == "2026-10-25T00:30:00.000000Z")
         #expect(try ok(["edit", "1", "--date", "2026-10-24 02:30"]).standardError.isEmpty)
+        // A date alone keeps the time of day, here one the clocks pass twice that day: noted too (it was not).
+        let dateAlone = try ok(["edit", "1", "--date", "2026-10-25"])
+        #expect(
+            dateAlone.standardError
+                == "liftledger: note: 2026-10-25 02:30:00 comes twice in Europe/Berlin, as the clocks go back; this is "
+                + "the first, 2026-10-25T02:30:00+02:00; for the second, give 2026-10-25T02:30:00+01:00\n")
+        // The confirmation tells the two passes apart by their offsets: both read 02:30 without them.
+        #expect(
+            try ok(["edit", "1", "--date", "2026-10-25T02:30:00+01:00"]).standardOutput
+                == "edited workout-1: starts 2026-10-25T02:30:00+01:00 (was 2026-10-25T02:30:00+02:00)\n")
     }
 
     /// `why` names the edit that moved a record's workout beside the set's events: the record is dated by the
