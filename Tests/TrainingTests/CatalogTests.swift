@@ -190,6 +190,9 @@ struct CatalogTests {
         ("深蹲（高杠）", "深蹲 高杠"), ("3/4 Sit-Up", "3 4 sit up"), ("---", ""), ("", ""),
         // Fullwidth letters and digits, as an input method in its fullwidth mode types them, are the ASCII ones.
         ("Ｐｕｓｈ　Ｄａｙ　２", "push day 2"),
+        // An emoji's variation selector (a mark) was kept after the space the emoji made: `curl \u{FE0F}`, which
+        // `curl` did not find.
+        ("Curl 🏋️", "curl"), ("Row ❤️ Deluxe", "row deluxe"), ("Row ❤ Deluxe", "row deluxe"),
     ])
     func normalizedFoldsCaseDiacriticsWidthAndPunctuation(text: String, expected: String) {
         #expect(ExerciseCatalog.normalized(text) == expected)

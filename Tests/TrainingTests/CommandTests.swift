@@ -454,6 +454,23 @@ struct CommandTests {
         #expect(made.exercises.map(\.exerciseName) == ["Chin-Up"])
     }
 
+    /// A routine an older version made of a name with an emoji's variation selector has the id it gave then (the
+    /// selector kept after a hyphen), and is still found by its name, with or without the selector.
+    @Test func aRoutineMadeBeforeInvisibleCharactersWereLeftOutIsStillFound() async throws {
+        let test = try TestJournal()
+        let oldID = "push-\u{FE0F}"
+        #expect(Routine.id(forName: "Push 💪\u{FE0F}") == "push")
+        let bench = RoutineExerciseAdded(
+            exerciseId: "Barbell_Bench_Press_-_Medium_Grip", exerciseName: "Barbell Bench Press - Medium Grip",
+            targetSets: 3, minimumReps: 5, maximumReps: 5, restSeconds: 120)
+        _ = try await test.journal.append(
+            [RoutineCreated(routineId: oldID, name: "Push 💪\u{FE0F}").proposed(), bench.proposed()],
+            to: Routine.streamID(oldID))
+        let log = try TrainingLog(journal: test.journal)
+        #expect(try log.query { try $0.routine(named: "Push 💪\u{FE0F}") }?.id == oldID)
+        #expect(try log.query { try $0.routine(named: "push") }?.id == oldID)
+    }
+
     /// A routine an older version made of a fullwidth name has the id it gave then (`ｐｕｓｈ`, where names now fold to
     /// `push`), and is still found by its name: shown, added to (not made again under the new id) and started, though a
     /// routine `Push` of the folded id stands beside it; a workout started from it gets its targets, not `Push`'s.

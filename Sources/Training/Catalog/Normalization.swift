@@ -2,12 +2,13 @@ import Foundation
 
 extension ExerciseCatalog {
     /// `text` as the catalog compares it: lowercased, diacritics folded ("é" → "e"), fullwidth forms made ASCII ("Ｐ" →
-    /// "p"), every run of characters other than letters, marks and digits made one space, and trimmed. Letters of
-    /// every script are kept.
+    /// "p"), invisible characters left out (an emoji's variation selector, a zero-width joiner), every run of
+    /// characters other than letters, marks and digits made one space, and trimmed. Letters of every script are kept.
     public static func normalized(_ text: String) -> String { normalized(text, foldingWidth: true) }
 
-    /// ``normalized(_:)``, with fullwidth forms kept (`foldingWidth` false) as versions before they were folded kept
-    /// them, in the routine ids they made.
+    /// ``normalized(_:)``, with fullwidth forms and invisible characters kept (`foldingWidth` false) as versions before
+    /// they were folded kept them, in the routine ids they made (`Curl 🏋️`'s variation selector, a mark, was kept
+    /// after the space the emoji made).
     static func normalized(_ text: String, foldingWidth: Bool) -> String {
         let isASCII = text.utf8.allSatisfy { $0 < 0x80 }
         if isASCII { return normalized(ascii: text) }
@@ -18,6 +19,7 @@ extension ExerciseCatalog {
         var result = String.UnicodeScalarView()
         var spaceDue = false
         for var scalar in folded.unicodeScalars {
+            if foldingWidth && scalar.properties.isDefaultIgnorableCodePoint { continue }
             if ("A"..."Z").contains(scalar) { scalar = Unicode.Scalar(scalar.value + 0x20)! }
             guard isWordScalar(scalar) else {
                 spaceDue = !result.isEmpty

@@ -14,8 +14,9 @@ public struct Routine: Sendable {
         ExerciseCatalog.normalized(name).replacingOccurrences(of: " ", with: "-")
     }
 
-    /// The id versions before fullwidth letters were folded gave a routine of a name with them (`Ｐｕｓｈ` made
-    /// `ｐｕｓｈ`), by which it is still found; nil when it is the id ``id(forName:)`` gives.
+    /// The id versions before fullwidth letters were folded and invisible characters left out gave a routine of a name
+    /// with them (`Ｐｕｓｈ` made `ｐｕｓｈ`, `Push 💪️` `push-` and a variation selector), by which it is still found;
+    /// nil when it is the id ``id(forName:)`` gives.
     static func idBeforeWidthFolding(forName name: String) -> String? {
         let id = ExerciseCatalog.normalized(name, foldingWidth: false).replacingOccurrences(of: " ", with: "-")
         return id == self.id(forName: name) ? nil : id
