@@ -1307,7 +1307,8 @@ struct WorkoutCLITests {
         try ok(["schedule", "set", "--split", "Solo,rest", "--start", "2099-11-20"])
         #expect(
             try ok(["routine", "remove", "solo", "squat"]).lines == [
-                "removed Barbell Squat from Solo", "Solo has no exercises left, so it is gone; routine add makes it again",
+                "removed Barbell Squat from Solo",
+                "Solo has no exercises left, so it is gone; routine add makes it again",
                 "note: the schedule still names Solo; change it with liftledger schedule set, or add the routine "
                     + "again with liftledger routine add",
             ])

@@ -224,7 +224,10 @@ struct UnitsTests {
             ("bench 102,5 x 5", "weight \"102,5\" has a decimal comma", "write it with a point: 102.5"),
             ("bench -5kg x 5", "weight \"-5kg\" is not a number of 0 or more", "give a weight such as 100kg"),
             // A number with a unit of no other weight: the unit is what is wrong.
-            ("bench 100stone x 5", "weight \"100stone\" is in \"stone\", which is neither kg nor lb", "give it in kg or lb"),
+            (
+                "bench 100stone x 5", "weight \"100stone\" is in \"stone\", which is neither kg nor lb",
+                "give it in kg or lb"
+            ),
             ("pull up bw+20kg x 5", "weight \"bw+20kg\" adds to body weight", "give the weight added alone"),
             ("pull up bw + 20kg x 5", "weight \"bw + 20kg\" adds to body weight", "give the weight added alone"),
             ("dip bw-15 x 5", "weight \"bw-15\" adds to body weight", "an assisted exercise's weight is the help"),
