@@ -61,6 +61,9 @@ struct LiftLedger: AsyncParsableCommand {
             Terminal.fail(JournalError.from(error)!.description)
         } catch let error as CLIError {
             Terminal.fail(error.description)
+        } catch let error as TrainingError where error.code == .alreadyDone {
+            // What was asked holds already: no mistake, as for every command that finds nothing to write.
+            Terminal.write("\(error.message); nothing was written\n")
         } catch let error as TrainingError {
             Terminal.fail(error.description)
         } catch let error as CatalogError {

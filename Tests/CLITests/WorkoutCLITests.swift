@@ -725,8 +725,11 @@ struct WorkoutCLITests {
 
         try ok(["start"])
         let before = try head()
+        // Restored already, it is what restore asks for: said, as any command with nothing to write says, exit 0.
+        let restoredAgain = try ok(["restore", "2"])
+        #expect(restoredAgain.standardOutput == "workout-2 is in the history already; nothing was written\n")
+        #expect(try head() == before)
         for (workout, message) in [
-            ("2", "workout-2 is in the history already; only a deleted or discarded workout can be restored"),
             ("4", "workout-4 is in progress; only a deleted or discarded workout can be restored"),
             ("9", "no workout 9; see the workouts it brings back with liftledger restore (no workout given)"),
         ] {
@@ -1834,8 +1837,28 @@ struct WorkoutCLITests {
         }
         #expect(
             types.suffix(5) == ["SetCorrected", "SetRemoved", "WorkoutFinished", "WorkoutEdited", "WorkoutDeleted"])
+        // Deleted again, it is as asked: said on standard output, exit 0, nothing written, as for pause when paused,
+        // resume when running and add of an exercise there already (each exited 1 as an error).
+        let count = try liftledger(["events", "--json"], journal: journal).lines.count
         let again = try liftledger(["delete", "1"], journal: journal)
-        #expect(again.status != 0 && again.standardError.contains("already deleted"))
+        #expect(
+            again.status == 0 && again.standardOutput == "workout-1 is already deleted; nothing was written\n",
+            "\(again)")
+        try ok(["start"])
+        try ok(["log", "squat", "100kg", "x", "5"])
+        let started = try liftledger(["events", "--json"], journal: journal).lines.count
+        #expect(started > count)
+        for (command, said) in [
+            (["resume"], "the workout is not paused: its clock runs"),
+            (["add", "squat"], "Barbell Squat is already in the workout"),
+        ] {
+            let result = try liftledger(command, journal: journal)
+            #expect(result.status == 0 && result.standardOutput == said + "; nothing was written\n", "\(result)")
+        }
+        try ok(["pause"])
+        let paused = try liftledger(["pause"], journal: journal)
+        #expect(paused.status == 0 && paused.standardOutput == "the workout is already paused; nothing was written\n")
+        #expect(try liftledger(["events", "--json"], journal: journal).lines.count == started + 1)
     }
 
     /// JSON text with sorted keys: a comparison that does not depend on how Foundation boxes numbers.

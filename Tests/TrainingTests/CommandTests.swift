@@ -104,7 +104,7 @@ struct CommandTests {
                 { try await log.logSet(SetRequest(exercise: "squat", weight: weight("500.5"), reps: 5)) }
             ),
             (.notFound, { try await log.removeSet(9) }),
-            (.notAllowed, { try await log.resume() }),
+            (.alreadyDone, { try await log.resume() }),
             (.notAllowed, { try await log.extendRest(by: 10) }),
         ]
         for (code, command) in refusals {
@@ -314,7 +314,7 @@ struct CommandTests {
         let restored = try log.query { try $0.workout(id) }
         #expect(restored?.counts == true && restored?.finishedAt == end && restored?.isDeleted == false)
         let again = await trainingError { _ = try await log.restoreWorkout(id) }
-        #expect(again?.code == .notAllowed && again?.message == "\(id) is in the history already")
+        #expect(again?.code == .alreadyDone && again?.message == "\(id) is in the history already")
     }
 
     @Test func correctionsRemovalsEditsAndDeletion() async throws {

@@ -295,7 +295,8 @@ extension TrainingLog {
         try await execute { snapshot, _ in
             let workout = try workout(reference, in: snapshot)
             guard !workout.isDeleted else {
-                throw TrainingError(.notAllowed, "\(workout.id) is already deleted", remedy: "nothing to do")
+                throw TrainingError(
+                    .alreadyDone, "\(workout.id) is already deleted", remedy: "restore brings it back")
             }
             guard !workout.isActive else {
                 throw TrainingError(
@@ -364,7 +365,7 @@ extension TrainingLog {
                     result: .undeleted)
             case .finished:
                 throw TrainingError(
-                    .notAllowed, "\(workout.id) is in the history already",
+                    .alreadyDone, "\(workout.id) is in the history already",
                     remedy: "only a deleted or discarded workout can be restored")
             // Deleted in progress, it has no end to be restored with (no command deletes one in progress).
             case .active:

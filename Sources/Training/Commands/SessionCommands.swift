@@ -97,7 +97,7 @@ extension TrainingLog {
             let exercise = try exercise(name, in: snapshot)
             guard !workout.exercises.contains(where: { $0.exerciseId == exercise.id }) else {
                 throw TrainingError(
-                    .notAllowed, "\(exercise.name) is already in the workout",
+                    .alreadyDone, "\(exercise.name) is already in the workout",
                     remedy: "log its sets with liftledger log \(Shell.word(exercise.name)) WEIGHT x REPS")
             }
             return Decision(
@@ -292,7 +292,7 @@ extension TrainingLog {
             let workout = try freshActiveWorkout(snapshot, at: now)
             guard workout.pausedAt == nil else {
                 throw TrainingError(
-                    .notAllowed, "the workout is already paused", remedy: "resume it with liftledger resume")
+                    .alreadyDone, "the workout is already paused", remedy: "resume it with liftledger resume")
             }
             let at = Self.eventTime(in: workout, now: now)
             return Decision(
@@ -313,7 +313,8 @@ extension TrainingLog {
                     workout, snapshot, at: now, then: " first, or resume it anyway with liftledger resume --continue")
             }
             guard workout.pausedAt != nil else {
-                throw TrainingError(.notAllowed, "the workout is not paused", remedy: "pause it with liftledger pause")
+                throw TrainingError(
+                    .alreadyDone, "the workout is not paused: its clock runs", remedy: "pause it with liftledger pause")
             }
             let at = Self.eventTime(in: workout, now: now)
             return Decision(

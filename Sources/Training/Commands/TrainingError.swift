@@ -15,6 +15,9 @@ public struct TrainingError: Error, Sendable, CustomStringConvertible {
         case needsConfirmation
         /// The command does not apply in the current state.
         case notAllowed
+        /// What the command asks for holds already (a workout paused again, deleted again): nothing is written. The
+        /// command line says so and exits 0, as for any command that finds nothing to change.
+        case alreadyDone
         /// A stored training event whose payload does not decode.
         case undecodable
         /// Other writers kept changing the same stream; the command gave up.
