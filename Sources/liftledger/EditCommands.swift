@@ -44,6 +44,14 @@ struct CorrectCommand: AsyncParsableCommand {
 
     func validate() throws {
         try requireValues(["--workout": workout, "--weight": weight, "--reps": reps, "--rpe": rpe])
+        // Nothing to change is a command line to complete, as for profile set and routine edit.
+        let changes: [Any?] = [
+            weight, reps, rpe, kind, note, exercise, timeAndDistance.time, timeAndDistance.distance,
+        ]
+        if changes.allSatisfy({ $0 == nil }) && clear.isEmpty {
+            throw ValidationError(
+                "nothing to correct; give what changes, such as --reps 6 or --weight 100kg (see --help)")
+        }
         let given: [ClearableChoice: Bool] = [
             .rpe: rpe != nil, .time: timeAndDistance.time != nil, .distance: timeAndDistance.distance != nil,
         ]
@@ -202,6 +210,13 @@ struct EditCommand: AsyncParsableCommand {
 
     @Option(help: "A new name.")
     var name: String?
+
+    func validate() throws {
+        // Nothing to change is a command line to complete, as for profile set and routine edit.
+        if date == nil && note == nil && name == nil {
+            throw ValidationError("nothing to edit; give --date, --note or --name")
+        }
+    }
 
     func run() async throws {
         let log = try location.trainingLog()

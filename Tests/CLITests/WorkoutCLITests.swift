@@ -466,6 +466,9 @@ struct WorkoutCLITests {
             // The range of the rule it stands in for (0 and 9223372036854775807 were taken).
             (["status", "--stale-after", "59"], "--stale-after takes 60 to 604800 seconds, as the rule", 64),
             (["status", "--stale-after", "604801"], "--stale-after takes 60 to 604800 seconds", 64),
+            // Nothing to change, as for profile set and routine edit: a command line to complete (it exited 1).
+            (["correct", "1"], "nothing to correct; give what changes, such as --reps 6", 64),
+            (["edit", "1"], "nothing to edit; give --date, --note or --name", 64),
             (["finish", "--at", "yesterday"], "cannot read --at \"yesterday\"; give last, ", 1),
             // A unit that is none, refused by the argument parser wherever --unit is taken.
             (["profile", "set", "--unit", "stone"], "unknown unit \"stone\"; give --unit kg or --unit lb", 64),
