@@ -76,8 +76,6 @@ struct ExerciseMapper {
     func map(_ name: String, category: String?) -> Outcome {
         let key = ExerciseCatalog.key(name)
         if let exercise = overrides[key] { return .exercise(exercise) }
-        // A custom exercise of that very name (the user's own, or an earlier import's) before the apps' names: an
-        // export of it reads back as it.
         if let exercise = Self.known(name, catalog: catalog, table: table) { return .exercise(exercise) }
         let id = "custom-" + key.replacingOccurrences(of: " ", with: "-")
         let muscles = category.flatMap { Self.categoryMuscles[$0.lowercased()] } ?? ([], [])

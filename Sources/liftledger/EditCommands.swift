@@ -45,10 +45,8 @@ struct CorrectCommand: AsyncParsableCommand {
     func validate() throws {
         try requireValues(["--workout": workout, "--weight": weight, "--reps": reps, "--rpe": rpe])
         // Nothing to change is a command line to complete, as for profile set and routine edit.
-        let changes: [Any?] = [
-            weight, reps, rpe, kind, note, exercise, timeAndDistance.time, timeAndDistance.distance,
-        ]
-        if changes.allSatisfy({ $0 == nil }) && clear.isEmpty {
+        let texts = [weight, reps, rpe, note, exercise, timeAndDistance.time, timeAndDistance.distance]
+        if texts.allSatisfy({ $0 == nil }) && kind == nil && clear.isEmpty {
             throw ValidationError(
                 "nothing to correct; give what changes, such as --reps 6 or --weight 100kg (see --help)")
         }
