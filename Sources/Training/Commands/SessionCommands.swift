@@ -263,8 +263,9 @@ extension TrainingLog {
         try await execute { snapshot, now in
             let workout = try freshActiveWorkout(snapshot, at: now)
             guard let rest = workout.rest, rest.isOpen, now < rest.endsAt else {
+                // No rest to skip is what skipping asks for.
                 throw Self.noRestRunning(
-                    workout.rest, zone: snapshot.rules.timeZone, remedy: "nothing to skip",
+                    workout.rest, zone: snapshot.rules.timeZone, code: .alreadyDone, remedy: "nothing to skip",
                     whenRanOut: "nothing to skip; the next set closes it")
             }
             return Decision(
@@ -277,13 +278,13 @@ extension TrainingLog {
     /// The refusal of a change to a rest timer that is not running: none, one ended, or one that ran out, which
     /// `status` still shows (`rest: over, go`) until the next set closes it.
     static func noRestRunning(
-        _ rest: RestTimer?, zone: TimeZone, remedy: String, whenRanOut ranOutRemedy: String
+        _ rest: RestTimer?, zone: TimeZone, code: TrainingError.Code = .notAllowed, remedy: String,
+        whenRanOut ranOutRemedy: String
     ) -> TrainingError {
         guard let rest, rest.isOpen else {
-            return TrainingError(.notAllowed, "no rest timer is running", remedy: remedy)
+            return TrainingError(code, "no rest timer is running", remedy: remedy)
         }
-        return TrainingError(
-            .notAllowed, "the rest timer ran out at \(rest.endsAt.localText(in: zone))", remedy: ranOutRemedy)
+        return TrainingError(code, "the rest timer ran out at \(rest.endsAt.localText(in: zone))", remedy: ranOutRemedy)
     }
 
     /// Stops the workout's clock.
