@@ -62,7 +62,17 @@ public final class Journal: Sendable {
     /// journal in it when there is none yet; an existing journal is opened as it is.
     public static func open(at path: String, options: JournalOptions = .init(), create: Bool = false) throws -> Journal
     {
-        let layout = try JournalDirectory.inspect(path)
+        var layout = try JournalDirectory.inspect(path)
+        // An `init` killed before LMDB wrote the data file's first page left it empty: no journal, nothing to lose.
+        if layout == .journal, JournalDirectory.hasEmptyDataFileOpenNowhere(path) {
+            guard create else {
+                throw JournalError(
+                    .noJournal, "no journal at \(path): the making of one was cut short",
+                    remedy: "make it anew with: liftledger init --journal \(path)")
+            }
+            JournalDirectory.removeUnfinishedDataFile(path)
+            layout = .empty
+        }
         var made: [String] = []
         switch layout {
         case .missing, .empty:

@@ -119,6 +119,16 @@ enum JournalDirectory {
         }
     }
 
+    /// Whether the directory `path` holds a data file of no bytes that no process has open: what an `init` killed
+    /// before LMDB wrote a page leaves (LMDB refuses such a file as none of its own).
+    static func hasEmptyDataFileOpenNowhere(_ path: String) -> Bool {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path + "/" + dataFile)[.size] as? Int) ?? -1
+        guard size == 0 else { return false }
+        var isOpenNowhere = false
+        Journal.unlessOpenElsewhere(at: path) { isOpenNowhere = true }
+        return isOpenNowhere
+    }
+
     /// Whether the data file at `path` holds LMDB's two meta pages: the first opens with LMDB's magic number (at byte
     /// 16, see ``checkIsLMDB(_:)``), and the file is at least two of its pages long; nil when it cannot be read.
     private static func hasMetaPages(_ path: String) -> Bool? {

@@ -243,6 +243,24 @@ struct OpenTests {
         #expect(try snapshot(of: directory.path) == before)
     }
 
+    /// An `init` killed before LMDB wrote the data file's first page leaves it empty, beside a lock file: it was
+    /// refused as no LMDB file for good, by `init` too. Opened to read, it is no journal, cut short, with `init` for the
+    /// fix, and nothing is changed; opened to create, the journal is made in it.
+    @Test func anEmptyDataFileOfAnInitCutShortIsMadeAnew() async throws {
+        let directory = try TemporaryDirectory()
+        for file in ["data.mdb", "lock.mdb"] {
+            #expect(FileManager.default.createFile(atPath: directory.child(file), contents: Data()))
+        }
+        let before = try snapshot(of: directory.path)
+        let refused = openError(directory.path)
+        #expect(refused?.code == .noJournal && refused?.message.hasSuffix("the making of one was cut short") == true)
+        #expect(try snapshot(of: directory.path) == before)
+        let journal = try Journal.open(at: directory.path, create: true)
+        #expect(journal.wasMadeByThisOpen)
+        _ = try await journal.append([ProposedEvent(type: "Noted", encoding: .opaque, payload: [1])], to: "s")
+        #expect(try journal.head().position == 1)
+    }
+
     @Test func anLMDBEnvironmentOfAnotherProgramIsLeftAlone() throws {
         let directory = try TemporaryDirectory()
         do {
