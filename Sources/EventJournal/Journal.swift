@@ -83,6 +83,7 @@ public final class Journal: Sendable {
             made = try JournalDirectory.prepare(path)
         case .journal:
             try JournalDirectory.checkIsLMDB(path)
+            try JournalDirectory.refuseDataFileCutShort(path)
             if !JournalDirectory.hasLockFile(path) {
                 try JournalDirectory.inspectWithoutLocking(
                     path, mapSize: options.initialMapSize, checkingPages: options.checksPagesFirst)

@@ -129,6 +129,19 @@ enum JournalDirectory {
         return isOpenNowhere
     }
 
+    /// Refuses a data file that begins as LMDB's do but is shorter than its two meta pages, which no process is
+    /// making: a copy cut short, a truncated file. LMDB reports it as no LMDB file, which it is not quite.
+    static func refuseDataFileCutShort(_ path: String) throws(JournalError) {
+        guard hasMetaPages(path + "/" + dataFile) == false else { return }
+        var isOpenNowhere = false
+        Journal.unlessOpenElsewhere(at: path) { isOpenNowhere = true }
+        guard isOpenNowhere else { return }
+        throw JournalError(
+            .corruptRecord,
+            "\(path)/\(dataFile) is cut short (an interrupted copy, a full disk): it ends before LMDB's two first pages",
+            remedy: "restore it from a backup")
+    }
+
     /// Whether the data file at `path` holds LMDB's two meta pages: the first opens with LMDB's magic number (at byte
     /// 16, see ``checkIsLMDB(_:)``), and the file is at least two of its pages long; nil when it cannot be read.
     private static func hasMetaPages(_ path: String) -> Bool? {
