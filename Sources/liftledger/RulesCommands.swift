@@ -259,6 +259,8 @@ struct RebuildCommand: AsyncParsableCommand {
                         ? "every table's rows the same\n"
                         : "\(counted(tables.count, "table")) whose rows differ (liftledger rebuild writes them anew)\n")
             )
+            // A difference is a read model that does not follow from the journal: a failed check, as verify's is.
+            if !changes.isEmpty || !tables.isEmpty { Foundation.exit(1) }
             return
         }
         let takenOver: [String]

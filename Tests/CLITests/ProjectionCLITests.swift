@@ -933,7 +933,9 @@ struct ProjectionCLITests {
             _ = try transaction.put([0, 0, 0, 0, 0, 0, 0, 9], forKey: day, in: tables[2])
         }
         #expect(try ok(["history"], journal: journal).lines.count == 1 + 1)  // a header and one workout
-        let replay = try ok(["rebuild", "--dry-run"], journal: journal)
+        // Rows that differ are a read model gone wrong: the status says so to a script (it was 0), as verify's does.
+        let replay = try liftledger(["rebuild", "--dry-run"], journal: journal)
+        #expect(replay.status == 1)
         #expect(
             try replay.lines.map(jsonObject).map { $0 as NSDictionary } == [
                 ["table": "training.meta", "rowsOnlyInCurrent": 1, "rowsOnlyInReplay": 0, "rowsChanged": 0],
