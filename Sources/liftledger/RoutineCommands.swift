@@ -121,7 +121,7 @@ enum RoutineTargets {
     /// `--rest`: seconds, or a time as `log --time` reads one.
     static func restSeconds(_ text: String) throws -> UInt32 {
         let remedy = "give 1 to 3600 seconds or a time up to an hour, such as 90, 1:30 or 2m"
-        // Read as a time, but none, or more than a week: said so, not that it cannot be read.
+        // Read as seconds, but none, or more than an hour: said so, not that it cannot be read.
         let plain = text.trimmingCharacters(in: .whitespaces)
         if plain.allSatisfy(\.isASCII), let seconds = UInt64(plain), seconds == 0 || seconds > 3_600 {
             throw CLIError(
