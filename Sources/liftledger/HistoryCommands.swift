@@ -215,7 +215,14 @@ struct ShowCommand: AsyncParsableCommand {
                 // one whose sets were removed or moved (its JSON still lists it, with no sets).
                 if sets.isEmpty && !workout.isActive { continue }
                 lines.append(exercise.name)
-                lines += sets.map { "  " + TrainingFormat.set($0, context.unit) }
+                // A set kept out of the figures above is marked: its line alone would not tell why they leave it out.
+                let mark =
+                    context.snapshot.rules.excludeImplausible
+                    ? "  (implausible: kept out of records and volume)" : "  (implausible)"
+                lines += sets.map { set in
+                    "  " + TrainingFormat.set(set, context.unit)
+                        + (workout.isImplausible(set, timeZone: context.timeZone) ? mark : "")
+                }
             }
             Terminal.write(lines.joined(separator: "\n") + "\n")
         }

@@ -195,6 +195,28 @@ struct ImportCLITests {
         #expect(json["timeZone"] as? String == "Europe/Berlin")
     }
 
+    /// `show` marks a set kept out as implausible (2000 kg, over 1,000 kg): its workout's volume, 500 kg by hand (100 kg
+    /// × 5 alone), left it out without a word beside it. With the rule off, it counts, and is marked implausible alone.
+    @Test func showMarksASetKeptOutAsImplausible() throws {
+        let journal = directory.child("implausible")
+        #expect(try liftledger(["init"], journal: journal).status == 0)
+        let file = directory.child("heavy.csv")
+        try Data(
+            """
+            Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE
+            2026-11-01 18:00:00,Push,1h,Bench Press (Barbell),1,100,5,0,0,,,
+            2026-11-01 18:00:00,Push,1h,Bench Press (Barbell),2,2000,5,0,0,,,
+
+            """.utf8
+        ).write(to: URL(fileURLWithPath: file))
+        #expect(try liftledger(["import", file, "--unit", "kg"], journal: journal).status == 0)
+        let shown = try liftledger(["show", "1"], journal: journal).lines
+        #expect(shown.contains("1h 00m 00s, 2 sets, 500 kg volume"), "\(shown)")
+        #expect(shown.suffix(2) == ["  1. 100 kg × 5", "  2. 2000 kg × 5  (implausible: kept out of records and volume)"])
+        #expect(try liftledger(["rules", "set", "records.exclude-implausible", "off"], journal: journal).status == 0)
+        #expect(try liftledger(["show", "1"], journal: journal).lines.last == "  2. 2000 kg × 5  (implausible)")
+    }
+
     /// A FitNotes export gives dates and no times: its workouts start and finish at the same instant, and show no time
     /// trained (`—` in the history's column, nothing in `show`), not `0s`, which would read as a time measured. Their
     /// JSON still gives 0 seconds. (A workout finished live within half a second of its start shows `0s`: see

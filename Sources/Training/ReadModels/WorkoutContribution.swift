@@ -25,15 +25,25 @@ struct WorkoutContribution {
     static let maximumPlausibleReps: UInt32 = 1_000
     static let maximumPlausibleMilligrams: Int64 = 1_000_000_000
 
+    /// Whether `workout`, which started on the local day `day`, is dated implausibly: before 2000 on the calendar the
+    /// history shows, or later than it was recorded.
+    static func isImplausible(_ workout: Workout, day: Int) -> Bool {
+        day < earliestPlausibleDay
+            || workout.startedAt.microsecondsSinceEpoch > workout.startRecordedAt.microsecondsSinceEpoch + futureTolerance
+    }
+
+    /// Whether a set is implausible by its own figures: more than 1,000 reps, 1,000 kg or 1,000 km.
+    static func isImplausible(_ details: SetDetails) -> Bool {
+        details.reps > maximumPlausibleReps || (details.weight?.milligrams ?? 0) > maximumPlausibleMilligrams
+            || details.distanceMeters.map { TimeAndDistance.maximumMetres < $0 } == true
+    }
+
     /// What `workout` contributes; `exercises` holds the facts of its exercises, in the order the workout lists them.
     init(_ workout: Workout, rules: Rules, exercises: [ExerciseFacts]) {
         let startedAt = workout.startedAt
         workoutKey = Key().instant(startedAt).text(workout.id).bytes
         let day = LocalDate.dayNumber(of: startedAt, in: rules.timeZone)
-        // Dated before 2000 on the calendar the history shows, or later than recorded.
-        let workoutIsImplausible =
-            day < Self.earliestPlausibleDay
-            || startedAt.microsecondsSinceEpoch > workout.startRecordedAt.microsecondsSinceEpoch + Self.futureTolerance
+        let workoutIsImplausible = Self.isImplausible(workout, day: day)
         let week = Int32(LocalDate(dayNumber: day).weekStart(rules.weekStart).dayNumber)
 
         // Each exercise's counted sets, in the order they were logged: counted first, so that each list is made with
@@ -51,10 +61,7 @@ struct WorkoutContribution {
             return facts
         }
         for (index, set) in workout.sets.enumerated() where exerciseOfSet[index] >= 0 {
-            let implausible =
-                workoutIsImplausible || set.details.reps > Self.maximumPlausibleReps
-                || (set.details.weight?.milligrams ?? 0) > Self.maximumPlausibleMilligrams
-                || set.details.distanceMeters.map { TimeAndDistance.maximumMetres < $0 } == true
+            let implausible = workoutIsImplausible || Self.isImplausible(set.details)
             setsByExercise[exerciseOfSet[index]].append(
                 SetFact(
                     workoutId: workout.id, number: set.number, startedAt: startedAt, details: set.details,
@@ -274,5 +281,15 @@ extension FixedWidthInteger {
     func multipliedClamped(by other: Self) -> Self {
         let (product, overflow) = multipliedReportingOverflow(by: other)
         return overflow ? ((self < 0) != (other < 0) ? .min : .max) : product
+    }
+}
+
+extension Workout {
+    /// Whether its set `set` is implausible, as the read models judge it under rules of the time zone `timeZone`: the
+    /// set's figures, or the workout's date (the rule `records.exclude-implausible` then keeps it out of records and
+    /// volume).
+    public func isImplausible(_ set: LoggedSet, timeZone: TimeZone) -> Bool {
+        WorkoutContribution.isImplausible(self, day: LocalDate.dayNumber(of: startedAt, in: timeZone))
+            || WorkoutContribution.isImplausible(set.details)
     }
 }
