@@ -212,7 +212,8 @@ struct ImportCLITests {
         #expect(try liftledger(["import", file, "--unit", "kg"], journal: journal).status == 0)
         let shown = try liftledger(["show", "1"], journal: journal).lines
         #expect(shown.contains("1h 00m 00s, 2 sets, 500 kg volume"), "\(shown)")
-        #expect(shown.suffix(2) == ["  1. 100 kg × 5", "  2. 2000 kg × 5  (implausible: kept out of records and volume)"])
+        #expect(
+            shown.suffix(2) == ["  1. 100 kg × 5", "  2. 2000 kg × 5  (implausible: kept out of records and volume)"])
         #expect(try liftledger(["rules", "set", "records.exclude-implausible", "off"], journal: journal).status == 0)
         #expect(try liftledger(["show", "1"], journal: journal).lines.last == "  2. 2000 kg × 5  (implausible)")
     }

@@ -28,8 +28,8 @@ struct WorkoutContribution {
     /// Whether `workout`, which started on the local day `day`, is dated implausibly: before 2000 on the calendar the
     /// history shows, or later than it was recorded.
     static func isImplausible(_ workout: Workout, day: Int) -> Bool {
-        day < earliestPlausibleDay
-            || workout.startedAt.microsecondsSinceEpoch > workout.startRecordedAt.microsecondsSinceEpoch + futureTolerance
+        let recorded = workout.startRecordedAt.microsecondsSinceEpoch
+        return day < earliestPlausibleDay || workout.startedAt.microsecondsSinceEpoch > recorded + futureTolerance
     }
 
     /// Whether a set is implausible by its own figures: more than 1,000 reps, 1,000 kg or 1,000 km.
