@@ -261,14 +261,16 @@ struct OpenTests {
         #expect(try journal.head().position == 1)
     }
 
-    /// A journal's data file cut to its first page (an interrupted copy) is named as cut short, for opening and for
-    /// `verify --json`, which reads the code: LMDB called it no LMDB file, a storage error.
-    @Test func aDataFileCutBeforeItsSecondPageIsNamedCutShort() async throws {
+    /// A journal's data file cut to its first page (an interrupted copy) is named as cut short, as damage (the code
+    /// `verify --json` gives a verdict for): LMDB called it no LMDB file, a storage error.
+    @Test func aDataFileCutBeforeItsSecondPageIsNamedCutShort() throws {
         let directory = try TemporaryDirectory()
         do { _ = try Journal.open(at: directory.path, create: true) }
         #expect(truncate(directory.child("data.mdb"), 4_096) == 0)
         let refused = openError(directory.path)
-        #expect(refused?.code == .corruptRecord && refused?.message.contains("is cut short") == true, "\(refused!)")
+        #expect(
+            refused?.code == .corruptRecord && refused?.message.contains("is cut short") == true,
+            "\(String(describing: refused))")
     }
 
     @Test func anLMDBEnvironmentOfAnotherProgramIsLeftAlone() throws {
