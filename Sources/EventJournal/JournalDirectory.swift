@@ -123,7 +123,11 @@ enum JournalDirectory {
     /// before LMDB wrote a page leaves (LMDB refuses such a file as none of its own).
     static func hasEmptyDataFileOpenNowhere(_ path: String) -> Bool {
         let size = (try? FileManager.default.attributesOfItem(atPath: path + "/" + dataFile)[.size] as? Int) ?? -1
-        guard size == 0 else { return false }
+        return size == 0 && isOpenNowhere(path)
+    }
+
+    /// Whether no other process has the environment in `path` open (see ``Journal/unlessOpenElsewhere(at:_:)``).
+    private static func isOpenNowhere(_ path: String) -> Bool {
         var isOpenNowhere = false
         Journal.unlessOpenElsewhere(at: path) { isOpenNowhere = true }
         return isOpenNowhere
@@ -132,10 +136,7 @@ enum JournalDirectory {
     /// Refuses a data file that begins as LMDB's do but is shorter than its two meta pages, which no process is
     /// making: a copy cut short, a truncated file. LMDB reports it as no LMDB file, which it is not quite.
     static func refuseDataFileCutShort(_ path: String) throws(JournalError) {
-        guard hasMetaPages(path + "/" + dataFile) == false else { return }
-        var isOpenNowhere = false
-        Journal.unlessOpenElsewhere(at: path) { isOpenNowhere = true }
-        guard isOpenNowhere else { return }
+        guard hasMetaPages(path + "/" + dataFile) == false, isOpenNowhere(path) else { return }
         throw JournalError(
             .corruptRecord,
             "\(path)/\(dataFile) is cut short (an interrupted copy, a full disk): it ends before LMDB's two first pages",

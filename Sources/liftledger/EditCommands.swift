@@ -253,11 +253,9 @@ struct EditCommand: AsyncParsableCommand {
                 start = isSecondPass ? second ?? moved : moved
                 // The time comes twice that day: which pass was taken is said, as for a time given in full.
                 if let second {
-                    let (taken, other) = isSecondPass ? ("second", "first") : ("first", "second")
-                    Terminal.writeError(
-                        "liftledger: note: \(local) comes twice in \(zone.identifier), as the clocks go back; this is "
-                            + "the \(taken), \(Self.withOffset(start!, zone)); for the \(other), give "
-                            + "\(Self.withOffset(isSecondPass ? moved : second, zone))\n")
+                    TrainingFormat.noteTwice(
+                        local, in: zone, taken: isSecondPass ? second : moved, other: isSecondPass ? moved : second,
+                        tookSecond: isSecondPass)
                 }
             } else {
                 start = try Timestamp.parseNotingRepeats(
@@ -280,7 +278,7 @@ struct EditCommand: AsyncParsableCommand {
                 // A local time the clocks pass twice is given with its offset: the two passes read alike without it.
                 func shown(_ time: Timestamp) -> String {
                     zone.secondPass(of: zone.firstPass(of: time)) == nil
-                        ? TrainingFormat.localTime(time, in: zone) : Self.withOffset(time, zone)
+                        ? TrainingFormat.localTime(time, in: zone) : TrainingFormat.withOffset(time, in: zone)
                 }
                 changes.append("starts \(shown(now.startedAt)) (was \(shown(was.startedAt)))")
             }
@@ -290,14 +288,6 @@ struct EditCommand: AsyncParsableCommand {
         Terminal.write("edited \(id)" + (changes.isEmpty ? "" : ": " + changes.joined(separator: "; ")) + "\n")
     }
 
-    /// `time` in `zone` with its offset, as `--date` takes it: `2026-10-25T02:30:00+01:00`.
-    static func withOffset(_ time: Timestamp, _ zone: TimeZone) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = zone
-        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ssxxx"
-        return formatter.string(from: time.date)
-    }
 }
 
 struct DeleteCommand: AsyncParsableCommand {

@@ -134,6 +134,26 @@ enum TrainingFormat {
     static func localTime(_ instant: Timestamp, in timeZone: TimeZone) -> String {
         String(instant.localText(in: timeZone).dropLast(3))
     }
+
+    /// An instant in `timeZone` with its offset, as `--date` and `--at` take it: `2026-10-25T02:30:00+01:00`.
+    static func withOffset(_ instant: Timestamp, in timeZone: TimeZone) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = timeZone
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ssxxx"
+        return formatter.string(from: instant.date)
+    }
+
+    /// Says on standard error that the local time `text` comes twice in `timeZone`, as the clocks go back, that
+    /// `taken` (its first pass, or with `tookSecond` its second) was taken, and how to give `other`, the other pass.
+    static func noteTwice(_ text: String, in timeZone: TimeZone, taken: Timestamp, other: Timestamp, tookSecond: Bool) {
+        let (pass, otherPass) = tookSecond ? ("second", "first") : ("first", "second")
+        Terminal.writeError(
+            Terminal.inert(
+                "liftledger: note: \(text) comes twice in \(timeZone.identifier), as the clocks go back; this is the "
+                    + "\(pass), \(withOffset(taken, in: timeZone)); for the \(otherPass), give "
+                    + withOffset(other, in: timeZone)) + "\n")
+    }
 }
 
 extension Timestamp {
@@ -176,15 +196,7 @@ extension Timestamp {
     ) throws -> Timestamp {
         let passes = try passes(text, in: timeZone, option: option, forms: forms)
         if let second = passes.second {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = timeZone
-            formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ssxxx"
-            Terminal.writeError(
-                Terminal.inert(
-                    "liftledger: note: \(text) comes twice in \(timeZone.identifier), as the clocks go back; this is "
-                        + "the first, \(formatter.string(from: passes.first.date)); for the second, give "
-                        + "\(formatter.string(from: second.date))") + "\n")
+            TrainingFormat.noteTwice(text, in: timeZone, taken: passes.first, other: second, tookSecond: false)
         }
         return passes.first
     }
